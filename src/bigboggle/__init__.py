@@ -1,0 +1,87 @@
+"""bigboggle: Big Boggle, classic Boggle and Super Big Boggle as a Python library.
+
+Dice and seeded shakes, boards with a round-tripping notation, rule presets and scoring tables,
+SCOWL dictionaries, a solver that finds every word with its path and score, and round scoring
+for players and teams::
+
+    from bigboggle import Board, Dictionary, Rules, solve
+    solution = solve(Board("LINES/TQARD/HEMOP/ABCKI/PSTEW"), Dictionary.builtin(), Rules.preset("big"))
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .board import Board, Path, Position
+from .dice import CHALLENGE_CUBE, DICE_SETS, DiceSet, Shake, dice_set, shake
+from .dictionary import Dictionary, LoadReport
+from .errors import (
+    BoardError,
+    BoggleError,
+    DiceError,
+    GameStateError,
+    RoundInputError,
+    RulesError,
+    WordListError,
+)
+from .game import Game, Phase
+from .round_input import RoundRequest, parse_round_request
+from .rules import PRESETS, SCORING_TABLES, Rules, ScoringTable, scoring_table
+from .scoring import (
+    PlayerResult,
+    RoundResult,
+    TeamResult,
+    Tournament,
+    Verdict,
+    WordResult,
+    score_round,
+)
+from .solver import IMPLEMENTATION, FoundWord, Solution, score, score_many, solve, word_score
+
+try:
+    __version__ = version("bigboggle")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
+
+__all__ = [
+    "CHALLENGE_CUBE",
+    "DICE_SETS",
+    "IMPLEMENTATION",
+    "PRESETS",
+    "SCORING_TABLES",
+    "Board",
+    "BoardError",
+    "BoggleError",
+    "DiceError",
+    "DiceSet",
+    "Dictionary",
+    "FoundWord",
+    "Game",
+    "GameStateError",
+    "LoadReport",
+    "Path",
+    "Phase",
+    "PlayerResult",
+    "Position",
+    "RoundInputError",
+    "RoundRequest",
+    "RoundResult",
+    "Rules",
+    "RulesError",
+    "ScoringTable",
+    "Shake",
+    "Solution",
+    "TeamResult",
+    "Tournament",
+    "Verdict",
+    "WordListError",
+    "WordResult",
+    "__version__",
+    "dice_set",
+    "parse_round_request",
+    "score",
+    "score_many",
+    "score_round",
+    "scoring_table",
+    "shake",
+    "solve",
+    "word_score",
+]

@@ -1,0 +1,361 @@
+"""The board: an immutable grid of faces with a text notation that round-trips.
+
+Notation (input case-insensitive, output canonical): rows separated by ``/`` (newlines also work;
+with neither, spaces separate rows); in a row each cell is a letter, ``Qu`` (a lone ``Q`` also
+means ``Qu``), a bracketed multi-letter face such as ``[Th]``, or ``.`` for a blank. A trailing
+``*`` marks the challenge cube's cell. Canonical text: ``LINES/TQuARD/HEMOP/ABCKI/PSTEW``.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator, Sequence
+
+from .errors import BoardError
+
+Position = tuple[int, int]
+Path = tuple[Position, ...]
+
+MIN_SIDE = 2
+MAX_SIDE = 12
+MAX_FACE_LETTERS = 3
+
+_ASCII_LETTERS = frozenset(string.ascii_letters)
+
+
+def canonical_face(text: str) -> str:
+    """The canonical spelling of a face: ``"A"``, ``"Qu"``, ``"Th"``; ``""`` is a blank.
+
+    A lone ``q`` is the ``Qu`` face, as on every real die.
+    """
+    if text == "":
+        return ""
+    if not (set(text) <= _ASCII_LETTERS) or len(text) > MAX_FACE_LETTERS:
+        raise BoardError(f"face {text!r} must be 1-{MAX_FACE_LETTERS} letters A-Z")
+    if text.lower() == "q":
+        return "Qu"
+    return text[0].upper() + text[1:].lower()
+
+
+def _format_face(face: str) -> str:
+    if face == "":
+        return "."
+    if len(face) == 1 or face == "Qu":
+        return face
+    return f"[{face}]"
+
+
+class Board:
+    """A rectangular Boggle board of 2-12 rows and columns, immutable and hashable.
+
+    ``Board("LINES/TQARD/HEMOP/ABCKI/PSTEW")`` parses the notation; ``str(board)`` gives the
+    canonical text back and ``repr(board)`` is ``Board('…')``. Cells are addressed by
+    ``(row, column)``, both 0-based.
+    """
+
+    __slots__ = ("_challenge", "_cols", "_faces", "_letters", "_neighbours", "_rows")
+
+    _rows: int
+    _cols: int
+    _faces: tuple[str, ...]
+    _letters: tuple[str, ...]
+    _challenge: int | None
+    _neighbours: tuple[tuple[int, ...], ...]
+
+    def __init__(self, text: str) -> None:
+        rows, challenge = _parse(text)
+        self._init(rows, challenge)
+
+    @classmethod
+    def parse(cls, text: str) -> Board:
+        """Parse board notation; :class:`BoardError` says what is wrong and where."""
+        return cls(text)
+
+    @classmethod
+    def from_faces(
+        cls, rows: Sequence[Sequence[str]], challenge: Position | None = None
+    ) -> Board:
+        """Build a board from rows of face strings (``""`` for a blank).
+
+        ``challenge`` is the ``(row, column)`` of the challenge cube, if any.
+        """
+        canonical = [[canonical_face(face) for face in row] for row in rows]
+        board = cls.__new__(cls)
+        index = None
+        if challenge is not None:
+            row, col = challenge
+            width = len(canonical[0]) if canonical else 0
+            if not (0 <= row < len(canonical) and 0 <= col < width):
+                raise BoardError(f"challenge cell {challenge!r} is outside the board")
+            index = row * width + col
+        board._init(canonical, index)
+        return board
+
+    def _init(self, rows: Sequence[Sequence[str]], challenge: int | None) -> None:
+        height = len(rows)
+        width = len(rows[0]) if rows else 0
+        if not MIN_SIDE <= height <= MAX_SIDE:
+            raise BoardError(
+                f"board has {height} rows; a board has {MIN_SIDE}-{MAX_SIDE} rows"
+            )
+        for number, row in enumerate(rows, start=1):
+            if len(row) != width:
+                raise BoardError(
+                    f"row {number} has {len(row)} cells but row 1 has {width}; "
+                    "a board must be rectangular"
+                )
+        if not MIN_SIDE <= width <= MAX_SIDE:
+            raise BoardError(
+                f"board has {width} columns; a board has {MIN_SIDE}-{MAX_SIDE} columns"
+            )
+        self._rows = height
+        self._cols = width
+        self._faces = tuple(face for row in rows for face in row)
+        self._letters = tuple(face.lower() for face in self._faces)
+        self._challenge = challenge
+        self._neighbours = tuple(
+            tuple(
+                r * width + c
+                for r in range(max(0, row - 1), min(height, row + 2))
+                for c in range(max(0, col - 1), min(width, col + 2))
+                if (r, c) != (row, col)
+            )
+            for row in range(height)
+            for col in range(width)
+        )
+
+    # -- shape and cells ---------------------------------------------------------------------
+
+    @property
+    def rows(self) -> int:
+        """Number of rows."""
+        return self._rows
+
+    @property
+    def cols(self) -> int:
+        """Number of columns."""
+        return self._cols
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """``(rows, columns)``."""
+        return (self._rows, self._cols)
+
+    @property
+    def faces(self) -> tuple[tuple[str, ...], ...]:
+        """The canonical faces, row by row (``""`` for a blank)."""
+        cols = self._cols
+        return tuple(self._faces[i : i + cols] for i in range(0, len(self._faces), cols))
+
+    @property
+    def cell_faces(self) -> tuple[str, ...]:
+        """The canonical faces in row-major order, one per cell."""
+        return self._faces
+
+    @property
+    def cell_letters(self) -> tuple[str, ...]:
+        """The lowercase letters each cell contributes to a word, row-major (``""``: blank)."""
+        return self._letters
+
+    @property
+    def challenge(self) -> Position | None:
+        """``(row, column)`` of the challenge cube, or ``None``."""
+        if self._challenge is None:
+            return None
+        return divmod(self._challenge, self._cols)
+
+    @property
+    def challenge_index(self) -> int | None:
+        """Row-major index of the challenge cube's cell, or ``None``."""
+        return self._challenge
+
+    def __getitem__(self, position: Position) -> str:
+        row, col = position
+        return self._faces[self.index(row, col)]
+
+    def index(self, row: int, col: int) -> int:
+        """Row-major index of ``(row, col)``; :class:`IndexError` if it is off the board."""
+        if not (0 <= row < self._rows and 0 <= col < self._cols):
+            raise IndexError(f"cell ({row}, {col}) is off a {self._rows}x{self._cols} board")
+        return row * self._cols + col
+
+    def position(self, index: int) -> Position:
+        """``(row, column)`` of a row-major cell index."""
+        row, col = divmod(index, self._cols)
+        return (row, col)
+
+    def positions(self) -> Iterator[Position]:
+        """Every cell, row by row."""
+        for row in range(self._rows):
+            for col in range(self._cols):
+                yield (row, col)
+
+    def neighbours(self, row: int, col: int) -> tuple[Position, ...]:
+        """The cells adjoining ``(row, col)`` by a side or a corner (blank ones included)."""
+        return tuple(self.position(i) for i in self._neighbours[self.index(row, col)])
+
+    @property
+    def adjacency(self) -> tuple[tuple[int, ...], ...]:
+        """For each row-major cell index, the indices of its neighbours."""
+        return self._neighbours
+
+    # -- words -------------------------------------------------------------------------------
+
+    def path_for(self, word: str, *, through: Position | None = None) -> Path | None:
+        """A path that spells ``word`` on this board, or ``None``.
+
+        With ``through``, only a path that uses that cell counts (used for the challenge cube).
+        The path is a tuple of ``(row, column)``; the same cell is never used twice and a blank
+        never matches.
+        """
+        target = word.lower()
+        required = None if through is None else self.index(*through)
+        letters = self._letters
+        neighbours = self._neighbours
+
+        def extend(cell: int, offset: int, used: list[int]) -> list[int] | None:
+            face = letters[cell]
+            if not face or not target.startswith(face, offset):
+                return None
+            used.append(cell)
+            end = offset + len(face)
+            if end == len(target):
+                if required is None or required in used:
+                    return used
+            else:
+                for nxt in neighbours[cell]:
+                    if nxt not in used:
+                        found = extend(nxt, end, used)
+                        if found is not None:
+                            return found
+            used.pop()
+            return None
+
+        if not target:
+            return None
+        for start in range(len(letters)):
+            found = extend(start, 0, [])
+            if found is not None:
+                return tuple(self.position(i) for i in found)
+        return None
+
+    def spell(self, path: Sequence[Position]) -> str:
+        """The lowercase letters along ``path`` (no adjacency check)."""
+        return "".join(self._letters[self.index(row, col)] for row, col in path)
+
+    def is_valid_path(self, path: Sequence[Position]) -> bool:
+        """Whether ``path`` is on the board, adjoining step by step, with no cell twice or blank."""
+        try:
+            cells = [self.index(row, col) for row, col in path]
+        except (IndexError, TypeError, ValueError):
+            return False
+        if not cells or len(set(cells)) != len(cells):
+            return False
+        if any(not self._letters[cell] for cell in cells):
+            return False
+        return all(b in self._neighbours[a] for a, b in zip(cells, cells[1:], strict=False))
+
+    # -- text --------------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        cells = [_format_face(face) for face in self._faces]
+        if self._challenge is not None:
+            cells[self._challenge] += "*"
+        cols = self._cols
+        return "/".join("".join(cells[i : i + cols]) for i in range(0, len(cells), cols))
+
+    def __repr__(self) -> str:
+        return f"Board({str(self)!r})"
+
+    def render(self) -> str:
+        """The board as a grid of text, one row per line; ``*`` follows the challenge cell."""
+        cells = [face if face else "." for face in self._faces]
+        if self._challenge is not None:
+            cells[self._challenge] += "*"
+        width = max(len(cell) for cell in cells) + 1
+        cols = self._cols
+        lines = []
+        for start in range(0, len(cells), cols):
+            lines.append(" ".join(cell.ljust(width) for cell in cells[start : start + cols]).rstrip())
+        return "\n".join(lines)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self._cols, self._faces, self._challenge) == (
+            other._cols,
+            other._faces,
+            other._challenge,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._cols, self._faces, self._challenge))
+
+
+def _split_rows(text: str) -> list[str]:
+    """Rows of the notation: ``/`` and newlines separate rows; with neither, spaces do."""
+    body = text.strip()
+    if "/" in body or "\n" in body:
+        lines = [line for line in body.splitlines() if line.strip()]
+        rows = [part for line in lines for part in line.split("/")]
+        cleaned = ["".join(row.split()) for row in rows]
+        for number, row in enumerate(cleaned, start=1):
+            if not row:
+                raise BoardError(f"row {number} of board {text!r} is empty")
+        return cleaned
+    return body.split()
+
+
+def _parse(text: str) -> tuple[list[list[str]], int | None]:
+    if not isinstance(text, str):
+        raise BoardError(f"a board must be text, not {type(text).__name__}")
+    if not text.strip():
+        raise BoardError("the board is empty; write rows like 'LINES/TQARD/HEMOP/ABCKI/PSTEW'")
+    rows: list[list[str]] = []
+    challenge: tuple[int, int] | None = None
+    for row_number, row_text in enumerate(_split_rows(text), start=1):
+        cells: list[str] = []
+        i = 0
+        while i < len(row_text):
+            ch = row_text[i]
+            where = f"row {row_number}, position {i + 1} of board {text!r}"
+            if ch in _ASCII_LETTERS:
+                if ch in "qQ":
+                    cells.append("Qu")
+                    if row_text[i + 1 : i + 2] in ("u", "U"):
+                        i += 1
+                else:
+                    cells.append(ch.upper())
+            elif ch == ".":
+                cells.append("")
+            elif ch == "[":
+                close = row_text.find("]", i)
+                if close < 0:
+                    raise BoardError(f"unclosed '[' at {where}")
+                inner = row_text[i + 1 : close]
+                if not inner or not set(inner) <= _ASCII_LETTERS or len(inner) > MAX_FACE_LETTERS:
+                    raise BoardError(
+                        f"face {'[' + inner + ']'!r} at {where} must be 1-{MAX_FACE_LETTERS} "
+                        "letters A-Z, like [Th]"
+                    )
+                cells.append(canonical_face(inner))
+                i = close
+            elif ch == "*":
+                if not cells:
+                    raise BoardError(f"'*' at {where} must follow the cell it marks")
+                if challenge is not None:
+                    raise BoardError(
+                        f"second '*' at {where}; a board has at most one challenge cell"
+                    )
+                challenge = (row_number - 1, len(cells) - 1)
+            else:
+                raise BoardError(
+                    f"unexpected character {ch!r} at {where}; cells are letters, Qu, "
+                    "[Th]-style faces, '.' for a blank and '*' after the challenge cell"
+                )
+            i += 1
+        rows.append(cells)
+    index = None
+    if challenge is not None:
+        index = challenge[0] * len(rows[0]) + challenge[1]
+    return rows, index

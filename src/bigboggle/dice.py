@@ -1,0 +1,222 @@
+"""The letter cubes of every Boggle edition, and the seeded shake.
+
+A die is a tuple of six faces; a face is a canonical face string (``"A"``, ``"Qu"``, ``"Th"``) or
+``""`` for a blank face. A shake puts the dice into the cells in a random order (Fisher–Yates, as
+:meth:`random.Random.shuffle` does), turns up a random face of each and records each die's
+rotation for tabletop display. Everything comes from one :class:`random.Random` seeded by the
+caller, so the same seed and dice set give the same board on every machine and Python version
+that keeps :mod:`random`'s documented reproducibility guarantee.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .board import Board
+from .errors import DiceError
+
+Die = tuple[str, ...]
+
+#: Faces printed underlined on real dice so that they are not misread when rotated.
+UNDERLINED_FACES = frozenset({"M", "W", "Z"})
+
+_FACE_TOKEN = re.compile(r"Qu|[A-Z]")
+
+
+def parse_die(text: str) -> Die:
+    """Read a die written as its faces run together, e.g. ``"HIMNQuU"`` (``Qu`` is one face)."""
+    faces = _FACE_TOKEN.findall(text)
+    if "".join(faces) != text or len(faces) != 6:
+        raise DiceError(f"die {text!r} must be six faces written as A-Z or Qu")
+    return tuple(faces)
+
+
+def _dice(spec: str) -> tuple[Die, ...]:
+    return tuple(parse_die(word) for word in spec.split())
+
+
+@dataclass(frozen=True)
+class DiceSet:
+    """A named set of dice for one board size, with where its faces come from.
+
+    ``challenge_replaces`` is the die that the challenge cube replaces when a shake asks for it;
+    ``None`` means the rules of that edition do not say, and the shake replaces a die that the
+    seeded random generator picks.
+    """
+
+    name: str
+    title: str
+    rows: int
+    cols: int
+    dice: tuple[Die, ...]
+    source: str
+    challenge_replaces: Die | None = None
+    notes: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.dice) != self.rows * self.cols:
+            raise DiceError(
+                f"dice set {self.name!r} has {len(self.dice)} dice for a "
+                f"{self.rows}x{self.cols} board"
+            )
+
+    @property
+    def faces(self) -> tuple[str, ...]:
+        """Every face of every die, in order (blank faces as ``""``)."""
+        return tuple(face for die in self.dice for face in die)
+
+
+#: The challenge cube of Big Boggle: a word through it scores a bonus.
+CHALLENGE_CUBE: Die = ("I", "K", "L", "M", "Qu", "U")
+
+# Sources: the dice lists were transcribed from the physical games by the Boggle-solver community
+# (e.g. the dice tables kept with Dan Vanderkam's boggle solver and the "Boggle dice" listings on
+# BoardGameGeek); see DESIGN.md section 3 for the provenance notes these mirror.
+_SETS = [
+    DiceSet(
+        name="classic",
+        title="Boggle 4x4, the 'new' dice (Hasbro, 1987 onwards)",
+        rows=4,
+        cols=4,
+        dice=_dice(
+            "AAEEGN ABBJOO ACHOPS AFFKPS AOOTTW CIMOTU DEILRX DELRVY "
+            "DISTTY EEGHNW EEINSU EHRTVW EIOSST ELRTTY HIMNQuU HLNNRZ"
+        ),
+        source="Boggle (Parker Brothers/Hasbro) dice as transcribed by Boggle-solver authors",
+    ),
+    DiceSet(
+        name="classic-old",
+        title="Boggle 4x4, the 'old' dice (Parker Brothers, 1970s)",
+        rows=4,
+        cols=4,
+        dice=_dice(
+            "AACIOT ABILTY ABJMOQu ACDEMP ACELRS ADENVZ AHMORS BFIORX "
+            "DENOSW DKNOTU EEFHIY EGINTV EGKLUY EHINPS ELPSTU GILRUW"
+        ),
+        source="original Parker Brothers Boggle dice as transcribed by Boggle-solver authors",
+    ),
+    DiceSet(
+        name="big",
+        title="Big Boggle 5x5, the Deluxe dice (the set most software uses)",
+        rows=5,
+        cols=5,
+        dice=_dice(
+            "AAAFRS AAEEEE AAFIRS ADENNN AEEEEM AEEGMU AEGMNN AFIRSY BJKQuXZ "
+            "CCNSTW CEIILT CEILPT CEIPST DDLNOR DHHLOR DHHNOT DHLNOR EIIITT "
+            "EMOTTT ENSSSU FIPRSY GORRVW HIPRRY NOOTUW OOOTTU"
+        ),
+        source="Big Boggle Deluxe dice as used by most Boggle software",
+        challenge_replaces=parse_die("DHHLOR"),
+    ),
+    DiceSet(
+        name="big-1979",
+        title="Big Boggle 5x5, the original 1979 dice",
+        rows=5,
+        cols=5,
+        dice=_dice(
+            "AAAFRS AAEEEE AAFIRS ADENNN AEEEEM AEEGMU AEGMNN AFIRSY BJKQuXZ "
+            "CCENST CEIILT CEILPT CEIPST DDHNOT DHHLOR DHHLOR DHLNOR EIIITT "
+            "EMOTTT ENSSSU FIPRSY GORRVW IPRRRY NOOTUW OOOTTU"
+        ),
+        source="Big Boggle (Parker Brothers, 1979) as transcribed by Boggle-solver authors",
+        challenge_replaces=parse_die("DHHLOR"),
+        notes=(
+            "One transcription; another has DHLNOR twice and DHHLOR once. "
+            "The challenge cube replaces one DHHLOR, as the 1979 rules say."
+        ),
+    ),
+    DiceSet(
+        name="superbig",
+        title="Super Big Boggle 6x6 (Winning Moves, 2011)",
+        rows=6,
+        cols=6,
+        dice=(
+            *_dice("AAAFRS AAEEEE AAEEOO AAFIRS ABDEIO ADENNN AEEEEM AEEGMU AEGMNN AEILMN AEINOU AFIRSY"),
+            ("An", "Er", "He", "In", "Qu", "Th"),
+            *_dice(
+                "BBJKXZ CCENST CDDLNN CEIITT CEIPST CFGNUY DDHNOT DHHLOR DHHNOW DHLNOR "
+                "EHILRS EIILST EILPST"
+            ),
+            ("E", "I", "O", "", "", ""),
+            *_dice("EMTTTO ENSSSU GORRVW HIRSTV HOPRST IPRSYY JKQuWXZ NOOTUW OOOTTU"),
+        ),
+        source="Super Big Boggle (Winning Moves, 2011) as transcribed by Boggle-solver authors",
+        challenge_replaces=parse_die("DHHLOR"),
+        notes="Has a die of two-letter faces (An Er He In Qu Th) and a die with three blank faces.",
+    ),
+]
+
+#: Every dice set, by name.
+DICE_SETS: dict[str, DiceSet] = {dice_set.name: dice_set for dice_set in _SETS}
+
+
+def dice_set(name: str) -> DiceSet:
+    """The dice set called ``name``; :class:`DiceError` lists the known names otherwise."""
+    try:
+        return DICE_SETS[name]
+    except KeyError:
+        known = ", ".join(DICE_SETS)
+        raise DiceError(f"unknown dice set {name!r}; known sets: {known}") from None
+
+
+@dataclass(frozen=True)
+class Shake:
+    """The outcome of shaking a dice set: the board plus what a tabletop display needs.
+
+    ``dice[i]`` is the die that landed in cell ``i`` (row-major) and ``rotations[i]`` its turn in
+    degrees (0, 90, 180 or 270).
+    """
+
+    board: Board
+    dice_set: str
+    seed: int | None
+    challenge: bool
+    dice: tuple[Die, ...] = field(repr=False)
+    rotations: tuple[int, ...] = field(repr=False)
+
+
+def shake(dice: DiceSet | str, seed: int | None = None, *, challenge: bool = False) -> Shake:
+    """Shake ``dice`` into a board, reproducibly from ``seed`` (``None``: fresh randomness).
+
+    With ``challenge`` the challenge cube takes the place of one ordinary die and its cell is
+    marked on the board.
+    """
+    chosen = dice_set(dice) if isinstance(dice, str) else dice
+    rng = random.Random(seed)
+    cubes = list(chosen.dice)
+    challenge_die: int | None = None
+    if challenge:
+        replaced = (
+            cubes.index(chosen.challenge_replaces)
+            if chosen.challenge_replaces is not None
+            else rng.randrange(len(cubes))
+        )
+        cubes[replaced] = CHALLENGE_CUBE
+        challenge_die = replaced
+    order = list(range(len(cubes)))
+    rng.shuffle(order)
+    faces: list[str] = []
+    rotations: list[int] = []
+    for die_index in order:
+        faces.append(cubes[die_index][rng.randrange(6)])
+        rotations.append(90 * rng.randrange(4))
+    challenge_cell = order.index(challenge_die) if challenge_die is not None else None
+    board = Board.from_faces(
+        _rows(faces, chosen.cols),
+        challenge=None if challenge_cell is None else divmod(challenge_cell, chosen.cols),
+    )
+    return Shake(
+        board=board,
+        dice_set=chosen.name,
+        seed=seed,
+        challenge=challenge,
+        dice=tuple(cubes[i] for i in order),
+        rotations=tuple(rotations),
+    )
+
+
+def _rows(faces: Sequence[str], cols: int) -> list[list[str]]:
+    return [list(faces[i : i + cols]) for i in range(0, len(faces), cols)]

@@ -1,0 +1,299 @@
+"""Word lists: the built-in SCOWL dictionaries and users' own files.
+
+A :class:`Dictionary` behaves like a read-only container of lowercase words (``in``, ``len``,
+iteration in alphabetical order) with prefix queries and, for the built-ins, each word's SCOWL
+level, our grade of how common it is (10 = everyday ... 80 = obscure). Entries that can never be
+played (not letters, fewer than three letters) are left out and counted in :attr:`report`, never
+dropped silently.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import gzip
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from os import PathLike
+from pathlib import Path
+
+from .errors import WordListError
+from .trie import Trie
+
+#: The fewest letters of a word any Boggle edition accepts.
+SHORTEST_WORD = 3
+
+#: Built-in dictionary name -> highest SCOWL level it includes.
+BUILTIN_LEVELS: dict[str, int] = {"common": 50, "standard": 70, "huge": 80}
+DEFAULT_DICTIONARY = "standard"
+
+_DATA_FILE = "scowl-words.txt.gz"
+_MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """What loading a word list kept and left out, by reason."""
+
+    lines: int = 0
+    words: int = 0
+    duplicates: int = 0
+    not_letters: int = 0
+    too_short: int = 0
+    q_without_u: int = 0
+    examples: tuple[str, ...] = ()
+
+    @property
+    def skipped(self) -> int:
+        """Entries left out because they can never be played."""
+        return self.not_letters + self.too_short
+
+    def describe(self) -> str:
+        """A one-line summary for people."""
+        parts = [f"{self.words} words"]
+        if self.skipped:
+            reasons = []
+            if self.not_letters:
+                reasons.append(f"{self.not_letters} not plain letters")
+            if self.too_short:
+                reasons.append(f"{self.too_short} shorter than {SHORTEST_WORD} letters")
+            parts.append(f"{self.skipped} entries skipped ({', '.join(reasons)})")
+        if self.duplicates:
+            parts.append(f"{self.duplicates} duplicates")
+        if self.q_without_u:
+            parts.append(f"{self.q_without_u} words with a q not followed by u (never playable)")
+        return "; ".join(parts)
+
+
+def normalise(entry: str) -> str:
+    """A word list entry as it is compared: trimmed, lowercase, accents folded (café -> cafe)."""
+    text = entry.strip().lower()
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _playable(word: str) -> bool:
+    return word.isascii() and word.isalpha() and word.islower()
+
+
+def _has_bare_q(word: str) -> bool:
+    return any(ch == "q" and word[i + 1 : i + 2] != "u" for i, ch in enumerate(word))
+
+
+class Dictionary:
+    """A set of playable words with prefix queries and optional commonness levels.
+
+    Build one with :meth:`builtin`, :meth:`from_file`, :meth:`from_words` or :meth:`load`.
+    """
+
+    def __init__(
+        self,
+        levels: Mapping[str, int | None],
+        *,
+        name: str,
+        report: LoadReport | None = None,
+    ) -> None:
+        self._levels = dict(levels)
+        self._sorted = sorted(self._levels)
+        self.name = name
+        self.report = report or LoadReport(words=len(self._levels))
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def builtin(cls, name: str = DEFAULT_DICTIONARY) -> Dictionary:
+        """A built-in SCOWL dictionary: ``common``, ``standard`` (the default) or ``huge``.
+
+        Loaded once per process and shared.
+        """
+        if name not in BUILTIN_LEVELS:
+            known = ", ".join(BUILTIN_LEVELS)
+            raise WordListError(f"unknown dictionary {name!r}; built-in dictionaries: {known}")
+        return _load_builtin(name)
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], *, name: str = "words") -> Dictionary:
+        """A dictionary of ``words``, normalised; unplayable entries are counted in the report."""
+        levels: dict[str, int | None] = {}
+        counts = _Counter()
+        for entry in words:
+            counts.add(entry, levels)
+        return cls(levels, name=name, report=counts.report(len(levels)))
+
+    @classmethod
+    def from_file(cls, path: str | PathLike[str]) -> Dictionary:
+        """A dictionary read from a text file, one word per line (UTF-8; ``#`` starts a comment).
+
+        :class:`WordListError` names the file (and the line) when it is missing, unreadable,
+        binary, not UTF-8, or holds no playable word.
+        """
+        file = Path(path)
+        label = repr(str(path))
+        try:
+            size = file.stat().st_size
+            if file.is_dir():
+                raise WordListError(f"word list {label} is a directory, not a file")
+            if size > _MAX_FILE_BYTES:
+                raise WordListError(
+                    f"word list {label} is {size} bytes; the limit is {_MAX_FILE_BYTES}"
+                )
+            data = file.read_bytes()
+        except FileNotFoundError:
+            raise WordListError(f"word list {label} does not exist") from None
+        except PermissionError:
+            raise WordListError(f"word list {label} cannot be read (permission denied)") from None
+        except OSError as exc:
+            raise WordListError(f"word list {label} cannot be read: {exc.strerror}") from None
+        if not data.strip():
+            raise WordListError(f"word list {label} is empty")
+        if b"\x00" in data:
+            line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+            raise WordListError(
+                f"word list {label} looks binary (a NUL byte on line {line}); "
+                "a word list is UTF-8 text, one word per line"
+            )
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        levels: dict[str, int | None] = {}
+        counts = _Counter()
+        for number, raw in enumerate(data.splitlines(), start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise WordListError(
+                    f"word list {label}, line {number}: {raw[:40]!r} is not valid UTF-8 "
+                    f"(byte {exc.start + 1} of the line)"
+                ) from None
+            if line.lstrip().startswith("#") or not line.strip():
+                continue
+            counts.add(line, levels)
+        report = counts.report(len(levels))
+        if not levels:
+            raise WordListError(
+                f"word list {label} has no playable words ({report.describe()}); words are "
+                f"at least {SHORTEST_WORD} letters a-z, one per line"
+            )
+        return cls(levels, name=str(path), report=report)
+
+    @classmethod
+    def load(cls, spec: str | PathLike[str] | None = None) -> Dictionary:
+        """A built-in dictionary by name, or else a word list file by path."""
+        if spec is None:
+            return cls.builtin()
+        if isinstance(spec, str) and spec in BUILTIN_LEVELS:
+            return cls.builtin(spec)
+        if isinstance(spec, str) and not _looks_like_path(spec):
+            known = ", ".join(BUILTIN_LEVELS)
+            raise WordListError(
+                f"unknown dictionary {spec!r}: not a built-in ({known}) and no such file"
+            )
+        return cls.from_file(spec)
+
+    # -- container behaviour -----------------------------------------------------------------
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.lower() in self._levels
+
+    def __len__(self) -> int:
+        return len(self._levels)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._sorted)
+
+    def __repr__(self) -> str:
+        return f"<Dictionary {self.name!r}: {len(self)} words>"
+
+    def has_prefix(self, prefix: str) -> bool:
+        """Whether some word starts with ``prefix`` (the empty prefix: whether any word exists)."""
+        prefix = prefix.lower()
+        i = bisect.bisect_left(self._sorted, prefix)
+        return i < len(self._sorted) and self._sorted[i].startswith(prefix)
+
+    def words_with_prefix(self, prefix: str) -> Iterator[str]:
+        """The words that start with ``prefix``, alphabetically."""
+        prefix = prefix.lower()
+        for word in self._sorted[bisect.bisect_left(self._sorted, prefix) :]:
+            if not word.startswith(prefix):
+                break
+            yield word
+
+    def level(self, word: str) -> int | None:
+        """The word's SCOWL level (lower is more common), or ``None`` if unknown or absent."""
+        return self._levels.get(word.lower())
+
+    @property
+    def has_levels(self) -> bool:
+        """Whether the words carry SCOWL levels (the built-ins do, user lists do not)."""
+        return any(level is not None for level in self._levels.values())
+
+    @functools.cached_property
+    def trie(self) -> Trie:
+        """The prefix tree the reference solver walks; built on first use and kept."""
+        return Trie(self._sorted)
+
+    @functools.cached_property
+    def longest(self) -> int:
+        """Letters in the longest word (0 for an empty dictionary)."""
+        return max(map(len, self._sorted), default=0)
+
+
+class _Counter:
+    """Tallies why entries were kept or left out while a list loads."""
+
+    def __init__(self) -> None:
+        self.lines = self.duplicates = self.not_letters = self.too_short = self.q_without_u = 0
+        self.examples: list[str] = []
+
+    def add(self, entry: str, levels: dict[str, int | None], level: int | None = None) -> None:
+        self.lines += 1
+        word = normalise(entry)
+        if not _playable(word):
+            self.not_letters += 1
+            self._example(entry)
+        elif len(word) < SHORTEST_WORD:
+            self.too_short += 1
+            self._example(entry)
+        elif word in levels:
+            self.duplicates += 1
+        else:
+            if "q" in word and _has_bare_q(word):
+                self.q_without_u += 1
+            levels[word] = level
+
+    def _example(self, entry: str) -> None:
+        if len(self.examples) < 5:
+            self.examples.append(entry.strip())
+
+    def report(self, words: int) -> LoadReport:
+        return LoadReport(
+            lines=self.lines,
+            words=words,
+            duplicates=self.duplicates,
+            not_letters=self.not_letters,
+            too_short=self.too_short,
+            q_without_u=self.q_without_u,
+            examples=tuple(self.examples),
+        )
+
+
+def _looks_like_path(spec: str) -> bool:
+    return Path(spec).exists() or any(sep in spec for sep in ("/", "\\", ".")) or spec == "-"
+
+
+@functools.cache
+def _load_builtin(name: str) -> Dictionary:
+    limit = BUILTIN_LEVELS[name]
+    levels: dict[str, int | None] = {}
+    data = resources.files("bigboggle").joinpath("data", _DATA_FILE).read_bytes()
+    for line in gzip.decompress(data).decode("utf-8").splitlines():
+        if line.startswith("#"):
+            continue
+        word, _, level_text = line.partition("\t")
+        level = int(level_text)
+        if level <= limit:
+            levels[word] = level
+    return Dictionary(levels, name=name)

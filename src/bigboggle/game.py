@@ -1,0 +1,249 @@
+"""One round of Boggle as a state machine, driven by a clock that the caller holds.
+
+``ready`` --start(now)--> ``running`` --end(now) at or after the deadline--> ``ended``.
+While running, :meth:`Game.submit` gives each word a private verdict at once (everything but
+crossing off, which needs everyone's lists); at the end the round is scored by
+:func:`~bigboggle.scoring.score_round`. The game never sleeps or reads a clock itself, so a
+terminal, a web server and a test all drive it the same way: pass ``now`` in seconds on any
+clock, as long as it is the same clock throughout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .board import Board
+from .dice import Shake, shake
+from .dictionary import Dictionary, normalise
+from .errors import GameStateError, RoundInputError
+from .rules import Rules
+from .scoring import MAX_LIST_LENGTH, RoundResult, Verdict, WordResult, score_round
+from .solver import word_score
+
+
+class Phase(StrEnum):
+    """Where a round stands."""
+
+    READY = "ready"
+    RUNNING = "running"
+    ENDED = "ended"
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A word a player submitted, when, and its private verdict at that moment."""
+
+    player: str
+    at: float
+    result: WordResult
+
+
+class Game:
+    """A round: a board, the rules, the dictionary, the players and their words.
+
+    ``teams`` and ``min_length`` are as for :func:`~bigboggle.scoring.score_round`.
+    """
+
+    def __init__(
+        self,
+        board: Board | str,
+        rules: Rules,
+        dictionary: Dictionary,
+        players: Sequence[str] = (),
+        *,
+        teams: Mapping[str, Sequence[str]] | None = None,
+        min_length: Mapping[str, int] | None = None,
+        dealt: Shake | None = None,
+    ) -> None:
+        self.board = board if isinstance(board, Board) else Board.parse(board)
+        self.rules = rules
+        self.dictionary = dictionary
+        self.teams = teams
+        self.min_length = dict(min_length or {})
+        self.dealt = dealt
+        self._lists: dict[str, list[str]] = {}
+        self._submissions: list[Submission] = []
+        self._phase = Phase.READY
+        self._started: float | None = None
+        self._deadline: float | None = None
+        self._result: RoundResult | None = None
+        for name in players:
+            self.add_player(name)
+
+    @classmethod
+    def shaken(
+        cls,
+        rules: Rules,
+        dictionary: Dictionary,
+        players: Sequence[str] = (),
+        *,
+        seed: int | None = None,
+        teams: Mapping[str, Sequence[str]] | None = None,
+        min_length: Mapping[str, int] | None = None,
+    ) -> Game:
+        """A game on a board shaken from the rules' dice (with the challenge cube if asked)."""
+        dealt = shake(rules.dice, seed, challenge=rules.challenge)
+        return cls(
+            dealt.board, rules, dictionary, players, teams=teams, min_length=min_length, dealt=dealt
+        )
+
+    # -- players -----------------------------------------------------------------------------
+
+    def add_player(self, name: str) -> None:
+        """Seat a player before the round ends; a name already seated is an error."""
+        if self._phase is Phase.ENDED:
+            raise GameStateError("the round has ended; players can no longer join")
+        if not isinstance(name, str) or not name.strip():
+            raise RoundInputError(f"a player's name must be non-empty text, not {name!r}")
+        if name in self._lists:
+            raise RoundInputError(f"player {name!r} is already in the game")
+        self._lists[name] = []
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The seated players, in the order they joined."""
+        return tuple(self._lists)
+
+    # -- the clock ---------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """``ready``, ``running`` or ``ended``."""
+        return self._phase
+
+    @property
+    def deadline(self) -> float | None:
+        """When the timer runs out (on the caller's clock), once started."""
+        return self._deadline
+
+    @property
+    def started_at(self) -> float | None:
+        """When the round started (on the caller's clock), once started."""
+        return self._started
+
+    def start(self, now: float, duration: float | None = None) -> float:
+        """Start the timer at ``now`` for ``duration`` seconds (default: the rules' timer).
+
+        Returns the deadline.
+        """
+        if self._phase is not Phase.READY:
+            raise GameStateError(f"the round is {self._phase.value}; it can start only once")
+        seconds = self.rules.timer if duration is None else duration
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0:
+            raise GameStateError(f"duration={duration!r} must be a positive number of seconds")
+        self._started = now
+        self._deadline = now + seconds
+        self._phase = Phase.RUNNING
+        return self._deadline
+
+    def time_left(self, now: float) -> float:
+        """Seconds until the deadline (0 when it has passed or the round has not started)."""
+        if self._deadline is None or self._phase is Phase.ENDED:
+            return 0.0
+        return max(0.0, self._deadline - now)
+
+    def is_over(self, now: float) -> bool:
+        """Whether the deadline has passed (or the round has been ended)."""
+        return self._phase is Phase.ENDED or (
+            self._deadline is not None and now >= self._deadline
+        )
+
+    # -- words -------------------------------------------------------------------------------
+
+    def submit(self, player: str, entry: str, now: float) -> WordResult:
+        """Submit a word; returns its private verdict at once.
+
+        ``scored`` here means "good so far": at the end the word may still be crossed off by
+        another player's list. A repeated word is answered ``repeated`` and not stored again.
+        :class:`GameStateError` before the start and from the deadline on.
+        """
+        if self._phase is Phase.READY:
+            raise GameStateError("the round has not started yet")
+        if self.is_over(now):
+            raise GameStateError("time is up: the round's deadline has passed")
+        if player not in self._lists:
+            raise RoundInputError(f"player {player!r} is not in this game")
+        if not isinstance(entry, str):
+            raise RoundInputError(f"a word must be text, not {entry!r}")
+        words = self._lists[player]
+        result = self.check(player, entry)
+        if result.verdict is Verdict.REPEATED:
+            return result
+        if len(words) >= MAX_LIST_LENGTH:
+            raise RoundInputError(f"player {player!r} has {MAX_LIST_LENGTH} words; no more fit")
+        words.append(entry)
+        self._submissions.append(Submission(player, now, result))
+        return result
+
+    def check(self, player: str, entry: str) -> WordResult:
+        """The private verdict ``entry`` would get from ``player`` now (nothing is stored)."""
+        word = normalise(entry)
+        if not word.isascii() or not word.isalpha():
+            return WordResult(entry, entry.strip(), Verdict.NOT_A_WORD)
+        if any(normalise(earlier) == word for earlier in self._lists.get(player, [])):
+            return WordResult(entry, word, Verdict.REPEATED)
+        minimum = self.min_length.get(player, self.rules.min_length)
+        if len(word) < minimum:
+            return WordResult(entry, word, Verdict.TOO_SHORT)
+        challenge = self.board.challenge
+        path = None
+        through = False
+        if challenge is not None:
+            path = self.board.path_for(word, through=challenge)
+            through = path is not None
+        if path is None:
+            path = self.board.path_for(word)
+        if path is None:
+            return WordResult(entry, word, Verdict.NOT_ON_BOARD)
+        if word not in self.dictionary:
+            return WordResult(entry, word, Verdict.NOT_IN_DICTIONARY, path=path)
+        points, bonus = word_score(
+            word, self.rules, min_length=minimum, through_challenge=through
+        )
+        return WordResult(entry, word, Verdict.SCORED, points, bonus, path)
+
+    def words_of(self, player: str) -> tuple[str, ...]:
+        """The entries ``player`` has submitted, in order (repeats not stored)."""
+        if player not in self._lists:
+            raise RoundInputError(f"player {player!r} is not in this game")
+        return tuple(self._lists[player])
+
+    @property
+    def submissions(self) -> tuple[Submission, ...]:
+        """Every stored submission, in order."""
+        return tuple(self._submissions)
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def end(self, now: float, *, early: bool = False) -> RoundResult:
+        """End the round and score it; before the deadline only with ``early=True``.
+
+        Ending again returns the same result.
+        """
+        if self._result is not None:
+            return self._result
+        if self._phase is Phase.READY:
+            raise GameStateError("the round has not started yet")
+        if not early and not self.is_over(now):
+            raise GameStateError(
+                f"the round still has {self.time_left(now):.1f} seconds; end it early explicitly"
+            )
+        if not self._lists:
+            raise GameStateError("the round has no players to score")
+        self._phase = Phase.ENDED
+        self._result = score_round(
+            self.board,
+            self._lists,
+            self.rules,
+            self.dictionary,
+            teams=self.teams,
+            min_length=self.min_length or None,
+        )
+        return self._result
+
+    @property
+    def result(self) -> RoundResult | None:
+        """The scored round once ended, else ``None``."""
+        return self._result

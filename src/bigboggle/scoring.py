@@ -1,0 +1,417 @@
+"""Scoring a round: every player's list gets a verdict per entry, then points and a ranking.
+
+Verdicts, checked in this order for each entry as typed: ``not_a_word`` (not letters),
+``repeated`` (earlier in the same list), ``too_short`` (for that player), ``not_on_board``,
+``not_in_dictionary``, ``crossed_off`` (the same valid word is on another player's list, or in
+team play on another team's list; only valid words cross each other off) and ``scored``.
+
+Team play, our reading of the rules: each member writes a list; a word written by several
+members of one team counts once for the team; a word found by two teams is crossed off for both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .board import Board, Path
+from .dictionary import Dictionary, normalise
+from .errors import RoundInputError
+from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
+from .solver import FoundWord, Solution, solve, word_score
+
+#: Most players (or team members) a round accepts, and most entries in one list.
+MAX_PLAYERS = 100
+MAX_LIST_LENGTH = 2000
+MAX_NAME_LENGTH = 40
+
+
+class Verdict(StrEnum):
+    """What became of one entry of a player's list."""
+
+    NOT_A_WORD = "not_a_word"
+    REPEATED = "repeated"
+    TOO_SHORT = "too_short"
+    NOT_ON_BOARD = "not_on_board"
+    NOT_IN_DICTIONARY = "not_in_dictionary"
+    CROSSED_OFF = "crossed_off"
+    SCORED = "scored"
+
+    @property
+    def is_valid(self) -> bool:
+        """Whether the word itself was good (scored, or crossed off by another player's)."""
+        return self in (Verdict.CROSSED_OFF, Verdict.SCORED)
+
+
+@dataclass(frozen=True)
+class WordResult:
+    """One entry of a list: as typed, as compared, its verdict and points (bonus included)."""
+
+    entry: str
+    word: str
+    verdict: Verdict
+    score: int = 0
+    bonus: int = 0
+    path: Path | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "word": self.word,
+            "verdict": self.verdict.value,
+            "score": self.score,
+            "bonus": self.bonus,
+        }
+        if self.entry != self.word:
+            data["entry"] = self.entry
+        if self.path is not None:
+            data["path"] = [list(step) for step in self.path]
+        return data
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """A player's verdicts and points for the round."""
+
+    name: str
+    min_length: int
+    words: tuple[WordResult, ...]
+
+    @property
+    def score(self) -> int:
+        """Points of the scored words, bonuses included."""
+        return sum(result.score for result in self.words)
+
+    @property
+    def scored(self) -> tuple[WordResult, ...]:
+        """The entries that scored."""
+        return tuple(result for result in self.words if result.verdict is Verdict.SCORED)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "score": self.score,
+            "min_length": self.min_length,
+            "words": [result.to_json() for result in self.words],
+        }
+
+
+@dataclass(frozen=True)
+class TeamResult:
+    """A team's round: its members and the distinct words it scored, each counted once."""
+
+    name: str
+    members: tuple[str, ...]
+    words: dict[str, int]
+
+    @property
+    def score(self) -> int:
+        """Points of the team's distinct scored words."""
+        return sum(self.words.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"score": self.score, "members": list(self.members), "words": dict(self.words)}
+
+
+def _tie_break(lengths: Sequence[int]) -> tuple[int, ...]:
+    """Longest words first: the competitor with the longer words wins a tie on points."""
+    return tuple(sorted(lengths, reverse=True))
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """The scored round: players, teams (team play only), ranking and the words nobody found."""
+
+    board: Board
+    rules: Rules
+    players: dict[str, PlayerResult]
+    teams: dict[str, TeamResult] | None
+    solution: Solution
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Competitor (team in team play, else player) -> points."""
+        if self.teams is not None:
+            return {name: team.score for name, team in self.teams.items()}
+        return {name: player.score for name, player in self.players.items()}
+
+    def long_word_lengths(self) -> dict[str, tuple[int, ...]]:
+        """Competitor -> the letter counts of its scored words, longest first (for tie-breaks)."""
+        if self.teams is not None:
+            return {
+                name: _tie_break([len(word) for word in team.words])
+                for name, team in self.teams.items()
+            }
+        return {
+            name: _tie_break([len(result.word) for result in player.scored])
+            for name, player in self.players.items()
+        }
+
+    @property
+    def ranking(self) -> list[str]:
+        """Competitors from first to last: points, then longer words, then name."""
+        scores = self.scores
+        lengths = self.long_word_lengths()
+        return sorted(scores, key=lambda name: (-scores[name], _negate(lengths[name]), name))
+
+    @property
+    def missed(self) -> tuple[FoundWord, ...]:
+        """The board's words that no player found (valid on nobody's list), best first."""
+        found = {
+            result.word
+            for player in self.players.values()
+            for result in player.words
+            if result.verdict.is_valid
+        }
+        return tuple(word for word in self.solution.words if word.word not in found)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``bigboggle score --json``."""
+        data: dict[str, Any] = {
+            "board": str(self.board),
+            "rules": self.rules.name,
+            "players": {name: player.to_json() for name, player in self.players.items()},
+        }
+        if self.teams is not None:
+            data["teams"] = {name: team.to_json() for name, team in self.teams.items()}
+        data["ranking"] = self.ranking
+        data["max_score"] = self.solution.total_score
+        data["missed"] = [word.to_json() for word in self.missed]
+        return data
+
+
+def _negate(lengths: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(-length for length in lengths) + (0,)
+
+
+def _check_name(name: object, where: str) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise RoundInputError(f"{where}: a name must be non-empty text, not {name!r}")
+    if len(name) > MAX_NAME_LENGTH:
+        raise RoundInputError(f"{where}: name {name!r} is longer than {MAX_NAME_LENGTH} characters")
+    return name
+
+
+def _check_lists(lists: Mapping[str, Sequence[str]]) -> None:
+    if not isinstance(lists, Mapping):
+        raise RoundInputError("players: expected a mapping of player name -> list of words")
+    if not lists:
+        raise RoundInputError("players: a round needs at least one player")
+    if len(lists) > MAX_PLAYERS:
+        raise RoundInputError(f"players: {len(lists)} players; the limit is {MAX_PLAYERS}")
+    for name, entries in lists.items():
+        _check_name(name, "players")
+        if isinstance(entries, str) or not isinstance(entries, Sequence):
+            raise RoundInputError(
+                f"players.{name}: expected a list of words, not {type(entries).__name__}"
+            )
+        if len(entries) > MAX_LIST_LENGTH:
+            raise RoundInputError(
+                f"players.{name}: {len(entries)} entries; the limit is {MAX_LIST_LENGTH}"
+            )
+        for i, entry in enumerate(entries):
+            if not isinstance(entry, str):
+                raise RoundInputError(f"players.{name}[{i}]: expected a word, not {entry!r}")
+
+
+def _player_minimums(
+    lists: Mapping[str, Sequence[str]], rules: Rules, min_length: Mapping[str, int] | None
+) -> dict[str, int]:
+    minimums = dict.fromkeys(lists, rules.min_length)
+    for name, value in (min_length or {}).items():
+        if name not in lists:
+            raise RoundInputError(f"min_length.{name}: {name!r} is not one of the players")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RoundInputError(f"min_length.{name}: expected a whole number, not {value!r}")
+        if not MIN_WORD_LENGTH <= value <= MAX_WORD_LENGTH:
+            raise RoundInputError(
+                f"min_length.{name}: {value} must be between {MIN_WORD_LENGTH} and "
+                f"{MAX_WORD_LENGTH}"
+            )
+        minimums[name] = value
+    return minimums
+
+
+def _team_of(
+    lists: Mapping[str, Sequence[str]], teams: Mapping[str, Sequence[str]]
+) -> dict[str, str]:
+    if not isinstance(teams, Mapping) or not teams:
+        raise RoundInputError("teams: expected a mapping of team name -> list of player names")
+    team_of: dict[str, str] = {}
+    for team, members in teams.items():
+        _check_name(team, "teams")
+        if isinstance(members, str) or not isinstance(members, Sequence) or not members:
+            raise RoundInputError(f"teams.{team}: expected a non-empty list of player names")
+        for i, member in enumerate(members):
+            if member not in lists:
+                raise RoundInputError(f"teams.{team}[{i}]: {member!r} is not one of the players")
+            if member in team_of:
+                raise RoundInputError(
+                    f"teams.{team}[{i}]: {member!r} is already on team {team_of[member]!r}"
+                )
+            team_of[member] = team
+    for name in lists:
+        if name not in team_of:
+            raise RoundInputError(f"players.{name}: {name!r} is on no team; in team play everyone is")
+    return team_of
+
+
+def score_round(
+    board: Board | str,
+    lists: Mapping[str, Sequence[str]],
+    rules: Rules,
+    words: Dictionary,
+    teams: Mapping[str, Sequence[str]] | None = None,
+    min_length: Mapping[str, int] | None = None,
+) -> RoundResult:
+    """Score one round: each player's list, as typed, against the board, rules and dictionary.
+
+    ``teams`` (team name -> members) turns on team play; ``min_length`` (player -> minimum)
+    gives handicaps. :class:`RoundInputError` names what does not fit (an unknown player in a
+    team, a list that is not a list, a handicap out of range).
+    """
+    board = board if isinstance(board, Board) else Board.parse(board)
+    _check_lists(lists)
+    if rules.teams and teams is None:
+        raise RoundInputError("teams: these rules are for team play, but no teams were given")
+    minimums = _player_minimums(lists, rules, min_length)
+    team_of = _team_of(lists, teams) if teams is not None else None
+    challenge = board.challenge
+
+    # First pass: every verdict up to "valid", with the data for points.
+    provisional: dict[str, list[WordResult]] = {}
+    path_cache: dict[str, Path | None] = {}
+    for name, entries in lists.items():
+        seen: set[str] = set()
+        results = []
+        for entry in entries:
+            word = normalise(entry)
+            if not word.isascii() or not word.isalpha():
+                results.append(WordResult(entry, entry.strip(), Verdict.NOT_A_WORD))
+                continue
+            if word in seen:
+                results.append(WordResult(entry, word, Verdict.REPEATED))
+                continue
+            seen.add(word)
+            if len(word) < minimums[name]:
+                results.append(WordResult(entry, word, Verdict.TOO_SHORT))
+                continue
+            if word not in path_cache:
+                path_cache[word] = board.path_for(word)
+            path = path_cache[word]
+            if path is None:
+                results.append(WordResult(entry, word, Verdict.NOT_ON_BOARD))
+            elif word not in words:
+                results.append(WordResult(entry, word, Verdict.NOT_IN_DICTIONARY, path=path))
+            else:
+                results.append(WordResult(entry, word, Verdict.SCORED, path=path))
+        provisional[name] = results
+
+    # Who holds each valid word: players, or teams in team play.
+    holders: dict[str, set[str]] = {}
+    for name, results in provisional.items():
+        side = team_of[name] if team_of is not None else name
+        for result in results:
+            if result.verdict is Verdict.SCORED:
+                holders.setdefault(result.word, set()).add(side)
+
+    players: dict[str, PlayerResult] = {}
+    for name, results in provisional.items():
+        final = []
+        for result in results:
+            if result.verdict is not Verdict.SCORED:
+                final.append(result)
+            elif rules.duplicates == "cancel" and len(holders[result.word]) > 1:
+                final.append(
+                    WordResult(result.entry, result.word, Verdict.CROSSED_OFF, path=result.path)
+                )
+            else:
+                through = challenge is not None and (
+                    board.path_for(result.word, through=challenge) is not None
+                )
+                points, bonus = word_score(
+                    result.word, rules, min_length=minimums[name], through_challenge=through
+                )
+                path = result.path
+                if through:
+                    path = board.path_for(result.word, through=challenge)
+                final.append(WordResult(result.entry, result.word, Verdict.SCORED, points, bonus, path))
+        players[name] = PlayerResult(name, minimums[name], tuple(final))
+
+    team_results = None
+    if teams is not None and team_of is not None:
+        team_results = {}
+        for team, members in teams.items():
+            best: dict[str, int] = {}
+            for member in members:
+                for result in players[member].scored:
+                    best[result.word] = max(best.get(result.word, 0), result.score)
+            team_results[team] = TeamResult(team, tuple(members), dict(sorted(best.items())))
+
+    solution = solve(board, words, rules)
+    return RoundResult(board, rules, players, team_results, solution)
+
+
+@dataclass
+class Tournament:
+    """Rounds that add up until someone reaches ``target`` points or ``rounds`` are played.
+
+    With a target, the game ends after the round in which someone reaches it; with a number of
+    rounds, after that many. Ties on points go to the competitor with the longer words
+    (compared longest first, as in :attr:`RoundResult.ranking`).
+    """
+
+    target: int | None = None
+    rounds: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.target is None and self.rounds is None:
+            raise RoundInputError("a tournament needs a points target, a number of rounds, or both")
+        for label, value in (("target", self.target), ("rounds", self.rounds)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise RoundInputError(f"tournament {label}={value!r} must be a whole number >= 1")
+        self.results: list[RoundResult] = []
+
+    def add(self, result: RoundResult) -> None:
+        """Count a round; :class:`RoundInputError` if the tournament is already over."""
+        if self.is_over:
+            raise RoundInputError("the tournament is over; start a new one")
+        self.results.append(result)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Competitor -> points over every round so far."""
+        totals: dict[str, int] = {}
+        for result in self.results:
+            for name, points in result.scores.items():
+                totals[name] = totals.get(name, 0) + points
+        return totals
+
+    def _lengths(self) -> dict[str, tuple[int, ...]]:
+        lengths: dict[str, list[int]] = {}
+        for result in self.results:
+            for name, values in result.long_word_lengths().items():
+                lengths.setdefault(name, []).extend(values)
+        return {name: _tie_break(values) for name, values in lengths.items()}
+
+    @property
+    def standings(self) -> list[str]:
+        """Competitors from first to last by total, then longer words, then name."""
+        totals = self.totals
+        lengths = self._lengths()
+        return sorted(totals, key=lambda name: (-totals[name], _negate(lengths[name]), name))
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the target is reached or every round is played."""
+        if self.rounds is not None and len(self.results) >= self.rounds:
+            return True
+        return self.target is not None and any(
+            points >= self.target for points in self.totals.values()
+        )
+
+    @property
+    def winner(self) -> str | None:
+        """The winner once the tournament is over, else ``None``."""
+        standings = self.standings
+        return standings[0] if self.is_over and standings else None

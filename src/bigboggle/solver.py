@@ -1,0 +1,218 @@
+"""Finding every word on a board, with one path and the points of each.
+
+:func:`solve` returns a :class:`Solution` (every word, a path, its score, counts); :func:`score`
+only the board's total, the fast path; :func:`score_many` the totals of a batch. The points come
+from :func:`word_score`, the one scoring function used wherever points are shown.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import _solve_py
+from .board import Board, Path
+from .dictionary import Dictionary
+from .errors import RulesError
+from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
+
+#: Which solver core is in use: ``"python"`` (the reference).
+IMPLEMENTATION = "python"
+_core = _solve_py
+
+
+def word_score(
+    word: str, rules: Rules, *, min_length: int | None = None, through_challenge: bool = False
+) -> tuple[int, int]:
+    """``(points, bonus)`` for a valid word: the table's points plus the challenge bonus.
+
+    ``points`` includes ``bonus``. A word below ``min_length`` (default: the rules') scores
+    ``(0, 0)``.
+    """
+    base = rules.word_points(len(word), min_length)
+    if base == 0:
+        return (0, 0)
+    bonus = rules.challenge_bonus if through_challenge else 0
+    return (base + bonus, bonus)
+
+
+@dataclass(frozen=True)
+class FoundWord:
+    """A word on the board with one path that spells it and its points (bonus included)."""
+
+    word: str
+    path: Path
+    score: int
+    bonus: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's JSON form: ``{"word", "score", "path": [[row, col], …]}``."""
+        data: dict[str, Any] = {
+            "word": self.word,
+            "score": self.score,
+            "path": [list(step) for step in self.path],
+        }
+        if self.bonus:
+            data["bonus"] = self.bonus
+        return data
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Every word a board holds under some rules and dictionary.
+
+    ``words`` are sorted by score (highest first), then alphabetically.
+    """
+
+    board: Board
+    rules: Rules
+    dictionary: str
+    min_length: int
+    words: tuple[FoundWord, ...]
+    _index: dict[str, FoundWord] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {found.word: found for found in self.words})
+
+    @property
+    def count(self) -> int:
+        """How many words."""
+        return len(self.words)
+
+    @property
+    def total_score(self) -> int:
+        """The sum of every word's points: the most a single player could score."""
+        return sum(found.score for found in self.words)
+
+    def counts_by_length(self) -> dict[int, int]:
+        """Letters -> how many words of that length, in increasing length."""
+        counts = Counter(len(found.word) for found in self.words)
+        return dict(sorted(counts.items()))
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.lower() in self._index
+
+    def __iter__(self) -> Iterator[FoundWord]:
+        return iter(self.words)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def get(self, word: str) -> FoundWord | None:
+        """The entry for ``word``, or ``None`` if the board does not hold it."""
+        return self._index.get(word.lower())
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``bigboggle solve --json``."""
+        return {
+            "board": str(self.board),
+            "rules": self.rules.name,
+            "dictionary": self.dictionary,
+            "min_length": self.min_length,
+            "implementation": IMPLEMENTATION,
+            "count": self.count,
+            "total_score": self.total_score,
+            "counts_by_length": {str(k): v for k, v in self.counts_by_length().items()},
+            "words": [found.to_json() for found in self.words],
+        }
+
+
+def _as_board(board: Board | str) -> Board:
+    return board if isinstance(board, Board) else Board.parse(board)
+
+
+def _resolve(
+    dictionary: Dictionary | None, rules: Rules | None, min_length: int | None
+) -> tuple[Dictionary, Rules, int]:
+    rules = rules if rules is not None else Rules.preset("big")
+    words = dictionary if dictionary is not None else Dictionary.load(rules.dictionary)
+    minimum = rules.min_length if min_length is None else min_length
+    if isinstance(minimum, bool) or not isinstance(minimum, int):
+        raise RulesError(f"min_length={minimum!r} must be a whole number")
+    if not MIN_WORD_LENGTH <= minimum <= MAX_WORD_LENGTH:
+        raise RulesError(
+            f"min_length={minimum!r} must be between {MIN_WORD_LENGTH} and {MAX_WORD_LENGTH}"
+        )
+    return words, rules, minimum
+
+
+def solve(
+    board: Board | str,
+    dictionary: Dictionary | None = None,
+    rules: Rules | None = None,
+    *,
+    min_length: int | None = None,
+) -> Solution:
+    """Every word of at least the minimum length on ``board``, with a path and its score.
+
+    Defaults: the ``big`` rules and the dictionary they name. A word whose path can run through
+    the board's challenge cell gets a path through it and the rules' challenge bonus.
+    """
+    board = _as_board(board)
+    words, rules, minimum = _resolve(dictionary, rules, min_length)
+    root = words.trie.for_faces(board.cell_letters)
+    found = _core.find_words(root, board.cell_letters, board.adjacency, board.challenge_index)
+    entries = []
+    for word, (cells, through) in found.items():
+        if len(word) < minimum:
+            continue
+        points, bonus = word_score(word, rules, min_length=minimum, through_challenge=through)
+        path = tuple(board.position(cell) for cell in cells)
+        entries.append(FoundWord(word, path, points, bonus))
+    entries.sort(key=lambda found: (-found.score, found.word))
+    return Solution(board, rules, words.name, minimum, tuple(entries))
+
+
+def _points_table(rules: Rules, minimum: int, longest: int) -> list[int]:
+    return [rules.word_points(length, minimum) for length in range(longest + 1)]
+
+
+def score(
+    board: Board | str,
+    dictionary: Dictionary | None = None,
+    rules: Rules | None = None,
+    *,
+    min_length: int | None = None,
+) -> int:
+    """The board's total points (the sum :func:`solve` would give), without building paths."""
+    return score_many([board], dictionary, rules, min_length=min_length)[0]
+
+
+def score_many(
+    boards: Iterable[Board | str],
+    dictionary: Dictionary | None = None,
+    rules: Rules | None = None,
+    *,
+    min_length: int | None = None,
+    threads: int = 1,
+) -> list[int]:
+    """The total points of each board of a batch, in order.
+
+    Boards may be :class:`Board` values or board texts (a bad text raises :class:`BoardError`
+    naming it before any board is solved). ``threads`` > 1 splits the batch across a thread
+    pool.
+    """
+    parsed = [_as_board(board) for board in boards]
+    words, rules, minimum = _resolve(dictionary, rules, min_length)
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise RulesError(f"threads={threads!r} must be a whole number of at least 1")
+    points = _points_table(rules, minimum, words.longest)
+    bonus = rules.challenge_bonus
+    trie = words.trie
+
+    def total(board: Board) -> int:
+        root = trie.for_faces(board.cell_letters)
+        found, through = _core.find_word_set(
+            root, board.cell_letters, board.adjacency, board.challenge_index
+        )
+        return sum(points[len(word)] for word in found) + bonus * sum(
+            1 for word in through if points[len(word)]
+        )
+
+    if threads == 1 or len(parsed) < 2:
+        return [total(board) for board in parsed]
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        return list(pool.map(total, parsed))
