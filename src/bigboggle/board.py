@@ -96,7 +96,8 @@ class Board:
         width = len(rows[0]) if rows else 0
         if not MIN_SIDE <= height <= MAX_SIDE:
             raise BoardError(
-                f"board has {height} rows; a board has {MIN_SIDE}-{MAX_SIDE} rows"
+                f"board has {height} row{'s' if height != 1 else ''}; "
+                f"a board has {MIN_SIDE}-{MAX_SIDE} rows"
             )
         for number, row in enumerate(rows, start=1):
             if len(row) != width:
@@ -106,7 +107,8 @@ class Board:
                 )
         if not MIN_SIDE <= width <= MAX_SIDE:
             raise BoardError(
-                f"board has {width} columns; a board has {MIN_SIDE}-{MAX_SIDE} columns"
+                f"board has {width} column{'s' if width != 1 else ''}; "
+                f"a board has {MIN_SIDE}-{MAX_SIDE} columns"
             )
         self._rows = height
         self._cols = width

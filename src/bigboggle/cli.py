@@ -1,0 +1,490 @@
+"""The ``bigboggle`` command line: solve, shake, score, rules and dice.
+
+A front end only: it turns arguments into library calls and results into text or JSON. Every
+library error becomes ``Error: …`` on stderr with exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from . import __version__
+from .board import Board, Position
+from .dice import CHALLENGE_CUBE, DICE_SETS, UNDERLINED_FACES, dice_set, shake
+from .dictionary import Dictionary, WordListError
+from .errors import BoggleError
+from .round_input import parse_round_request
+from .rules import PRESETS, SCORING_TABLES, Rules
+from .scoring import RoundResult, Verdict, score_round
+from .solver import IMPLEMENTATION, Solution, solve
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Largest seed ``shake`` accepts (and the range it draws a fresh one from).
+MAX_SEED = 2**63 - 1
+
+
+class BadInput(click.ClickException):
+    """A library error shown as ``Error: …`` with exit status 2 (bad input)."""
+
+    exit_code = 2
+
+
+def _fail(message: str) -> NoReturn:
+    raise BadInput(message)
+
+
+def _rules_option(function: F) -> F:
+    return click.option(
+        "--rules",
+        "rules_name",
+        default="big",
+        show_default=True,
+        metavar="NAME",
+        help=f"Rules preset: {', '.join(PRESETS)}.",
+    )(function)
+
+
+def _dictionary_option(function: F) -> F:
+    return click.option(
+        "--dictionary",
+        "dictionary_spec",
+        default=None,
+        metavar="NAME|PATH",
+        help="Built-in dictionary (common, standard, huge) or a word list file, one word per "
+        "line. Default: the rules' dictionary (standard).",
+    )(function)
+
+
+def _json_option(function: F) -> F:
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(
+        function
+    )
+
+
+def _load_rules(name: str, **options: Any) -> Rules:
+    try:
+        return Rules.preset(name, **options)
+    except BoggleError as exc:
+        _fail(str(exc))
+
+
+def _load_dictionary(spec: str | None, rules: Rules) -> Dictionary:
+    try:
+        return Dictionary.load(spec if spec is not None else rules.dictionary)
+    except WordListError as exc:
+        _fail(str(exc))
+
+
+def _report_skipped(words: Dictionary) -> None:
+    report = words.report
+    if report.skipped or report.q_without_u:
+        click.echo(f"Word list {words.name}: {report.describe()}", err=True)
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def cell_name(position: Position) -> str:
+    """A cell as people name it: column letter, row number from the top (``a1`` is top left)."""
+    row, col = position
+    return f"{chr(ord('a') + col)}{row + 1}"
+
+
+def _path_text(path: Sequence[Position]) -> str:
+    return "-".join(cell_name(step) for step in path)
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: set[int]) -> str:
+    cells = [[str(value) for value in row] for row in rows]
+    widths = [max([len(h), *(len(row[i]) for row in cells)]) for i, h in enumerate(headers)]
+
+    def line(values: Sequence[str]) -> str:
+        parts = [
+            value.rjust(widths[i]) if i in right else value.ljust(widths[i])
+            for i, value in enumerate(values)
+        ]
+        return "  ".join(parts).rstrip()
+
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *map(line, cells)])
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(
+    __version__,
+    "--version",
+    message=f"%(prog)s %(version)s (solver: {IMPLEMENTATION})",
+)
+def cli() -> None:
+    """Big Boggle, classic Boggle and Super Big Boggle: solve, shake and score boards.
+
+    \b
+    Examples:
+      bigboggle shake --seed 7
+      bigboggle solve LINES/TQARD/HEMOP/ABCKI/PSTEW
+      bigboggle score round.json --board LINES/TQARD/HEMOP/ABCKI/PSTEW
+      bigboggle rules big
+    """
+
+
+# -- solve ---------------------------------------------------------------------------------------
+
+
+@cli.command("solve")
+@click.argument("board_text", metavar="BOARD")
+@_rules_option
+@_dictionary_option
+@click.option("--min-length", type=int, default=None, help="Shortest word to list (default: the rules').")
+@click.option("--limit", type=click.IntRange(min=0), default=None, help="Show at most N words (text only).")
+@_json_option
+def solve_command(
+    board_text: str,
+    rules_name: str,
+    dictionary_spec: str | None,
+    min_length: int | None,
+    limit: int | None,
+    as_json: bool,
+) -> None:
+    """Find every word on BOARD, with its score and a path.
+
+    BOARD is rows separated by '/': a letter per cell, Qu (or Q) for the Qu face, [Th] for a
+    two-letter face, '.' for a blank and '*' after the challenge cube's cell.
+
+    \b
+    Examples:
+      bigboggle solve LINES/TQARD/HEMOP/ABCKI/PSTEW
+      bigboggle solve PERS/LATG/SINE/TERS --rules classic --json
+      bigboggle solve "SEPAL/NIALT/..." --dictionary my-words.txt --min-length 5
+    """
+    try:
+        board = Board.parse(board_text)
+    except BoggleError as exc:
+        _fail(str(exc))
+    rules = _load_rules(rules_name)
+    words = _load_dictionary(dictionary_spec, rules)
+    _report_skipped(words)
+    try:
+        solution = solve(board, words, rules, min_length=min_length)
+    except BoggleError as exc:
+        _fail(str(exc))
+    if as_json:
+        _print_json(solution.to_json())
+        return
+    _print_solution(solution, limit)
+
+
+def _print_solution(solution: Solution, limit: int | None) -> None:
+    rules = solution.rules
+    click.echo(solution.board.render())
+    click.echo()
+    click.echo(f"Board {solution.board}")
+    click.echo(
+        f"Rules {rules.name} ({rules.table.describe()}), dictionary {solution.dictionary}, "
+        f"words of {solution.min_length}+ letters"
+    )
+    by_length = ", ".join(f"{k}: {v}" for k, v in solution.counts_by_length().items())
+    click.echo(f"{solution.count} words, {solution.total_score} points ({by_length or 'none'})")
+    if not solution.words:
+        return
+    shown = solution.words if limit is None else solution.words[:limit]
+    rows = [
+        (found.score, found.word + (" *" if found.bonus else ""), _path_text(found.path))
+        for found in shown
+    ]
+    click.echo()
+    click.echo(_table(["points", "word", "path (column letter, row number)"], rows, {0}))
+    if len(shown) < solution.count:
+        click.echo(f"... and {solution.count - len(shown)} more (drop --limit to see them)")
+
+
+# -- shake ---------------------------------------------------------------------------------------
+
+
+@cli.command("shake")
+@_rules_option
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=None,
+    help="Seed for a reproducible shake (default: a fresh one, printed).",
+)
+@click.option("--challenge", is_flag=True, help="Swap the challenge cube in for one ordinary die.")
+@_json_option
+def shake_command(rules_name: str, seed: int | None, challenge: bool, as_json: bool) -> None:
+    """Shake the dice of a rules preset into a board.
+
+    The same seed and rules give the same board on any machine.
+
+    \b
+    Examples:
+      bigboggle shake
+      bigboggle shake --rules superbig --seed 42 --json
+      bigboggle solve "$(bigboggle shake --seed 7 --json | jq -r .board)"
+    """
+    rules = _load_rules(rules_name, challenge=challenge or None)
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    dealt = shake(rules.dice, seed, challenge=rules.challenge)
+    if as_json:
+        _print_json(
+            {
+                "board": str(dealt.board),
+                "rules": rules.name,
+                "seed": seed,
+                "challenge": dealt.challenge,
+                "rotations": list(dealt.rotations),
+                "dice": [list(die) for die in dealt.dice],
+            }
+        )
+        return
+    click.echo(_tray(dealt.board))
+    click.echo()
+    click.echo(f"Board {dealt.board}")
+    click.echo(f"Rules {rules.name}, seed {seed}" + (", challenge cube (*)" if rules.challenge else ""))
+
+
+def _tray(board: Board) -> str:
+    """The board with M, W and Z underlined, as on the dice, where the terminal shows styles."""
+    lines = []
+    for row in range(board.rows):
+        cells = []
+        for col in range(board.cols):
+            face = board[row, col] or "."
+            mark = "*" if board.challenge == (row, col) else ""
+            padding = " " * (3 - len(face + mark))
+            shown = click.style(face, underline=True) if face in UNDERLINED_FACES else face
+            cells.append(shown + mark + padding)
+        lines.append(" ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+# -- score ---------------------------------------------------------------------------------------
+
+
+@cli.command("score")
+@click.argument("source", type=click.File("r", encoding="utf-8"), metavar="FILE|-")
+@click.option("--board", "board_text", default=None, metavar="BOARD", help="The board (else the file's \"board\").")
+@click.option("--rules", "rules_name", default=None, metavar="NAME", help="Rules preset (else the file's \"rules\", else big).")
+@_dictionary_option
+@click.option("--advanced", is_flag=True, default=None, help="Advanced play: words of 5+ letters.")
+@click.option(
+    "--duplicates",
+    type=click.Choice(["cancel", "keep"]),
+    default=None,
+    help="Cross off words two players found (cancel, the rule) or keep them (a house rule).",
+)
+@_json_option
+def score_command(
+    source: Any,
+    board_text: str | None,
+    rules_name: str | None,
+    dictionary_spec: str | None,
+    advanced: bool | None,
+    duplicates: str | None,
+    as_json: bool,
+) -> None:
+    """Score a round from players' lists in a JSON FILE (or - for standard input).
+
+    \b
+    The file: {"board": "LINES/...", "players": {"ann": ["line", ...], "bob": [...]},
+               "teams": {"red": ["ann"], "blue": ["bob"]},   (optional: team play)
+               "min_length": {"kid": 3}}                     (optional: handicaps)
+    \b
+    Examples:
+      bigboggle score round.json
+      bigboggle score round.json --board LINES/TQARD/HEMOP/ABCKI/PSTEW --json
+      echo '{"players": {"ann": ["lines"]}}' | bigboggle score - --board LINES/TQARD/HEMOP/ABCKI/PSTEW
+    """
+    name = getattr(source, "name", "input")
+    label = "standard input" if name == "<stdin>" else repr(name)
+    try:
+        text = source.read()
+    except UnicodeDecodeError as exc:
+        _fail(f"{label} is not UTF-8 text (byte {exc.start + 1})")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail(f"{label} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+    try:
+        request = parse_round_request(data)
+        board = Board.parse(board_text) if board_text is not None else request.board
+        if board is None:
+            _fail(f"no board: give --board or a \"board\" key in {label}")
+        options = dict(request.options or {})
+        if advanced:
+            options["advanced"] = True
+        if duplicates is not None:
+            options["duplicates"] = duplicates
+        rules = Rules.preset(rules_name or request.rules or "big", **options)
+        words = _load_dictionary(dictionary_spec or request.dictionary, rules)
+        result = score_round(
+            board, request.players, rules, words, teams=request.teams, min_length=request.min_length
+        )
+    except BoggleError as exc:
+        _fail(str(exc))
+    if as_json:
+        _print_json(result.to_json())
+        return
+    _print_round(result)
+
+
+_VERDICT_TEXT = {
+    Verdict.NOT_A_WORD: "not a word",
+    Verdict.REPEATED: "repeated",
+    Verdict.TOO_SHORT: "too short",
+    Verdict.NOT_ON_BOARD: "not on the board",
+    Verdict.NOT_IN_DICTIONARY: "not in the dictionary",
+    Verdict.CROSSED_OFF: "crossed off",
+    Verdict.SCORED: "scored",
+}
+
+
+def _print_round(result: RoundResult) -> None:
+    click.echo(result.board.render())
+    click.echo()
+    click.echo(f"Board {result.board}, rules {result.rules.name} ({result.rules.table.describe()})")
+    for name, player in result.players.items():
+        click.echo()
+        handicap = f", words of {player.min_length}+" if player.min_length != result.rules.min_length else ""
+        click.echo(f"{name}: {player.score} points{handicap}")
+        rows = [
+            (
+                entry.word,
+                _VERDICT_TEXT[entry.verdict],
+                entry.score if entry.verdict is Verdict.SCORED else "",
+                f"+{entry.bonus} challenge" if entry.bonus else "",
+            )
+            for entry in player.words
+        ]
+        if rows:
+            click.echo(_table(["word", "verdict", "points", ""], rows, {2}))
+    if result.teams is not None:
+        click.echo()
+        for name, team in result.teams.items():
+            click.echo(f"team {name} ({', '.join(team.members)}): {team.score} points")
+    click.echo()
+    scores = result.scores
+    ranking = ", ".join(f"{place}. {name} ({scores[name]})" for place, name in enumerate(result.ranking, 1))
+    click.echo(f"Ranking: {ranking}")
+    missed = result.missed
+    click.echo(
+        f"The board holds {result.solution.count} words worth {result.solution.total_score} "
+        f"points; nobody found {len(missed)} of them"
+        + (": " + ", ".join(found.word for found in missed[:10]) + (", ..." if len(missed) > 10 else "") if missed else ".")
+    )
+
+
+# -- rules and dice ------------------------------------------------------------------------------
+
+_TEAM_PLAY = (
+    "Team play (our reading of the rules): each member writes a list; a word written by "
+    "several members of one team counts once for the team; a word found by two teams is "
+    "crossed off for both."
+)
+
+
+@cli.command("rules")
+@click.argument("name", required=False)
+@_json_option
+def rules_command(name: str | None, as_json: bool) -> None:
+    """List the rules presets, or show one in full.
+
+    \b
+    Examples:
+      bigboggle rules
+      bigboggle rules superbig --json
+    """
+    if name is None:
+        if as_json:
+            _print_json({preset: rules.describe() for preset, rules in PRESETS.items()})
+            return
+        rows = [
+            (r.name, f"{r.rows}x{r.cols}", r.dice, r.min_length, f"{r.timer // 60} min", r.table.describe())
+            for r in PRESETS.values()
+        ]
+        click.echo(_table(["preset", "board", "dice", "min", "timer", "scoring"], rows, set()))
+        click.echo()
+        click.echo("Scoring tables: " + "; ".join(f"{t.name}: {t.describe()}" for t in SCORING_TABLES.values()))
+        return
+    rules = _load_rules(name)
+    if as_json:
+        _print_json(rules.describe())
+        return
+    click.echo(f"{rules.name}: {rules.title}")
+    click.echo(f"  board       {rules.rows}x{rules.cols}, dice set {rules.dice!r} (see: bigboggle dice {rules.dice})")
+    click.echo(f"  words       {rules.min_length}+ letters through adjoining cells (sides or corners), no cell twice")
+    click.echo(f"  timer       {rules.timer // 60} min {rules.timer % 60:02d} s")
+    click.echo(f"  scoring     {rules.table.describe()} (Qu counts as two letters)")
+    click.echo(f"  dictionary  {rules.dictionary}")
+    click.echo("Options:")
+    click.echo("  advanced    words of 5+ letters only")
+    click.echo("  handicap    a player may be allowed 3-letter words, which score 1 point")
+    click.echo(f"  challenge   the challenge cube replaces a die; a word through it scores +{rules.challenge_bonus}")
+    click.echo("  duplicates  cancel (the rule: words two players found are crossed off) or keep")
+    click.echo(f"  teams       {_TEAM_PLAY}")
+
+
+@cli.command("dice")
+@click.argument("name", required=False)
+@_json_option
+def dice_command(name: str | None, as_json: bool) -> None:
+    """List the dice sets, or show the dice of one.
+
+    \b
+    Examples:
+      bigboggle dice
+      bigboggle dice big-1979
+    """
+    if name is None:
+        if as_json:
+            _print_json({key: _dice_json(key) for key in DICE_SETS})
+            return
+        rows = [(d.name, f"{d.rows}x{d.cols}", len(d.dice), d.title) for d in DICE_SETS.values()]
+        click.echo(_table(["set", "board", "dice", "edition"], rows, {2}))
+        return
+    try:
+        chosen = dice_set(name)
+    except BoggleError as exc:
+        _fail(str(exc))
+    if as_json:
+        _print_json(_dice_json(name))
+        return
+    click.echo(f"{chosen.name}: {chosen.title}")
+    click.echo(f"source: {chosen.source}")
+    if chosen.notes:
+        click.echo(f"notes: {chosen.notes}")
+    for number, die in enumerate(chosen.dice, start=1):
+        click.echo(f"{number:3}  " + " ".join(face or "(blank)" for face in die))
+    if chosen.challenge_replaces is not None:
+        replaced = " ".join(chosen.challenge_replaces)
+        click.echo(f"With the challenge cube ({' '.join(CHALLENGE_CUBE)}), it replaces {replaced}.")
+
+
+def _dice_json(name: str) -> dict[str, Any]:
+    chosen = dice_set(name)
+    return {
+        "name": chosen.name,
+        "title": chosen.title,
+        "rows": chosen.rows,
+        "cols": chosen.cols,
+        "dice": [list(die) for die in chosen.dice],
+        "source": chosen.source,
+        "notes": chosen.notes,
+        "challenge_replaces": list(chosen.challenge_replaces) if chosen.challenge_replaces else None,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``bigboggle`` script."""
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="bigboggle")
+    except BrokenPipeError:  # e.g. `bigboggle solve … | head`
+        sys.stderr.close()
+        sys.exit(0)
