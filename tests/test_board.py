@@ -1,0 +1,161 @@
+"""Board notation, geometry and paths."""
+
+from __future__ import annotations
+
+import pytest
+
+from bigboggle import Board, BoardError
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("LINES/TQARD/HEMOP/ABCKI/PSTEW", "LINES/TQuARD/HEMOP/ABCKI/PSTEW"),
+        ("lines/tquard/hemop/abcki/pstew", "LINES/TQuARD/HEMOP/ABCKI/PSTEW"),
+        ("LINES\nTQARD\nHEMOP\nABCKI\nPSTEW\n", "LINES/TQuARD/HEMOP/ABCKI/PSTEW"),
+        ("PERS LATG SINE TERS", "PERS/LATG/SINE/TERS"),
+        ("P E R S\nL A T G\nS I N E\nT E R S", "PERS/LATG/SINE/TERS"),
+        ("AB[th]/C.D*", "AB[Th]/C.D*"),
+        ("A[qu]/QUU", "AQu/QuU"),
+        ("a[Q]/bc", "AQu/BC"),
+        ("ab*/cd", "AB*/CD"),
+        ("[AN][er]/[HE]x", "[An][Er]/[He]X"),
+    ],
+)
+def test_parse_gives_canonical_text(text: str, canonical: str) -> None:
+    board = Board.parse(text)
+    assert str(board) == canonical
+    assert Board(str(board)) == board
+
+
+def test_repr_round_trips() -> None:
+    board = Board("AB[Th]/C.D*/EFG")
+    assert repr(board) == "Board('AB[Th]/C.D*/EFG')"
+    assert eval(repr(board)) == board  # noqa: S307 - a round-trip check of our own repr
+    assert hash(eval(repr(board))) == hash(board)  # noqa: S307
+
+
+def test_faces_and_letters() -> None:
+    board = Board("AQ/[Th]./XY")
+    assert board.size == (3, 2)
+    assert board.faces == (("A", "Qu"), ("Th", ""), ("X", "Y"))
+    assert board.cell_letters == ("a", "qu", "th", "", "x", "y")
+    assert board[1, 0] == "Th"
+    assert board.challenge is None
+
+
+def test_challenge_cell_position() -> None:
+    board = Board("ABC/DE*F/GHI")
+    assert board.challenge == (1, 1)
+    assert board.challenge_index == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("ABC/DE1/GHI", "'1' at row 2, position 3"),
+        ("ABC/DE/GHI", "row 2 has 2 cells"),
+        ("A/B", "1 column"),
+        ("AB", "1 row"),
+        ("/".join(["A" * 13] * 2), "13 columns"),
+        ("/".join(["AB"] * 13), "13 rows"),
+        ("AB/C[TH", "unclosed '['"),
+        ("AB/C[]", "face '[]'"),
+        ("AB/C[T1]", "face '[T1]'"),
+        ("AB/C[ABCD]", "face '[ABCD]'"),
+        ("*AB/CD", "must follow the cell"),
+        ("A*B*/CD", "second '*'"),
+        ("AB//CD", "row 2"),
+        ("AÉ/CD", "'É'"),
+    ],
+)
+def test_bad_board_text_names_the_problem(text: str, fragment: str) -> None:
+    with pytest.raises(BoardError) as caught:
+        Board.parse(text)
+    assert fragment in str(caught.value)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_non_text_board_is_an_error() -> None:
+    with pytest.raises(BoardError, match="must be text"):
+        Board.parse(12345)  # type: ignore[arg-type]
+
+
+def test_largest_and_smallest_boards() -> None:
+    assert Board("/".join(["AB"] * 2)).size == (2, 2)
+    assert Board("/".join(["A" * 12] * 12)).size == (12, 12)
+    assert Board("/".join(["ABCDEFGHIJKL"] * 3)).size == (3, 12)
+
+
+def test_neighbours_side_and_corner() -> None:
+    board = Board("ABC/DEF/GHI")
+    assert set(board.neighbours(1, 1)) == {
+        (0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)
+    }
+    assert set(board.neighbours(0, 0)) == {(0, 1), (1, 0), (1, 1)}
+    assert len(board.neighbours(0, 1)) == 5
+    with pytest.raises(IndexError):
+        board.neighbours(3, 0)
+
+
+def test_path_for_follows_adjacent_distinct_cells() -> None:
+    board = Board("CAT/XXS/XXX")
+    assert board.path_for("cats") == ((0, 0), (0, 1), (0, 2), (1, 2))
+    assert board.path_for("CAT") == ((0, 0), (0, 1), (0, 2))
+    assert board.path_for("tact") is None  # would need the T twice
+    assert board.path_for("cast") == ((0, 0), (0, 1), (1, 2), (0, 2))
+    assert board.path_for("scat") is None  # C is not next to S
+    assert board.path_for("") is None
+
+
+def test_path_for_qu_and_two_letter_faces() -> None:
+    board = Board("QIT/[Th]EN/XXX")
+    assert board.path_for("quit") == ((0, 0), (0, 1), (0, 2))
+    assert board.path_for("qit") is None  # a Qu face always brings its u
+    assert board.path_for("then") == ((1, 0), (1, 1), (1, 2))
+    assert board.path_for("hen") is None  # the Th cell is not an H
+    assert Board("[Th]E/XN").path_for("ten") is None  # nor a T alone
+
+
+def test_path_for_skips_blanks() -> None:
+    board = Board("C.T/AXX")
+    assert board.path_for("cat") is None  # A is not next to T, and the blank is never a letter
+    assert board.path_for("ca") == ((0, 0), (1, 0))
+
+
+def test_path_for_through_a_cell() -> None:
+    board = Board("TOT/OXX/XXX")
+    assert board.path_for("tot") == ((0, 0), (0, 1), (0, 2))
+    assert board.path_for("to", through=(1, 0)) == ((0, 0), (1, 0))
+
+
+def test_is_valid_path_and_spell() -> None:
+    board = Board("CAT/XXS/XXX")
+    assert board.is_valid_path([(0, 0), (0, 1), (0, 2)])
+    assert not board.is_valid_path([(0, 0), (0, 2)])  # not adjoining
+    assert not board.is_valid_path([(0, 0), (0, 1), (0, 0)])  # a cell twice
+    assert not board.is_valid_path([(0, 0), (5, 5)])
+    assert not board.is_valid_path([])
+    assert board.spell([(0, 0), (0, 1), (0, 2), (1, 2)]) == "cats"
+
+
+def test_render_marks_challenge_and_blanks() -> None:
+    lines = Board("AQu/.B*").render().splitlines()
+    assert lines[0].split() == ["A", "Qu"]
+    assert lines[1].split() == [".", "B*"]
+
+
+def test_board_is_immutable() -> None:
+    board = Board("AB/CD")
+    with pytest.raises(AttributeError):
+        board.rows = 3  # type: ignore[misc]
+
+
+def test_from_faces_validates() -> None:
+    assert str(Board.from_faces([["a", "q"], ["th", ""]], challenge=(1, 0))) == "AQu/[Th]*."
+    with pytest.raises(BoardError, match="outside the board"):
+        Board.from_faces([["A", "B"], ["C", "D"]], challenge=(2, 0))
+    with pytest.raises(BoardError):
+        Board.from_faces([["A", "1"], ["C", "D"]])

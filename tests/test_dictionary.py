@@ -1,0 +1,128 @@
+"""Dictionaries: built-in SCOWL lists and users' files."""
+
+from __future__ import annotations
+
+import gzip
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from bigboggle import Dictionary, WordListError
+
+
+def test_builtin_sizes_and_levels(standard: Dictionary) -> None:
+    common = Dictionary.builtin("common")
+    huge = Dictionary.builtin("huge")
+    assert 55_000 < len(common) < 75_000
+    assert 100_000 < len(standard) < 130_000
+    assert 230_000 < len(huge) < 270_000
+    assert set(common) <= set(standard) <= set(huge)
+    assert all(common.level(word) is not None and common.level(word) <= 50 for word in common)
+    assert standard.level("the") == 10
+    assert standard.level("queen") is not None
+    assert standard.level("nosuchword") is None
+    assert standard.has_levels
+
+
+def test_builtin_is_loaded_once(standard: Dictionary) -> None:
+    assert Dictionary.builtin("standard") is standard
+    assert Dictionary.builtin() is standard
+
+
+def test_builtin_words_are_plain_lowercase(standard: Dictionary) -> None:
+    assert all(word.isascii() and word.isalpha() and word.islower() for word in standard)
+    assert all(len(word) >= 3 for word in standard)
+    assert "statuesque" in standard
+    assert "cafe" in standard  # café, accents folded
+    assert "lines" in standard
+    assert "Lines" in standard  # lookups ignore case
+
+
+def test_shipped_licence_and_data_header() -> None:
+    data = resources.files("bigboggle").joinpath("data")
+    licence = data.joinpath("SCOWL-LICENSE.txt").read_text(encoding="utf-8")
+    assert "Kevin Atkinson" in licence
+    first = gzip.decompress(data.joinpath("scowl-words.txt.gz").read_bytes()).split(b"\n", 1)[0]
+    assert first.startswith(b"# bigboggle word list from SCOWL")
+
+
+def test_unknown_builtin() -> None:
+    with pytest.raises(WordListError, match="built-in dictionaries: common, standard, huge"):
+        Dictionary.builtin("enormous")
+
+
+def test_container_behaviour() -> None:
+    words = Dictionary.from_words(["Zebra", "apple", "  apply ", "ape", "apple"])
+    assert len(words) == 4
+    assert list(words) == ["ape", "apple", "apply", "zebra"]
+    assert "APPLE" in words and "app" not in words and 3 not in words
+    assert words.has_prefix("app") and words.has_prefix("") and not words.has_prefix("b")
+    assert list(words.words_with_prefix("app")) == ["apple", "apply"]
+    assert words.level("apple") is None
+    assert words.report.duplicates == 1
+    assert words.longest == 5
+
+
+def test_unplayable_entries_are_counted_not_dropped_silently() -> None:
+    words = Dictionary.from_words(["don't", "New York", "ok", "a", "qat", "café", "tree", "x-ray"])
+    assert sorted(words) == ["cafe", "qat", "tree"]
+    report = words.report
+    assert report.not_letters == 3
+    assert report.too_short == 2
+    assert report.q_without_u == 1
+    assert report.skipped == 5
+    assert "5 entries skipped" in report.describe()
+
+
+def test_from_file_normalises(tmp_path: Path) -> None:
+    path = tmp_path / "words.txt"
+    path.write_bytes("\ufeffApple\r\n  banana \n# a comment\n\nCHERRY\nnaïve\nbad word\n".encode())
+    words = Dictionary.from_file(path)
+    assert list(words) == ["apple", "banana", "cherry", "naive"]
+    assert words.report.not_letters == 1
+    assert words.name == str(path)
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        (b"", "is empty"),
+        (b"\n\n  \n", "is empty"),
+        (b"abc\x00def\n", "looks binary (a NUL byte on line 1)"),
+        (b"apple\nbanana\ncaf\xe9\n", "line 3"),
+        (b"a\nb\nok\n", "no playable words"),
+    ],
+)
+def test_bad_files(tmp_path: Path, content: bytes, fragment: str) -> None:
+    path = tmp_path / "list.txt"
+    path.write_bytes(content)
+    with pytest.raises(WordListError) as caught:
+        Dictionary.from_file(path)
+    assert fragment in str(caught.value)
+    assert str(path) in str(caught.value)
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    with pytest.raises(WordListError, match="does not exist"):
+        Dictionary.from_file(tmp_path / "nope.txt")
+    with pytest.raises(WordListError, match="is a directory"):
+        Dictionary.from_file(tmp_path)
+
+
+def test_load_by_name_or_path(tmp_path: Path, standard: Dictionary) -> None:
+    assert Dictionary.load("standard") is standard
+    assert Dictionary.load(None) is standard
+    path = tmp_path / "mine.txt"
+    path.write_text("alpha\nbeta\n", encoding="utf-8")
+    assert list(Dictionary.load(str(path))) == ["alpha", "beta"]
+    with pytest.raises(WordListError, match="not a built-in"):
+        Dictionary.load("gigantic")
+    with pytest.raises(WordListError, match="does not exist"):
+        Dictionary.load("missing.txt")
+
+
+def test_enable2k_loads(enable2k: Dictionary) -> None:
+    assert len(enable2k) == 173_528 - enable2k.report.too_short
+    assert "aardvark" in enable2k
+    assert enable2k.report.not_letters == 0

@@ -1,0 +1,196 @@
+"""The solver: golden boards, exhaustive cross-checks and the public API."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bigboggle import (
+    Board,
+    BoardError,
+    Dictionary,
+    Rules,
+    RulesError,
+    score,
+    score_many,
+    shake,
+    solve,
+)
+
+GOLDEN = [
+    # Published best boards, ENABLE2K, minimum length 3, classic scoring.
+    ("PERS/LATG/SINE/TERS", 1045, 3625),
+    ("LIGDR/MANES/IETIL/DSRAC/SEPES", 2344, 10406),
+]
+
+
+@pytest.mark.parametrize(("text", "count", "total"), GOLDEN)
+def test_golden_boards(enable2k: Dictionary, text: str, count: int, total: int) -> None:
+    rules = Rules.preset("classic")
+    solution = solve(text, enable2k, rules)
+    assert (solution.count, solution.total_score) == (count, total)
+    assert score(text, enable2k, rules) == total
+    assert score_many([text, Board(text)], enable2k, rules) == [total, total]
+
+
+def walk_paths(board: Board) -> Iterator[tuple[str, tuple[int, ...]]]:
+    """Every simple path over non-blank cells with the letters it spells (brute force)."""
+    letters = board.cell_letters
+    adjacency = board.adjacency
+
+    def extend(path: tuple[int, ...], text: str) -> Iterator[tuple[str, tuple[int, ...]]]:
+        yield text, path
+        if len(path) >= 7:
+            return
+        for nxt in adjacency[path[-1]]:
+            if letters[nxt] and nxt not in path:
+                yield from extend((*path, nxt), text + letters[nxt])
+
+    for cell, face in enumerate(letters):
+        if face:
+            yield from extend((cell,), face)
+
+
+def brute_force(board: Board, words: set[str]) -> tuple[set[str], set[str]]:
+    """The words found by enumerating paths, and those with a path through the challenge cell."""
+    found: set[str] = set()
+    through: set[str] = set()
+    challenge = board.challenge_index
+    for text, path in walk_paths(board):
+        if text in words:
+            found.add(text)
+            if challenge in path:
+                through.add(text)
+    return found, through
+
+
+FACES = ["A", "E", "S", "T", "R", "U", "Qu", "Th", "", "In"]
+
+
+@st.composite
+def small_boards(draw: st.DrawFn) -> Board:
+    rows = draw(st.integers(2, 3))
+    cols = draw(st.integers(2, 4))
+    faces = [[draw(st.sampled_from(FACES)) for _ in range(cols)] for _ in range(rows)]
+    challenge = None
+    if draw(st.booleans()):
+        challenge = (draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))
+    return Board.from_faces(faces, challenge=challenge)
+
+
+WORDS = st.lists(st.text(alphabet="aestrqhuin", min_size=3, max_size=8), min_size=1, max_size=60)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(board=small_boards(), extra=WORDS, data=st.data())
+def test_solver_finds_exactly_what_brute_force_finds(
+    board: Board, extra: list[str], data: st.DataObject
+) -> None:
+    # Mix random strings with strings that really lie on the board, so both hits and misses occur.
+    spelled = sorted({text for text, _ in walk_paths(board) if len(text) >= 3})
+    picked = data.draw(st.lists(st.sampled_from(spelled), max_size=30)) if spelled else []
+    words = Dictionary.from_words([*extra, *picked])
+    rules = Rules.preset("classic")
+    solution = solve(board, words, rules)
+    expected, through = brute_force(board, set(words))
+    assert {found.word for found in solution} == {w for w in expected if len(w) >= 3}
+    for found in solution:
+        assert board.is_valid_path(found.path)
+        assert board.spell(found.path) == found.word
+        if found.word in through:
+            assert board.challenge in found.path  # the bonus path is the one returned
+            assert found.bonus == rules.challenge_bonus
+        else:
+            assert found.bonus == 0
+        assert found.score == rules.word_points(len(found.word)) + found.bonus
+    assert score(board, words, rules) == solution.total_score
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32), name=st.sampled_from(["classic", "big", "big-1979", "superbig"]))
+def test_paths_spell_every_word_on_real_shakes(standard: Dictionary, seed: int, name: str) -> None:
+    rules = Rules.preset(name, challenge=seed % 2 == 0)
+    board = shake(rules.dice, seed, challenge=rules.challenge).board
+    solution = solve(board, standard, rules)
+    for found in solution:
+        assert found.word in standard
+        assert len(found.word) >= rules.min_length
+        assert board.is_valid_path(found.path)
+        assert board.spell(found.path) == found.word
+    assert score(board, standard, rules) == solution.total_score
+
+
+def test_qu_counts_two_letters_and_a_second_u_comes_from_another_cell() -> None:
+    board = Board("STAT/XXEU/XXSQ/XXXE")
+    words = Dictionary.from_words(["statuesque", "quest", "qest", "sque"])
+    solution = solve(board, words, Rules.preset("big"))
+    statuesque = solution.get("statuesque")
+    assert statuesque is not None
+    assert statuesque.score == 11  # ten letters, nine cells
+    assert board.spell(statuesque.path) == "statuesque"
+    assert "qest" not in solution  # the Qu face always brings its u
+    assert solution.get("sque") is not None and solution.get("sque").score == 1  # type: ignore[union-attr]
+
+
+def test_two_letter_faces_and_blanks() -> None:
+    board = Board("[Th]E./NX.")
+    words = Dictionary.from_words(["then", "the", "ten", "hen", "thex"])
+    found = {w.word for w in solve(board, words, Rules.preset("classic"))}
+    assert found == {"then", "the", "thex"}
+
+
+def test_rectangular_and_large_boards() -> None:
+    words = Dictionary.from_words(["abcdefghijkl", "lkj", "ace"])
+    wide = solve("ABCDEFGHIJKL/XXXXXXXXXXXX", words, Rules.preset("classic"))
+    assert {w.word for w in wide} == {"abcdefghijkl", "lkj"}
+    twelve = Board("/".join(["ABCDEFGHIJKL"] * 12))
+    assert "abcdefghijkl" in solve(twelve, words, Rules.preset("classic"))
+
+
+def test_min_length_and_sorting(enable2k: Dictionary) -> None:
+    solution = solve("PERS/LATG/SINE/TERS", enable2k, Rules.preset("classic"), min_length=6)
+    assert all(len(found.word) >= 6 for found in solution)
+    keys = [(-found.score, found.word) for found in solution]
+    assert keys == sorted(keys)
+    assert solution.min_length == 6
+    assert sum(solution.counts_by_length().values()) == solution.count
+
+
+def test_same_word_on_several_paths_counts_once() -> None:
+    solution = solve("SEES/EEEE", Dictionary.from_words(["sees", "esse"]), Rules.preset("classic"))
+    assert sorted(found.word for found in solution) == ["esse", "sees"]
+    assert solution.total_score == 2
+
+
+def test_solution_json_contract(standard: Dictionary) -> None:
+    data = solve("LINES/TQARD/HEMOP/ABCKI/PSTEW", standard).to_json()
+    assert data["board"] == "LINES/TQuARD/HEMOP/ABCKI/PSTEW"
+    assert (data["rules"], data["dictionary"], data["min_length"]) == ("big", "standard", 4)
+    assert data["count"] == len(data["words"])
+    assert data["total_score"] == sum(word["score"] for word in data["words"])
+    first = data["words"][0]
+    assert set(first) >= {"word", "score", "path"}
+    assert all(isinstance(step, list) and len(step) == 2 for step in first["path"])
+
+
+def test_score_many_threads_agree(standard: Dictionary) -> None:
+    boards = [shake("big", seed).board for seed in range(40)]
+    rules = Rules.preset("big")
+    one = score_many(boards, standard, rules)
+    assert score_many(boards, standard, rules, threads=2) == one
+    assert one == [solve(board, standard, rules).total_score for board in boards]
+
+
+def test_bad_input() -> None:
+    words = Dictionary.from_words(["abc"])
+    with pytest.raises(BoardError):
+        solve("AB/C", words)
+    with pytest.raises(BoardError):
+        score_many(["AB/CD", "nonsense!"], words)
+    with pytest.raises(RulesError, match="min_length=0"):
+        solve("AB/CD", words, min_length=0)
+    with pytest.raises(RulesError, match="threads"):
+        score_many(["AB/CD"], words, threads=0)
