@@ -38,9 +38,14 @@ def test_presets_match_the_design() -> None:
     assert set(PRESETS) == set(facts)
     for name, (rows, cols, dice, minimum, timer, table) in facts.items():
         rules = Rules.preset(name)
-        assert (rules.rows, rules.cols, rules.dice, rules.min_length, rules.timer, rules.scoring) == (
-            rows, cols, dice, minimum, timer, table
-        )
+        assert (
+            rules.rows,
+            rules.cols,
+            rules.dice,
+            rules.min_length,
+            rules.timer,
+            rules.scoring,
+        ) == (rows, cols, dice, minimum, timer, table)
         assert rules.duplicates == "cancel"
         assert rules.dictionary == "standard"
 

@@ -5,7 +5,8 @@ SCOWL dictionaries, a solver that finds every word with its path and score, and 
 for players and teams::
 
     from bigboggle import Board, Dictionary, Rules, solve
-    solution = solve(Board("LINES/TQARD/HEMOP/ABCKI/PSTEW"), Dictionary.builtin(), Rules.preset("big"))
+    board = Board("LINES/TQARD/HEMOP/ABCKI/PSTEW")
+    solution = solve(board, Dictionary.builtin(), Rules.preset("big"))
 """
 
 from importlib.metadata import PackageNotFoundError, version

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from .trie import WORD_KEY, TrieNode
 
 
-
 def _neighbours(
     letters: Sequence[str], adjacency: Sequence[Sequence[int]]
 ) -> list[tuple[int, ...]]:
@@ -37,6 +36,8 @@ def find_words(
 
     When some path of a word runs through the challenge cell, the path returned does.
     """
+    if challenge is None:
+        return {word: (path, False) for word, path in _find_paths(root, letters, adjacency).items()}
     neighbours = _neighbours(letters, adjacency)
     faces: list[str | None] = list(letters)
     found: dict[str, tuple[tuple[int, ...], bool]] = {}
@@ -73,6 +74,39 @@ def find_words(
                 if WORD_KEY in child:
                     record(child[WORD_KEY], cell)
                 visit(child, cell)
+    return found
+
+
+def _find_paths(
+    root: TrieNode, letters: Sequence[str], adjacency: Sequence[Sequence[int]]
+) -> dict[str, tuple[int, ...]]:
+    """Every word -> the first path found for it, for boards without a challenge cell."""
+    neighbours = _neighbours(letters, adjacency)
+    faces: list[str | None] = list(letters)
+    found: dict[str, tuple[int, ...]] = {}
+
+    def visit(node: TrieNode, cell: int, path: tuple[int, ...]) -> None:
+        faces[cell] = None
+        for n in neighbours[cell]:
+            child = node.get(faces[n])  # type: ignore[arg-type]
+            if child is not None:
+                if WORD_KEY in child:
+                    word = child[WORD_KEY]
+                    if word not in found:
+                        found[word] = (*path, n)
+                    if len(child) > 1:
+                        visit(child, n, (*path, n))
+                else:
+                    visit(child, n, (*path, n))
+        faces[cell] = letters[cell]
+
+    for cell, face in enumerate(letters):
+        if face:
+            child = root.get(face)
+            if child is not None:
+                if WORD_KEY in child and child[WORD_KEY] not in found:
+                    found[child[WORD_KEY]] = (cell,)
+                visit(child, cell, (cell,))
     return found
 
 

@@ -8,6 +8,7 @@ means ``Qu``), a bracketed multi-letter face such as ``[Th]``, or ``.`` for a bl
 
 from __future__ import annotations
 
+import itertools
 import string
 from collections.abc import Iterator, Sequence
 
@@ -72,9 +73,7 @@ class Board:
         return cls(text)
 
     @classmethod
-    def from_faces(
-        cls, rows: Sequence[Sequence[str]], challenge: Position | None = None
-    ) -> Board:
+    def from_faces(cls, rows: Sequence[Sequence[str]], challenge: Position | None = None) -> Board:
         """Build a board from rows of face strings (``""`` for a blank).
 
         ``challenge`` is the ``(row, column)`` of the challenge cube, if any.
@@ -255,7 +254,7 @@ class Board:
             return False
         if any(not self._letters[cell] for cell in cells):
             return False
-        return all(b in self._neighbours[a] for a, b in zip(cells, cells[1:], strict=False))
+        return all(b in self._neighbours[a] for a, b in itertools.pairwise(cells))
 
     # -- text --------------------------------------------------------------------------------
 
@@ -278,7 +277,9 @@ class Board:
         cols = self._cols
         lines = []
         for start in range(0, len(cells), cols):
-            lines.append(" ".join(cell.ljust(width) for cell in cells[start : start + cols]).rstrip())
+            lines.append(
+                " ".join(cell.ljust(width) for cell in cells[start : start + cols]).rstrip()
+            )
         return "\n".join(lines)
 
     def __eq__(self, other: object) -> bool:

@@ -17,8 +17,8 @@ import click
 from . import __version__
 from .board import Board, Position
 from .dice import CHALLENGE_CUBE, DICE_SETS, UNDERLINED_FACES, dice_set, shake
-from .dictionary import Dictionary, WordListError
-from .errors import BoggleError
+from .dictionary import Dictionary
+from .errors import BoggleError, WordListError
 from .round_input import parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
 from .scoring import RoundResult, Verdict, score_round
@@ -116,7 +116,40 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: set[
     return "\n".join([line(headers), line(["-" * w for w in widths]), *map(line, cells)])
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Cli(click.Group):
+    """The command group, with every error shown the same way: ``Error: …`` first, exit 2.
+
+    Click's own usage errors (a missing file, a value out of range) would start with a usage
+    line; users and scripts get the same one-line ``Error:`` form for every bad input instead.
+    """
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as exc:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            if exc.ctx is not None:
+                click.echo(f"See '{exc.ctx.command_path} --help'.", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            click.echo(f"Error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(
     __version__,
     "--version",
@@ -141,8 +174,12 @@ def cli() -> None:
 @click.argument("board_text", metavar="BOARD")
 @_rules_option
 @_dictionary_option
-@click.option("--min-length", type=int, default=None, help="Shortest word to list (default: the rules').")
-@click.option("--limit", type=click.IntRange(min=0), default=None, help="Show at most N words (text only).")
+@click.option(
+    "--min-length", type=int, default=None, help="Shortest word to list (default: the rules')."
+)
+@click.option(
+    "--limit", type=click.IntRange(min=0), default=None, help="Show at most N words (text only)."
+)
 @_json_option
 def solve_command(
     board_text: str,
@@ -247,7 +284,9 @@ def shake_command(rules_name: str, seed: int | None, challenge: bool, as_json: b
     click.echo(_tray(dealt.board))
     click.echo()
     click.echo(f"Board {dealt.board}")
-    click.echo(f"Rules {rules.name}, seed {seed}" + (", challenge cube (*)" if rules.challenge else ""))
+    click.echo(
+        f"Rules {rules.name}, seed {seed}" + (", challenge cube (*)" if rules.challenge else "")
+    )
 
 
 def _tray(board: Board) -> str:
@@ -269,9 +308,21 @@ def _tray(board: Board) -> str:
 
 
 @cli.command("score")
-@click.argument("source", type=click.File("r", encoding="utf-8"), metavar="FILE|-")
-@click.option("--board", "board_text", default=None, metavar="BOARD", help="The board (else the file's \"board\").")
-@click.option("--rules", "rules_name", default=None, metavar="NAME", help="Rules preset (else the file's \"rules\", else big).")
+@click.argument("source", metavar="FILE|-")
+@click.option(
+    "--board",
+    "board_text",
+    default=None,
+    metavar="BOARD",
+    help='The board (else the file\'s "board").',
+)
+@click.option(
+    "--rules",
+    "rules_name",
+    default=None,
+    metavar="NAME",
+    help='Rules preset (else the file\'s "rules", else big).',
+)
 @_dictionary_option
 @click.option("--advanced", is_flag=True, default=None, help="Advanced play: words of 5+ letters.")
 @click.option(
@@ -282,7 +333,7 @@ def _tray(board: Board) -> str:
 )
 @_json_option
 def score_command(
-    source: Any,
+    source: str,
     board_text: str | None,
     rules_name: str | None,
     dictionary_spec: str | None,
@@ -302,21 +353,20 @@ def score_command(
       bigboggle score round.json --board LINES/TQARD/HEMOP/ABCKI/PSTEW --json
       echo '{"players": {"ann": ["lines"]}}' | bigboggle score - --board LINES/TQARD/HEMOP/ABCKI/PSTEW
     """
-    name = getattr(source, "name", "input")
-    label = "standard input" if name == "<stdin>" else repr(name)
-    try:
-        text = source.read()
-    except UnicodeDecodeError as exc:
-        _fail(f"{label} is not UTF-8 text (byte {exc.start + 1})")
+    text, label = _read_input(source)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         _fail(f"{label} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+    except RecursionError:
+        _fail(f"{label} is not valid JSON here: it is nested too deeply")
+    except ValueError as exc:  # e.g. a number of thousands of digits
+        _fail(f"{label} is not valid JSON here: {exc}")
     try:
         request = parse_round_request(data)
         board = Board.parse(board_text) if board_text is not None else request.board
         if board is None:
-            _fail(f"no board: give --board or a \"board\" key in {label}")
+            _fail(f'no board: give --board or a "board" key in {label}')
         options = dict(request.options or {})
         if advanced:
             options["advanced"] = True
@@ -333,6 +383,32 @@ def score_command(
         _print_json(result.to_json())
         return
     _print_round(result)
+
+
+def _points(value: int) -> str:
+    return f"{value} point{'' if value == 1 else 's'}"
+
+
+def _read_input(source: str) -> tuple[str, str]:
+    """The text of FILE or of standard input (``-``), and how to name it in errors."""
+    if source == "-":
+        raw = sys.stdin.buffer.read()
+        label = "standard input"
+    else:
+        label = repr(source)
+        try:
+            with open(source, "rb") as file:
+                raw = file.read()
+        except FileNotFoundError:
+            _fail(f"file {label} does not exist")
+        except IsADirectoryError:
+            _fail(f"{label} is a directory, not a file")
+        except OSError as exc:
+            _fail(f"file {label} cannot be read: {exc.strerror}")
+    try:
+        return raw.decode("utf-8-sig"), label
+    except UnicodeDecodeError as exc:
+        _fail(f"{label} is not UTF-8 text (byte {exc.start + 1})")
 
 
 _VERDICT_TEXT = {
@@ -352,8 +428,12 @@ def _print_round(result: RoundResult) -> None:
     click.echo(f"Board {result.board}, rules {result.rules.name} ({result.rules.table.describe()})")
     for name, player in result.players.items():
         click.echo()
-        handicap = f", words of {player.min_length}+" if player.min_length != result.rules.min_length else ""
-        click.echo(f"{name}: {player.score} points{handicap}")
+        handicap = (
+            f", words of {player.min_length}+"
+            if player.min_length != result.rules.min_length
+            else ""
+        )
+        click.echo(f"{name}: {_points(player.score)}{handicap}")
         rows = [
             (
                 entry.word,
@@ -368,16 +448,24 @@ def _print_round(result: RoundResult) -> None:
     if result.teams is not None:
         click.echo()
         for name, team in result.teams.items():
-            click.echo(f"team {name} ({', '.join(team.members)}): {team.score} points")
+            click.echo(f"team {name} ({', '.join(team.members)}): {_points(team.score)}")
     click.echo()
     scores = result.scores
-    ranking = ", ".join(f"{place}. {name} ({scores[name]})" for place, name in enumerate(result.ranking, 1))
+    ranking = ", ".join(
+        f"{place}. {name} ({scores[name]})" for place, name in enumerate(result.ranking, 1)
+    )
     click.echo(f"Ranking: {ranking}")
     missed = result.missed
     click.echo(
         f"The board holds {result.solution.count} words worth {result.solution.total_score} "
         f"points; nobody found {len(missed)} of them"
-        + (": " + ", ".join(found.word for found in missed[:10]) + (", ..." if len(missed) > 10 else "") if missed else ".")
+        + (
+            ": "
+            + ", ".join(found.word for found in missed[:10])
+            + (", ..." if len(missed) > 10 else "")
+            if missed
+            else "."
+        )
     )
 
 
@@ -406,27 +494,43 @@ def rules_command(name: str | None, as_json: bool) -> None:
             _print_json({preset: rules.describe() for preset, rules in PRESETS.items()})
             return
         rows = [
-            (r.name, f"{r.rows}x{r.cols}", r.dice, r.min_length, f"{r.timer // 60} min", r.table.describe())
+            (
+                r.name,
+                f"{r.rows}x{r.cols}",
+                r.dice,
+                r.min_length,
+                f"{r.timer // 60} min",
+                r.table.describe(),
+            )
             for r in PRESETS.values()
         ]
         click.echo(_table(["preset", "board", "dice", "min", "timer", "scoring"], rows, set()))
         click.echo()
-        click.echo("Scoring tables: " + "; ".join(f"{t.name}: {t.describe()}" for t in SCORING_TABLES.values()))
+        click.echo(
+            "Scoring tables: "
+            + "; ".join(f"{t.name}: {t.describe()}" for t in SCORING_TABLES.values())
+        )
         return
     rules = _load_rules(name)
     if as_json:
         _print_json(rules.describe())
         return
     click.echo(f"{rules.name}: {rules.title}")
-    click.echo(f"  board       {rules.rows}x{rules.cols}, dice set {rules.dice!r} (see: bigboggle dice {rules.dice})")
-    click.echo(f"  words       {rules.min_length}+ letters through adjoining cells (sides or corners), no cell twice")
+    click.echo(
+        f"  board       {rules.rows}x{rules.cols}, dice set {rules.dice!r} (see: bigboggle dice {rules.dice})"
+    )
+    click.echo(
+        f"  words       {rules.min_length}+ letters through adjoining cells (sides or corners), no cell twice"
+    )
     click.echo(f"  timer       {rules.timer // 60} min {rules.timer % 60:02d} s")
     click.echo(f"  scoring     {rules.table.describe()} (Qu counts as two letters)")
     click.echo(f"  dictionary  {rules.dictionary}")
     click.echo("Options:")
     click.echo("  advanced    words of 5+ letters only")
     click.echo("  handicap    a player may be allowed 3-letter words, which score 1 point")
-    click.echo(f"  challenge   the challenge cube replaces a die; a word through it scores +{rules.challenge_bonus}")
+    click.echo(
+        f"  challenge   the challenge cube replaces a die; a word through it scores +{rules.challenge_bonus}"
+    )
     click.echo("  duplicates  cancel (the rule: words two players found are crossed off) or keep")
     click.echo(f"  teams       {_TEAM_PLAY}")
 
@@ -477,7 +581,9 @@ def _dice_json(name: str) -> dict[str, Any]:
         "dice": [list(die) for die in chosen.dice],
         "source": chosen.source,
         "notes": chosen.notes,
-        "challenge_replaces": list(chosen.challenge_replaces) if chosen.challenge_replaces else None,
+        "challenge_replaces": list(chosen.challenge_replaces)
+        if chosen.challenge_replaces
+        else None,
     }
 
 

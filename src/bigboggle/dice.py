@@ -134,7 +134,9 @@ _SETS = [
         rows=6,
         cols=6,
         dice=(
-            *_dice("AAAFRS AAEEEE AAEEOO AAFIRS ABDEIO ADENNN AEEEEM AEEGMU AEGMNN AEILMN AEINOU AFIRSY"),
+            *_dice(
+                "AAAFRS AAEEEE AAEEOO AAFIRS ABDEIO ADENNN AEEEEM AEEGMU AEGMNN AEILMN AEINOU AFIRSY"
+            ),
             ("An", "Er", "He", "In", "Qu", "Th"),
             *_dice(
                 "BBJKXZ CCENST CDDLNN CEIITT CEIPST CFGNUY DDHNOT DHHLOR DHHNOW DHLNOR "

@@ -151,9 +151,9 @@ class Dictionary:
         if not data.strip():
             raise WordListError(f"word list {label} is empty")
         if b"\x00" in data:
-            line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+            nul_line = data.count(b"\n", 0, data.index(b"\x00")) + 1
             raise WordListError(
-                f"word list {label} looks binary (a NUL byte on line {line}); "
+                f"word list {label} looks binary (a NUL byte on line {nul_line}); "
                 "a word list is UTF-8 text, one word per line"
             )
         if data.startswith(b"\xef\xbb\xbf"):

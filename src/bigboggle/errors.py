@@ -1,8 +1,9 @@
 """The exceptions of bigboggle.
 
 Every error the library raises on bad input derives from :class:`BoggleError`, so front ends can
-catch one class and show its message. Parse errors also derive from :class:`ValueError` because
-they are, to Python, a bad value. Messages quote the offending input with ``!r`` and say where it is.
+catch one class and show its message. Parse errors also derive from :class:`ValueError`
+because they are, to Python, a bad value. Messages quote the offending input with ``!r`` and
+say where it is.
 """
 
 from __future__ import annotations

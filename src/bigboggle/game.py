@@ -146,9 +146,7 @@ class Game:
 
     def is_over(self, now: float) -> bool:
         """Whether the deadline has passed (or the round has been ended)."""
-        return self._phase is Phase.ENDED or (
-            self._deadline is not None and now >= self._deadline
-        )
+        return self._phase is Phase.ENDED or (self._deadline is not None and now >= self._deadline)
 
     # -- words -------------------------------------------------------------------------------
 
@@ -199,9 +197,7 @@ class Game:
             return WordResult(entry, word, Verdict.NOT_ON_BOARD)
         if word not in self.dictionary:
             return WordResult(entry, word, Verdict.NOT_IN_DICTIONARY, path=path)
-        points, bonus = word_score(
-            word, self.rules, min_length=minimum, through_challenge=through
-        )
+        points, bonus = word_score(word, self.rules, min_length=minimum, through_challenge=through)
         return WordResult(entry, word, Verdict.SCORED, points, bonus, path)
 
     def words_of(self, player: str) -> tuple[str, ...]:
@@ -232,8 +228,7 @@ class Game:
             )
         if not self._lists:
             raise GameStateError("the round has no players to score")
-        self._phase = Phase.ENDED
-        self._result = score_round(
+        result = score_round(
             self.board,
             self._lists,
             self.rules,
@@ -241,7 +236,9 @@ class Game:
             teams=self.teams,
             min_length=self.min_length or None,
         )
-        return self._result
+        self._phase = Phase.ENDED
+        self._result = result
+        return result
 
     @property
     def result(self) -> RoundResult | None:

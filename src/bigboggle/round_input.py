@@ -35,9 +35,7 @@ def parse_round_request(data: Any) -> RoundRequest:
         raise RoundInputError(f"expected a JSON object at the top level, not {_kind(data)}")
     unknown = [key for key in data if key not in _KEYS]
     if unknown:
-        raise RoundInputError(
-            f"unknown key {unknown[0]!r}; the keys are: {', '.join(_KEYS)}"
-        )
+        raise RoundInputError(f"unknown key {unknown[0]!r}; the keys are: {', '.join(_KEYS)}")
     board = None
     if data.get("board") is not None:
         if not isinstance(data["board"], str):

@@ -152,9 +152,7 @@ class Rules:
             if not isinstance(getattr(self, flag), bool):
                 raise RulesError(f"option {flag}={getattr(self, flag)!r} must be true or false")
         if self.duplicates not in ("cancel", "keep"):
-            raise RulesError(
-                f"option duplicates={self.duplicates!r} must be 'cancel' or 'keep'"
-            )
+            raise RulesError(f"option duplicates={self.duplicates!r} must be 'cancel' or 'keep'")
         if self.dice not in DICE_SETS:
             raise RulesError(f"unknown dice set {self.dice!r}; known sets: {', '.join(DICE_SETS)}")
         scoring_table(self.scoring)
@@ -178,8 +176,15 @@ class Rules:
         ``advanced=True`` sets the minimum length to 5 unless ``min_length`` is given too.
         """
         allowed = {
-            "advanced", "min_length", "challenge", "challenge_bonus", "teams", "duplicates",
-            "timer", "dictionary", "scoring",
+            "advanced",
+            "min_length",
+            "challenge",
+            "challenge_bonus",
+            "teams",
+            "duplicates",
+            "timer",
+            "dictionary",
+            "scoring",
         }
         unknown = sorted(set(options) - allowed)
         if unknown:

@@ -181,7 +181,7 @@ class RoundResult:
 
 
 def _negate(lengths: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(-length for length in lengths) + (0,)
+    return (*(-length for length in lengths), 0)
 
 
 def _check_name(name: object, where: str) -> str:
@@ -218,8 +218,12 @@ def _player_minimums(
     lists: Mapping[str, Sequence[str]], rules: Rules, min_length: Mapping[str, int] | None
 ) -> dict[str, int]:
     minimums = dict.fromkeys(lists, rules.min_length)
+    if min_length is not None and not isinstance(min_length, Mapping):
+        raise RoundInputError(
+            f"min_length: expected a mapping of player -> minimum length, not {min_length!r}"
+        )
     for name, value in (min_length or {}).items():
-        if name not in lists:
+        if not isinstance(name, str) or name not in lists:
             raise RoundInputError(f"min_length.{name}: {name!r} is not one of the players")
         if isinstance(value, bool) or not isinstance(value, int):
             raise RoundInputError(f"min_length.{name}: expected a whole number, not {value!r}")
@@ -243,7 +247,7 @@ def _team_of(
         if isinstance(members, str) or not isinstance(members, Sequence) or not members:
             raise RoundInputError(f"teams.{team}: expected a non-empty list of player names")
         for i, member in enumerate(members):
-            if member not in lists:
+            if not isinstance(member, str) or member not in lists:
                 raise RoundInputError(f"teams.{team}[{i}]: {member!r} is not one of the players")
             if member in team_of:
                 raise RoundInputError(
@@ -252,7 +256,9 @@ def _team_of(
             team_of[member] = team
     for name in lists:
         if name not in team_of:
-            raise RoundInputError(f"players.{name}: {name!r} is on no team; in team play everyone is")
+            raise RoundInputError(
+                f"players.{name}: {name!r} is on no team; in team play everyone is"
+            )
     return team_of
 
 
@@ -335,7 +341,9 @@ def score_round(
                 path = result.path
                 if through:
                     path = board.path_for(result.word, through=challenge)
-                final.append(WordResult(result.entry, result.word, Verdict.SCORED, points, bonus, path))
+                final.append(
+                    WordResult(result.entry, result.word, Verdict.SCORED, points, bonus, path)
+                )
         players[name] = PlayerResult(name, minimums[name], tuple(final))
 
     team_results = None
@@ -368,7 +376,9 @@ class Tournament:
         if self.target is None and self.rounds is None:
             raise RoundInputError("a tournament needs a points target, a number of rounds, or both")
         for label, value in (("target", self.target), ("rounds", self.rounds)):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 1
+            ):
                 raise RoundInputError(f"tournament {label}={value!r} must be a whole number >= 1")
         self.results: list[RoundResult] = []
 

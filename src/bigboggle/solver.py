@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import _solve_py
 from .board import Board, Path
@@ -39,9 +39,12 @@ def word_score(
     return (base + bonus, bonus)
 
 
-@dataclass(frozen=True)
-class FoundWord:
-    """A word on the board with one path that spells it and its points (bonus included)."""
+class FoundWord(NamedTuple):
+    """A word on the board with one path that spells it and its points (bonus included).
+
+    A named tuple rather than a dataclass: a solve builds hundreds of these, and tuples are the
+    cheapest immutable values CPython makes.
+    """
 
     word: str
     path: Path
@@ -155,13 +158,16 @@ def solve(
     words, rules, minimum = _resolve(dictionary, rules, min_length)
     root = words.trie.for_faces(board.cell_letters)
     found = _core.find_words(root, board.cell_letters, board.adjacency, board.challenge_index)
+    points = _points_table(rules, minimum, words.longest)
+    bonus = rules.challenge_bonus
+    positions = [board.position(cell) for cell in range(board.rows * board.cols)]
+    at = positions.__getitem__
     entries = []
     for word, (cells, through) in found.items():
-        if len(word) < minimum:
-            continue
-        points, bonus = word_score(word, rules, min_length=minimum, through_challenge=through)
-        path = tuple(board.position(cell) for cell in cells)
-        entries.append(FoundWord(word, path, points, bonus))
+        value = points[len(word)]
+        if value:
+            extra = bonus if through else 0
+            entries.append(FoundWord(word, tuple(map(at, cells)), value + extra, extra))
     entries.sort(key=lambda found: (-found.score, found.word))
     return Solution(board, rules, words.name, minimum, tuple(entries))
 

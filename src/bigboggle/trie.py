@@ -85,9 +85,7 @@ def _add_shortcut(root: TrieNode, face: str, steps: list[str]) -> None:
         target = walk_tokens(node, steps)
         if target is not None:
             node[face] = target
-        stack.extend(
-            child for key, child in node.items() if len(key) == 1 or key == "qu"
-        )
+        stack.extend(child for key, child in node.items() if len(key) == 1 or key == "qu")
 
 
 def walk_tokens(node: TrieNode | None, steps: list[str]) -> TrieNode | None:

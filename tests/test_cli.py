@@ -1,0 +1,861 @@
+"""The ``bigboggle`` command line, checked against DESIGN.md section 4 ("Contracts").
+
+Every command runs through click's ``CliRunner`` in-process; stdout and stderr are checked apart.
+Word lists are small files written to ``tmp_path`` so that the answers can be worked out by hand;
+the built-in "standard" dictionary is used only by the few tests that need it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from collections.abc import Sequence
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from bigboggle.cli import cli
+from bigboggle.dice import CHALLENGE_CUBE, DICE_SETS
+
+EXAMPLE = "lines/tqard/hemop/abcki/pstew"
+EXAMPLE_CANONICAL = "LINES/TQuARD/HEMOP/ABCKI/PSTEW"
+
+# A 3x3 board whose nine letters are all different, so every word has exactly one path:
+#   C A T
+#   S E R
+#   D O G
+GRID_BOARD = "cat/ser/dog"
+GRID_WORDS = [
+    # on the board
+    "cat", "seat", "rate", "tear", "dog", "god", "ode", "doe", "dose", "does", "goes", "ogre",
+    "gore", "dogear",
+    # not on the board: C-T, S-T and R-S do not adjoin; there is one E
+    "act", "cats", "cast", "east", "tee", "caters",
+]  # fmt: skip
+GRID_PATHS = {
+    "cat": [[0, 0], [0, 1], [0, 2]],
+    "seat": [[1, 0], [1, 1], [0, 1], [0, 2]],
+    "rate": [[1, 2], [0, 1], [0, 2], [1, 1]],
+    "tear": [[0, 2], [1, 1], [0, 1], [1, 2]],
+    "dog": [[2, 0], [2, 1], [2, 2]],
+    "god": [[2, 2], [2, 1], [2, 0]],
+    "ode": [[2, 1], [2, 0], [1, 1]],
+    "doe": [[2, 0], [2, 1], [1, 1]],
+    "dose": [[2, 0], [2, 1], [1, 0], [1, 1]],
+    "does": [[2, 0], [2, 1], [1, 1], [1, 0]],
+    "goes": [[2, 2], [2, 1], [1, 1], [1, 0]],
+    "ogre": [[2, 1], [2, 2], [1, 2], [1, 1]],
+    "gore": [[2, 2], [2, 1], [1, 2], [1, 1]],
+    "dogear": [[2, 0], [2, 1], [2, 2], [1, 1], [0, 1], [1, 2]],
+}
+
+# Points by letter count, written out independently of bigboggle.rules.
+CLASSIC_POINTS = {3: 1, 4: 1, 5: 2, 6: 3, 7: 5}
+BIG_POINTS = {4: 1, 5: 2, 6: 3, 7: 5}
+
+SOLVE_KEYS = {"board", "rules", "dictionary", "min_length", "count", "total_score", "words"}
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def run(*args: str, stdin: str | bytes | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=stdin, prog_name="bigboggle")
+
+
+def no_traceback(result: Result) -> None:
+    assert "Traceback" not in result.stdout
+    assert "Traceback" not in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(
+        result.exception
+    )
+
+
+def succeeds(*args: str, stdin: str | bytes | None = None, quiet: bool = True) -> Result:
+    """Run a command that must succeed (exit 0; with ``quiet``, nothing on stderr)."""
+    result = run(*args, stdin=stdin)
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    no_traceback(result)
+    if quiet:
+        assert result.stderr == ""
+    return result
+
+
+def json_of(*args: str, stdin: str | bytes | None = None, quiet: bool = True) -> Any:
+    return json.loads(succeeds(*args, "--json", stdin=stdin, quiet=quiet).stdout)
+
+
+def fails(result: Result, *fragments: str) -> str:
+    """Bad input: exit 2, ``Error: …`` first on stderr, nothing on stdout, no traceback."""
+    no_traceback(result)
+    assert result.exit_code == 2, (result.stdout, result.stderr, result.exception)
+    assert result.stdout == ""
+    assert result.stderr.startswith("Error:"), result.stderr
+    for fragment in fragments:
+        assert fragment in result.stderr, (fragment, result.stderr)
+    return result.stderr
+
+
+def word_file(directory: Path, words: Sequence[str], name: str = "words.txt") -> str:
+    path = directory / name
+    path.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
+    return str(path)
+
+
+def plain_grid(text: str) -> list[list[str]]:
+    """A board of plain letters (``q`` is the Qu face) as rows of lowercase faces."""
+    return [["qu" if ch == "q" else ch for ch in row] for row in text.lower().split("/")]
+
+
+_FACE = re.compile(r"(\[[A-Za-z]+\]|Qu|[A-Z]|\.)(\*?)")
+
+
+def canonical_grid(text: str) -> tuple[list[list[str]], list[tuple[int, int]]]:
+    """Canonical board text as rows of faces (``""`` for a blank) and the starred cells."""
+    grid: list[list[str]] = []
+    stars: list[tuple[int, int]] = []
+    for r, row in enumerate(text.split("/")):
+        cells = []
+        tokens = _FACE.findall(row)
+        assert "".join(face + star for face, star in tokens) == row, (text, row)
+        for face, star in tokens:
+            if star:
+                stars.append((r, len(cells)))
+            cells.append("" if face == "." else face.strip("[]"))
+        grid.append(cells)
+    return grid, stars
+
+
+def adjoin(a: Sequence[int], b: Sequence[int]) -> bool:
+    return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+
+
+def check_path(grid: list[list[str]], word: str, path: list[list[int]]) -> None:
+    """``path`` is on the board, adjoining step by step, no cell twice, and spells ``word``."""
+    assert path, word
+    cells = [tuple(step) for step in path]
+    assert len(set(cells)) == len(cells), (word, path)
+    for r, c in cells:
+        assert 0 <= r < len(grid) and 0 <= c < len(grid[0]), (word, path)
+    assert all(adjoin(a, b) for a, b in itertools.pairwise(cells)), (word, path)
+    assert "".join(grid[r][c].lower() for r, c in cells) == word, (word, path)
+
+
+def spellable(grid: list[list[str]], word: str) -> bool:
+    """Whether ``word`` can be traced on ``grid`` (an independent depth-first search)."""
+    rows, cols = len(grid), len(grid[0])
+
+    def extend(r: int, c: int, offset: int, used: set[tuple[int, int]]) -> bool:
+        face = grid[r][c].lower()
+        if not face or not word.startswith(face, offset):
+            return False
+        end = offset + len(face)
+        if end == len(word):
+            return True
+        used.add((r, c))
+        found = any(
+            extend(rr, cc, end, used)
+            for rr in range(max(0, r - 1), min(rows, r + 2))
+            for cc in range(max(0, c - 1), min(cols, c + 2))
+            if (rr, cc) not in used
+        )
+        used.discard((r, c))
+        return found
+
+    return any(extend(r, c, 0, set()) for r in range(rows) for c in range(cols))
+
+
+def check_solution(data: dict[str, Any], grid: list[list[str]]) -> None:
+    """The invariants of ``solve --json`` that hold for every board."""
+    assert data.keys() >= SOLVE_KEYS
+    words = data["words"]
+    assert data["count"] == len(words)
+    assert data["total_score"] == sum(entry["score"] for entry in words)
+    assert len({entry["word"] for entry in words}) == len(words)
+    order = [(-entry["score"], entry["word"]) for entry in words]
+    assert order == sorted(order)
+    for entry in words:
+        assert {"word", "score", "path"} <= entry.keys()
+        assert len(entry["word"]) >= data["min_length"]
+        check_path(grid, entry["word"], entry["path"])
+
+
+def matches_dice(faces: Sequence[str], dice: Sequence[Sequence[str]]) -> bool:
+    """Whether each face can be given its own die showing that face (bipartite matching)."""
+    owner: dict[int, int] = {}  # die -> cell
+
+    def place(cell: int, seen: set[int]) -> bool:
+        for d, die in enumerate(dice):
+            if faces[cell] in die and d not in seen:
+                seen.add(d)
+                if d not in owner or place(owner[d], seen):
+                    owner[d] = cell
+                    return True
+        return False
+
+    return all(place(cell, set()) for cell in range(len(faces)))
+
+
+# -- solve ---------------------------------------------------------------------------------------
+
+
+def test_solve_json_on_the_contract_example() -> None:
+    data = json_of("solve", EXAMPLE)
+    assert data["board"] == EXAMPLE_CANONICAL
+    assert data["rules"] == "big"
+    assert data["dictionary"] == "standard"
+    assert data["min_length"] == 4
+    assert data["count"] > 100
+    check_solution(data, plain_grid(EXAMPLE))
+    by_word = {entry["word"]: entry for entry in data["words"]}
+    assert by_word["lines"]["score"] == 2
+    assert by_word["lines"]["path"] == [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4]]
+    for entry in data["words"]:
+        letters = len(entry["word"])
+        assert entry["score"] == BIG_POINTS.get(letters, 11 if letters >= 8 else 0)
+    assert not any(re.search("q(?!u)", word) for word in by_word)
+
+
+def test_solve_text_shows_the_grid_and_the_total() -> None:
+    data = json_of("solve", EXAMPLE)
+    lines = succeeds("solve", EXAMPLE).stdout.splitlines()
+    assert [line.split() for line in lines[:5]] == [
+        ["L", "I", "N", "E", "S"],
+        ["T", "Qu", "A", "R", "D"],
+        ["H", "E", "M", "O", "P"],
+        ["A", "B", "C", "K", "I"],
+        ["P", "S", "T", "E", "W"],
+    ]
+    text = "\n".join(lines)
+    assert f"Board {EXAMPLE_CANONICAL}" in text
+    assert f"{data['count']} words, {data['total_score']} points" in text
+    assert re.search(r"^\s+2\s+lines\s+a1-b1-c1-d1-e1$", text, re.MULTILINE)
+
+
+def test_solve_custom_dictionary_worked_by_hand(tmp_path: Path) -> None:
+    words = word_file(tmp_path, GRID_WORDS)
+    data = json_of("solve", GRID_BOARD, "--rules", "classic", "--dictionary", words)
+    assert data["board"] == "CAT/SER/DOG"
+    assert data["rules"] == "classic"
+    assert data["dictionary"] == words
+    assert data["min_length"] == 3
+    assert [(e["word"], e["score"]) for e in data["words"]] == [
+        ("dogear", 3),
+        *[(w, 1) for w in sorted(GRID_PATHS) if w != "dogear"],
+    ]
+    assert {e["word"]: e["path"] for e in data["words"]} == GRID_PATHS
+    assert data["count"] == 14
+    assert data["total_score"] == 16
+    check_solution(data, plain_grid(GRID_BOARD))
+
+
+def test_solve_finds_exactly_the_spellable_words(tmp_path: Path) -> None:
+    words = word_file(tmp_path, GRID_WORDS)
+    data = json_of("solve", GRID_BOARD, "--rules", "classic", "--dictionary", words)
+    grid = plain_grid(GRID_BOARD)
+    assert {e["word"] for e in data["words"]} == {w for w in GRID_WORDS if spellable(grid, w)}
+
+
+def test_solve_default_rules_are_big_with_four_letters(tmp_path: Path) -> None:
+    data = json_of("solve", GRID_BOARD, "--dictionary", word_file(tmp_path, GRID_WORDS))
+    assert data["rules"] == "big"
+    assert data["min_length"] == 4
+    assert [(e["word"], e["score"]) for e in data["words"]] == [
+        ("dogear", 3),
+        *[(w, 1) for w in sorted(GRID_PATHS) if w != "dogear" and len(w) >= 4],
+    ]
+    assert (data["count"], data["total_score"]) == (9, 11)
+
+
+@pytest.mark.parametrize(
+    ("rules", "min_length", "expected"),
+    [
+        ("classic", "5", {"dogear": 3}),
+        ("classic", "4", {"dogear": 3, **dict.fromkeys(["does", "dose", "goes", "gore"], 1)}),
+        # below the big table's shortest word, a word scores 1 (the handicap rule)
+        ("big", "3", {"dogear": 3, "cat": 1, "dog": 1, "god": 1, "ode": 1, "doe": 1}),
+    ],
+)
+def test_solve_min_length(
+    tmp_path: Path, rules: str, min_length: str, expected: dict[str, int]
+) -> None:
+    words = word_file(tmp_path, GRID_WORDS)
+    data = json_of(
+        "solve", GRID_BOARD, "--rules", rules, "--dictionary", words, "--min-length", min_length
+    )
+    assert data["min_length"] == int(min_length)
+    found = {e["word"]: e["score"] for e in data["words"]}
+    assert all(len(word) >= int(min_length) for word in found)
+    for word, points in expected.items():
+        assert found[word] == points
+    if min_length == "5":
+        assert found == expected
+    check_solution(data, plain_grid(GRID_BOARD))
+
+
+def test_solve_qu_is_one_cell_and_two_letters(tmp_path: Path) -> None:
+    # Qu I
+    # T  S
+    words = word_file(tmp_path, ["quit", "quits", "its", "suit", "qis"])
+    result = succeeds("solve", "qi/ts", "--dictionary", words, "--json", quiet=False)
+    assert "q not followed by u" in result.stderr  # "qis" can never be played
+    data = json.loads(result.stdout)
+    assert data["board"] == "QuI/TS"
+    assert [(e["word"], e["score"], e["path"]) for e in data["words"]] == [
+        ("quits", 2, [[0, 0], [0, 1], [1, 0], [1, 1]]),
+        ("quit", 1, [[0, 0], [0, 1], [1, 0]]),
+    ]
+    check_solution(data, plain_grid("qi/ts"))
+
+
+def test_solve_word_list_notes_go_to_stderr_not_stdout(tmp_path: Path) -> None:
+    words = word_file(tmp_path, ["cat", "a", "x-ray", "CAT", "dog"])
+    result = succeeds(
+        "solve", GRID_BOARD, "--rules", "classic", "--dictionary", words, "--json", quiet=False
+    )
+    assert result.stderr.startswith("Word list ")
+    assert "skipped" in result.stderr
+    data = json.loads(result.stdout)
+    assert [e["word"] for e in data["words"]] == ["cat", "dog"]
+
+
+def test_solve_challenge_cell_earns_the_bonus(tmp_path: Path) -> None:
+    # C A* T
+    # X Y  Z
+    words = word_file(tmp_path, ["cat", "tac", "tax", "xyz", "act"])
+    data = json_of("solve", "ca*t/xyz", "--rules", "classic", "--dictionary", words)
+    assert data["board"] == "CA*T/XYZ"
+    assert [(e["word"], e["score"], e.get("bonus")) for e in data["words"]] == [
+        ("cat", 6, 5),
+        ("tac", 6, 5),
+        ("tax", 6, 5),
+        ("xyz", 1, None),
+    ]
+    assert data["total_score"] == 19
+    grid, stars = canonical_grid(data["board"])
+    assert stars == [(0, 1)]
+    check_solution(data, grid)
+    text = succeeds("solve", "ca*t/xyz", "--rules", "classic", "--dictionary", words).stdout
+    assert text.splitlines()[0].split() == ["C", "A*", "T"]
+    assert re.search(r"^\s+6\s+cat \*\s+a1-b1-c1$", text, re.MULTILINE)
+    assert re.search(r"^\s+1\s+xyz\s+a2-b2-c2$", text, re.MULTILINE)
+    assert "4 words, 19 points" in text
+
+
+def test_solve_text_with_no_words(tmp_path: Path) -> None:
+    text = succeeds("solve", "xy/zx", "--dictionary", word_file(tmp_path, ["cat"])).stdout
+    assert text.splitlines()[:2] == ["X  Y", "Z  X"]
+    assert "0 words, 0 points" in text
+
+
+# -- shake ---------------------------------------------------------------------------------------
+
+
+def test_shake_json_keys_and_same_seed_same_board() -> None:
+    first = json_of("shake", "--seed", "7")
+    assert {"board", "rules", "seed"} <= first.keys()
+    assert first["rules"] == "big"
+    assert first["seed"] == 7
+    assert json_of("shake", "--seed", "7")["board"] == first["board"]
+    grid, stars = canonical_grid(first["board"])
+    assert (len(grid), {len(row) for row in grid}) == (5, {5})
+    assert stars == []
+
+
+def test_shake_is_pinned_across_machines() -> None:
+    # The contract: the same seed and rules give the same board on any machine.
+    assert json_of("shake", "--seed", "5")["board"] == "ICEEC/DOPMO/MAIHG/EEAHF/HRCBS"
+    assert json_of("shake", "--seed", "5", "--rules", "classic")["board"] == "OKTE/HBEE/AHEI/OIHT"
+
+
+def test_shake_different_seeds_give_different_boards() -> None:
+    boards = {json_of("shake", "--seed", str(seed))["board"] for seed in range(10)}
+    assert len(boards) >= 9
+
+
+def test_shake_without_a_seed_reports_one_that_reproduces_the_board() -> None:
+    data = json_of("shake")
+    assert isinstance(data["seed"], int)
+    assert json_of("shake", "--seed", str(data["seed"]))["board"] == data["board"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "side"),
+    [("classic", 4), ("classic-old", 4), ("big", 5), ("big-1979", 5), ("superbig", 6)],
+)
+def test_shake_board_comes_from_the_dice(rules: str, side: int) -> None:
+    dice = DICE_SETS[rules].dice
+    for seed in (0, 1, 99):
+        data = json_of("shake", "--rules", rules, "--seed", str(seed))
+        assert data["rules"] == rules
+        grid, stars = canonical_grid(data["board"])
+        assert len(grid) == side
+        assert all(len(row) == side for row in grid)
+        assert stars == []
+        faces = [face for row in grid for face in row]
+        assert matches_dice(faces, dice), data["board"]
+
+
+@pytest.mark.parametrize("rules", ["classic", "big", "big-1979", "superbig"])
+def test_shake_challenge_has_one_challenge_cube(rules: str) -> None:
+    chosen = DICE_SETS[rules]
+    others = list(chosen.dice)
+    if chosen.challenge_replaces is not None:
+        others.remove(chosen.challenge_replaces)
+    for seed in (3, 4):
+        data = json_of("shake", "--rules", rules, "--seed", str(seed), "--challenge")
+        assert data["board"].count("*") == 1
+        grid, stars = canonical_grid(data["board"])
+        assert len(grid) == chosen.rows
+        (star,) = stars
+        assert grid[star[0]][star[1]] in CHALLENGE_CUBE
+        faces = [face for r, row in enumerate(grid) for c, face in enumerate(row) if (r, c) != star]
+        assert matches_dice(faces, others), data["board"]
+
+
+def test_shake_text_shows_board_and_seed() -> None:
+    board = json_of("shake", "--seed", "11", "--rules", "classic")["board"]
+    text = succeeds("shake", "--seed", "11", "--rules", "classic").stdout
+    lines = text.splitlines()
+    grid, _ = canonical_grid(board)
+    assert [line.split() for line in lines[:4]] == grid
+    assert f"Board {board}" in text
+    assert "seed 11" in text
+
+
+# -- score ---------------------------------------------------------------------------------------
+
+SCORE_WORDS = ["cats", "scat", "cast", "cat", "sat", "acts", "tax", "taxa"]
+# C A T
+# X S Z
+
+
+def round_file(directory: Path, data: Any, name: str = "round.json") -> str:
+    path = directory / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def verdicts(player: dict[str, Any]) -> list[tuple[str, str, int]]:
+    return [(entry["word"], entry["verdict"], entry["score"]) for entry in player["words"]]
+
+
+def test_score_file_with_board_key_and_crossing_off(tmp_path: Path) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    source = round_file(
+        tmp_path,
+        {
+            "board": "cat/xsz",
+            "players": {
+                "ann": ["Cats", "scat", "cats", "ca7", "cat", "acts", "zats", "sat"],
+                "bob": ["scat", "cast", "tax"],
+            },
+        },
+    )
+    data = json_of("score", source, "--dictionary", words)
+    assert {"board", "rules", "players", "ranking"} <= data.keys()
+    assert "teams" not in data
+    assert data["board"] == "CAT/XSZ"
+    assert data["rules"] == "big"
+    ann, bob = data["players"]["ann"], data["players"]["bob"]
+    assert verdicts(ann) == [
+        ("cats", "scored", 1),
+        ("scat", "crossed_off", 0),
+        ("cats", "repeated", 0),
+        ("ca7", "not_a_word", 0),
+        ("cat", "too_short", 0),
+        ("acts", "not_on_board", 0),
+        ("zats", "not_in_dictionary", 0),
+        ("sat", "too_short", 0),
+    ]
+    assert verdicts(bob) == [
+        ("scat", "crossed_off", 0),
+        ("cast", "scored", 1),
+        ("tax", "too_short", 0),
+    ]
+    for player in (ann, bob):
+        assert {"score", "words"} <= player.keys()
+        assert player["score"] == sum(entry["score"] for entry in player["words"])
+        assert all({"word", "verdict", "score", "bonus"} <= e.keys() for e in player["words"])
+        assert all(e["bonus"] == 0 for e in player["words"])
+    assert (ann["score"], bob["score"]) == (1, 1)
+    assert sorted(data["ranking"]) == ["ann", "bob"]
+
+
+def test_score_duplicates_keep_is_a_house_rule(tmp_path: Path) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    source = round_file(
+        tmp_path, {"board": "CAT/XSZ", "players": {"ann": ["scat"], "bob": ["scat", "cast"]}}
+    )
+    data = json_of("score", source, "--dictionary", words, "--duplicates", "keep")
+    assert verdicts(data["players"]["ann"]) == [("scat", "scored", 1)]
+    assert data["players"]["bob"]["score"] == 2
+    assert data["ranking"] == ["bob", "ann"]
+
+
+def test_score_from_stdin_with_board_option(tmp_path: Path) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    stdin = json.dumps({"players": {"ann": ["cats", "cast"], "bob": ["cast"]}})
+    data = json_of("score", "-", "--board", "CAT/XSZ", "--dictionary", words, stdin=stdin)
+    assert data["board"] == "CAT/XSZ"
+    assert verdicts(data["players"]["ann"]) == [("cats", "scored", 1), ("cast", "crossed_off", 0)]
+    assert verdicts(data["players"]["bob"]) == [("cast", "crossed_off", 0)]
+    assert data["ranking"] == ["ann", "bob"]
+
+
+def test_score_board_option_overrides_the_board_key(tmp_path: Path) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    source = round_file(tmp_path, {"board": "XXX/XXX", "players": {"ann": ["cats"]}})
+    assert verdicts(json_of("score", source, "--dictionary", words)["players"]["ann"]) == [
+        ("cats", "not_on_board", 0)
+    ]
+    data = json_of("score", source, "--board", "cat/xsz", "--dictionary", words)
+    assert data["board"] == "CAT/XSZ"
+    assert verdicts(data["players"]["ann"]) == [("cats", "scored", 1)]
+
+
+def test_score_rules_classic_counts_three_letter_words(tmp_path: Path) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    source = round_file(tmp_path, {"board": "CAT/XSZ", "players": {"ann": ["cat", "sat"]}})
+    data = json_of("score", source, "--rules", "classic", "--dictionary", words)
+    assert data["rules"] == "classic"
+    assert data["players"]["ann"]["score"] == 2
+
+
+def test_score_team_play(tmp_path: Path) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    source = round_file(
+        tmp_path,
+        {
+            "board": "CAT/XSZ",
+            "players": {
+                "ann": ["cats", "scat"],
+                "amy": ["cats", "cast"],
+                "bob": ["scat"],
+                "cal": ["acts"],
+            },
+            "teams": {"red": ["ann", "amy"], "blue": ["bob", "cal"]},
+        },
+    )
+    data = json_of("score", source, "--dictionary", words)
+    players = data["players"]
+    # "cats", written by two members of red, counts once for red; "scat" is on both teams' lists
+    assert verdicts(players["ann"]) == [("cats", "scored", 1), ("scat", "crossed_off", 0)]
+    assert verdicts(players["amy"]) == [("cats", "scored", 1), ("cast", "scored", 1)]
+    assert verdicts(players["bob"]) == [("scat", "crossed_off", 0)]
+    assert verdicts(players["cal"]) == [("acts", "not_on_board", 0)]
+    teams = data["teams"]
+    assert teams["red"]["score"] == 2
+    assert teams["red"]["members"] == ["ann", "amy"]
+    assert teams["blue"]["score"] == 0
+    assert teams["blue"]["members"] == ["bob", "cal"]
+    assert data["ranking"] == ["red", "blue"]
+    text = succeeds("score", source, "--dictionary", words).stdout
+    assert "team red (ann, amy): 2 points" in text
+    assert "Ranking: 1. red (2), 2. blue (0)" in text
+
+
+def test_score_min_length_handicap(tmp_path: Path) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    source = round_file(
+        tmp_path,
+        {
+            "board": "CAT/XSZ",
+            "players": {"kid": ["cat", "sat", "cats"], "ann": ["cat", "cast"]},
+            "min_length": {"kid": 3},
+        },
+    )
+    data = json_of("score", source, "--dictionary", words)
+    # Big rules: words of 4+; the kid may play 3-letter words, which score 1. Ann's "cat" is too
+    # short for her, so it is not valid and does not cross off the kid's.
+    assert verdicts(data["players"]["kid"]) == [
+        ("cat", "scored", 1),
+        ("sat", "scored", 1),
+        ("cats", "scored", 1),
+    ]
+    assert verdicts(data["players"]["ann"]) == [("cat", "too_short", 0), ("cast", "scored", 1)]
+    assert data["ranking"] == ["kid", "ann"]
+
+
+def test_score_challenge_bonus(tmp_path: Path) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    source = round_file(tmp_path, {"board": "CA*T/XSZ", "players": {"ann": ["cats", "cast"]}})
+    data = json_of("score", source, "--dictionary", words)
+    entries = data["players"]["ann"]["words"]
+    assert [(e["word"], e["score"], e["bonus"]) for e in entries] == [
+        ("cats", 6, 5),
+        ("cast", 6, 5),
+    ]
+    assert data["players"]["ann"]["score"] == 12
+
+
+def test_score_text_output(tmp_path: Path) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    source = round_file(
+        tmp_path, {"board": "CAT/XSZ", "players": {"ann": ["cats", "scat"], "bob": ["scat"]}}
+    )
+    text = succeeds("score", source, "--dictionary", words).stdout
+    assert text.splitlines()[:2] == ["C  A  T", "X  S  Z"]
+    assert re.search(r"^scat\s+crossed off$", text, re.MULTILINE)
+    assert re.search(r"^cats\s+scored\s+1$", text, re.MULTILINE)
+    assert "Ranking: 1. ann (1), 2. bob (0)" in text
+
+
+# -- rules, dice, version, help ------------------------------------------------------------------
+
+
+def test_rules_list_and_json() -> None:
+    text = succeeds("rules").stdout
+    for name in ("classic", "classic-old", "big", "big-1979", "superbig"):
+        assert re.search(rf"^{name}\s", text, re.MULTILINE)
+    data = json_of("rules")
+    assert set(data) == {"classic", "classic-old", "big", "big-1979", "superbig"}
+    assert (data["classic"]["rows"], data["classic"]["min_length"]) == (4, 3)
+    assert (data["superbig"]["rows"], data["superbig"]["min_length"]) == (6, 4)
+
+
+def test_rules_one_preset() -> None:
+    text = succeeds("rules", "big").stdout
+    assert text.startswith("big: ")
+    assert "5x5" in text
+    assert "4:1 5:2 6:3 7:5 8+:11" in text
+    assert "crossed off for both" in text  # the team play reading, said in the rules help
+    data = json_of("rules", "superbig")
+    assert (data["name"], data["rows"], data["cols"], data["min_length"], data["timer"]) == (
+        "superbig",
+        6,
+        6,
+        4,
+        240,
+    )
+
+
+def test_dice_list_one_set_and_json() -> None:
+    text = succeeds("dice").stdout
+    for name, chosen in DICE_SETS.items():
+        assert re.search(rf"^{name}\s+{chosen.rows}x{chosen.cols}\s", text, re.MULTILINE)
+    one = succeeds("dice", "classic").stdout
+    assert "H I M N Qu U" in one
+    assert len(re.findall(r"^\s*\d+  ", one, re.MULTILINE)) == 16
+    data = json_of("dice", "superbig")
+    assert (data["rows"], data["cols"]) == (6, 6)
+    assert [tuple(die) for die in data["dice"]] == list(DICE_SETS["superbig"].dice)
+    everything = json_of("dice")
+    assert set(everything) == set(DICE_SETS)
+    assert [tuple(die) for die in everything["big"]["dice"]] == list(DICE_SETS["big"].dice)
+
+
+def test_version() -> None:
+    text = succeeds("--version").stdout
+    assert text.startswith(f"bigboggle {version('bigboggle')}")
+
+
+@pytest.mark.parametrize("command", [[], ["solve"], ["shake"], ["score"], ["rules"], ["dice"]])
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_has_an_example(command: list[str], flag: str) -> None:
+    text = succeeds(*command, flag).stdout
+    assert text.startswith("Usage: bigboggle")
+    assert "Example" in text
+    assert "bigboggle " + (command[0] if command else "") in text.split("Example", 1)[1]
+
+
+# -- bad input -----------------------------------------------------------------------------------
+
+THIRTEEN = "/".join(["ABCDEFGHIJKLM"] * 13)
+
+
+@pytest.mark.parametrize(
+    ("board", "fragments"),
+    [
+        ("AB1/CDE", ["'1'", "row 1"]),
+        ("AB/C#", ["'#'", "row 2"]),
+        ("ABC/DE", ["row 2", "rectangular"]),
+        ("A", ["1 row", "2-12"]),
+        (THIRTEEN, ["13 rows", "2-12"]),
+        ("AB/CD/EF/GH/IJ/KL/MN/OP/QR/ST/UV/WX/YZ", ["13 rows"]),
+        ("ABCDEFGHIJKLM/ABCDEFGHIJKLM", ["13 columns"]),
+        ("", ["empty"]),
+    ],
+)
+def test_bad_board(tmp_path: Path, board: str, fragments: list[str]) -> None:
+    words = word_file(tmp_path, ["cat"])
+    fails(run("solve", board, "--dictionary", words), *fragments)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "CAT/DOG", "--rules", "nope"],
+        ["shake", "--rules", "nope"],
+        ["rules", "nope"],
+    ],
+)
+def test_unknown_rules(args: list[str]) -> None:
+    fails(run(*args), "'nope'", "classic", "superbig")
+
+
+def test_unknown_dice_set() -> None:
+    fails(run("dice", "nope"), "'nope'", "classic")
+
+
+def test_unknown_dictionary_name() -> None:
+    fails(run("solve", "CAT/DOG", "--dictionary", "nope"), "unknown dictionary 'nope'")
+
+
+def test_missing_dictionary_file(tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing.txt")
+    fails(run("solve", "CAT/DOG", "--dictionary", missing), missing, "does not exist")
+
+
+@pytest.mark.parametrize(
+    ("content", "fragments"),
+    [
+        (b"", ["empty"]),
+        (b"  \n\n", ["empty"]),
+        (b"# only a comment\nab\n", ["no playable words"]),
+        (b"cat\x00dog\n", ["binary", "NUL"]),
+        (b"cat\ndog\n\xff\xfebad\nfish\n", ["line 3", "UTF-8"]),
+    ],
+)
+def test_bad_word_file(tmp_path: Path, content: bytes, fragments: list[str]) -> None:
+    path = tmp_path / "words.txt"
+    path.write_bytes(content)
+    fails(run("solve", "CAT/DOG", "--dictionary", str(path)), str(path), *fragments)
+
+
+@pytest.mark.parametrize("value", ["0", "99", "2", "26"])
+def test_bad_min_length(tmp_path: Path, value: str) -> None:
+    words = word_file(tmp_path, ["cat"])
+    fails(
+        run("solve", "CAT/DOG", "--dictionary", words, "--min-length", value),
+        f"min_length={value}",
+        "between 3 and 25",
+    )
+
+
+def test_score_invalid_json_names_line_and_column(tmp_path: Path) -> None:
+    path = tmp_path / "round.json"
+    path.write_text('{"board": "CAT/XSZ",\n "players": {"ann": ["cat"] "bob": []}}\n')
+    message = fails(run("score", str(path)), "not valid JSON", "line 2, column")
+    assert str(path) in message
+
+
+def test_score_invalid_json_on_stdin() -> None:
+    fails(run("score", "-", "--board", "CAT/XSZ", stdin="{nope"), "standard input", "line 1")
+
+
+def test_score_file_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "round.json"
+    path.write_bytes(b'{"players": {"ann": ["caf\xe9"]}}')
+    fails(run("score", str(path), "--board", "CAT/XSZ"), "not UTF-8")
+
+
+@pytest.mark.parametrize(
+    ("data", "fragments"),
+    [
+        ([1, 2], ["JSON object", "a list"]),
+        ("CAT/XSZ", ["JSON object", "text"]),
+        ({"board": "CAT/XSZ"}, ["players", "missing"]),
+        ({"board": "CAT/XSZ", "players": {"ann": "cat"}}, ["players.ann", "list"]),
+        ({"board": "CAT/XSZ", "players": {"ann": ["cat", 7]}}, ["players.ann[1]"]),
+        ({"board": "CAT/XSZ", "players": {}}, ["players", "at least one player"]),
+        (
+            {"board": "CAT/XSZ", "players": {"ann": []}, "teams": {"red": ["ann", "zed"]}},
+            ["teams.red[1]", "'zed'", "not one of the players"],
+        ),
+        (
+            {"board": "CAT/XSZ", "players": {"ann": [], "bob": []}, "teams": {"red": ["ann"]}},
+            ["'bob'", "no team"],
+        ),
+        (
+            {"board": "CAT/XSZ", "players": {"ann": []}, "min_length": {"zed": 3}},
+            ["min_length.zed", "not one of the players"],
+        ),
+        (
+            {"board": "CAT/XSZ", "players": {"ann": []}, "min_length": {"ann": 2}},
+            ["min_length.ann", "between 3 and 25"],
+        ),
+        ({"board": "AB1/CDE", "players": {"ann": []}}, ["board:", "'1'"]),
+        ({"board": 7, "players": {"ann": []}}, ["board:"]),
+        ({"board": "CAT/XSZ", "players": {"ann": []}, "rules": "nope"}, ["'nope'"]),
+        ({"board": "CAT/XSZ", "players": {"ann": []}, "colour": "red"}, ["'colour'"]),
+    ],
+)
+def test_score_bad_round(tmp_path: Path, data: Any, fragments: list[str]) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    fails(run("score", round_file(tmp_path, data), "--dictionary", words), *fragments)
+
+
+def test_score_without_a_board(tmp_path: Path) -> None:
+    source = round_file(tmp_path, {"players": {"ann": ["cats"]}})
+    fails(run("score", source, "--dictionary", word_file(tmp_path, ["cats"])), "no board")
+    fails(run("score", "-", stdin='{"players": {"ann": []}}'), "no board", "standard input")
+
+
+def test_score_bad_board_option(tmp_path: Path) -> None:
+    source = round_file(tmp_path, {"players": {"ann": ["cats"]}})
+    fails(run("score", source, "--board", "ABC/DE"), "rectangular")
+
+
+def test_score_file_that_does_not_exist(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nothere.json")
+    result = run("score", missing, "--board", "CAT/XSZ")
+    no_traceback(result)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert re.search(r"^Error: .*nothere\.json", result.stderr, re.MULTILINE)
+
+
+_CLICK_CHECKED = (
+    "BUG: bad input that click itself checks (a FILE that does not exist, a value outside an "
+    "IntRange or a Choice, a value that is not a number) prints 'Usage: …' and 'Try …' before "
+    "'Error: …' on stderr; the contract asks for stderr to be 'Error: …' like every other bad input"
+)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        pytest.param(
+            ["score", "nothere.json", "--board", "CAT/XSZ"],
+            "nothere.json",
+            id="score-missing-file",
+        ),
+        pytest.param(
+            ["shake", "--seed", "-1"],
+            "-1",
+            id="shake-negative-seed",
+        ),
+        pytest.param(
+            ["solve", "CAT/DOG", "--min-length", "three"],
+            "three",
+            id="solve-min-length-not-a-number",
+        ),
+        pytest.param(
+            ["score", "-", "--board", "CAT/XSZ", "--duplicates", "twice"],
+            "twice",
+            id="score-duplicates-not-a-choice",
+        ),
+    ],
+)
+def test_click_checked_bad_input_starts_with_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], fragment: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    fails(run(*args, stdin='{"players": {"ann": []}}'), fragment)
+
+
+def test_score_deeply_nested_json(tmp_path: Path) -> None:
+    path = tmp_path / "round.json"
+    path.write_text("[" * 100_000)
+    fails(run("score", str(path), "--board", "CAT/XSZ"))
+
+
+def test_score_huge_integer_in_json(tmp_path: Path) -> None:
+    path = tmp_path / "round.json"
+    path.write_text('{"players": {"ann": []}, "min_length": {"ann": ' + "9" * 5000 + "}}")
+    fails(run("score", str(path), "--board", "CAT/XSZ"), "not valid JSON")
