@@ -859,3 +859,21 @@ def test_score_huge_integer_in_json(tmp_path: Path) -> None:
     path = tmp_path / "round.json"
     path.write_text('{"players": {"ann": []}, "min_length": {"ann": ' + "9" * 5000 + "}}")
     fails(run("score", str(path), "--board", "CAT/XSZ"), "not valid JSON")
+
+
+def test_solve_a_shaken_board_from_a_seed() -> None:
+    shaken = json_of("shake", "--seed", "11")
+    solved = json_of("solve", "--seed", "11", quiet=False)
+    assert solved["board"] == shaken["board"]
+    assert solved["seed"] == 11
+    assert solved == {**json_of("solve", shaken["board"], quiet=False), "seed": 11}
+
+
+def test_solve_shake_without_seed_reports_one() -> None:
+    result = succeeds("solve", "--shake", "--limit", "0", quiet=False)
+    assert "Shaken from the big dice with seed" in result.stdout
+
+
+def test_solve_needs_a_board_or_shake() -> None:
+    fails(run("solve"), "BOARD", "--shake")
+    fails(run("solve", "AB/CD", "--shake"), "not both")

@@ -171,7 +171,16 @@ def cli() -> None:
 
 
 @cli.command("solve")
-@click.argument("board_text", metavar="BOARD")
+@click.argument("board_text", metavar="[BOARD]", required=False)
+@click.option(
+    "--shake", "shake_board", is_flag=True, help="Shake a board of the rules' dice to solve."
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=None,
+    help="With --shake: the seed (as for 'bigboggle shake'); implies --shake.",
+)
 @_rules_option
 @_dictionary_option
 @click.option(
@@ -182,7 +191,9 @@ def cli() -> None:
 )
 @_json_option
 def solve_command(
-    board_text: str,
+    board_text: str | None,
+    shake_board: bool,
+    seed: int | None,
     rules_name: str,
     dictionary_spec: str | None,
     min_length: int | None,
@@ -192,19 +203,32 @@ def solve_command(
     """Find every word on BOARD, with its score and a path.
 
     BOARD is rows separated by '/': a letter per cell, Qu (or Q) for the Qu face, [Th] for a
-    two-letter face, '.' for a blank and '*' after the challenge cube's cell.
+    two-letter face, '.' for a blank and '*' after the challenge cube's cell. With --shake
+    (or --seed) instead of a BOARD, a board is shaken from the rules' dice.
 
     \b
     Examples:
       bigboggle solve LINES/TQARD/HEMOP/ABCKI/PSTEW
+      bigboggle solve --shake --seed 7 --limit 20
       bigboggle solve PERS/LATG/SINE/TERS --rules classic --json
-      bigboggle solve "SEPAL/NIALT/..." --dictionary my-words.txt --min-length 5
+      bigboggle solve SEPAL/NIALT/ERDSO/TOMEN/ASTIR --dictionary my-words.txt --min-length 5
     """
-    try:
-        board = Board.parse(board_text)
-    except BoggleError as exc:
-        _fail(str(exc))
     rules = _load_rules(rules_name)
+    if board_text is not None and (shake_board or seed is not None):
+        _fail("give either a BOARD or --shake/--seed, not both")
+    if board_text is None:
+        if not (shake_board or seed is not None):
+            _fail("give a BOARD to solve (like LINES/TQARD/HEMOP/ABCKI/PSTEW) or --shake")
+        if seed is None:
+            seed = secrets.randbelow(2**32)
+        board = shake(rules.dice, seed, challenge=rules.challenge).board
+        if not as_json:
+            click.echo(f"Shaken from the {rules.dice} dice with seed {seed}")
+    else:
+        try:
+            board = Board.parse(board_text)
+        except BoggleError as exc:
+            _fail(str(exc))
     words = _load_dictionary(dictionary_spec, rules)
     _report_skipped(words)
     try:
@@ -212,7 +236,10 @@ def solve_command(
     except BoggleError as exc:
         _fail(str(exc))
     if as_json:
-        _print_json(solution.to_json())
+        data = solution.to_json()
+        if seed is not None:
+            data["seed"] = seed
+        _print_json(data)
         return
     _print_solution(solution, limit)
 

@@ -69,11 +69,13 @@ class Trie:
 
     def for_faces(self, faces: Iterable[str]) -> TrieNode:
         """The root, with shortcuts in place for every multi-token face in ``faces``."""
-        missing = {face for face in faces if len(tokens(face)) > 1} - self._faces
+        missing = {face for face in faces if len(face) > 1 and face != "qu"} - self._faces
         if missing:
             with self._lock:
                 for face in sorted(missing - self._faces):
-                    _add_shortcut(self.root, face, tokens(face))
+                    steps = tokens(face)
+                    if len(steps) > 1:
+                        _add_shortcut(self.root, face, steps)
                     self._faces.add(face)
         return self.root
 
