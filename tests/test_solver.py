@@ -36,14 +36,21 @@ def test_golden_boards(enable2k: Dictionary, text: str, count: int, total: int) 
     assert score_many([text, Board(text)], enable2k, rules) == [total, total]
 
 
-def walk_paths(board: Board) -> Iterator[tuple[str, tuple[int, ...]]]:
-    """Every simple path over non-blank cells with the letters it spells (brute force)."""
+def walk_paths(
+    board: Board, prefixes: set[str] | None = None
+) -> Iterator[tuple[str, tuple[int, ...]]]:
+    """Every simple path over non-blank cells with the letters it spells (brute force).
+
+    With ``prefixes``, a path is only extended while its letters start some word.
+    """
     letters = board.cell_letters
     adjacency = board.adjacency
 
     def extend(path: tuple[int, ...], text: str) -> Iterator[tuple[str, tuple[int, ...]]]:
+        if prefixes is not None and text not in prefixes:
+            return
         yield text, path
-        if len(path) >= 7:
+        if prefixes is None and len(path) >= 7:
             return
         for nxt in adjacency[path[-1]]:
             if letters[nxt] and nxt not in path:
@@ -56,10 +63,11 @@ def walk_paths(board: Board) -> Iterator[tuple[str, tuple[int, ...]]]:
 
 def brute_force(board: Board, words: set[str]) -> tuple[set[str], set[str]]:
     """The words found by enumerating paths, and those with a path through the challenge cell."""
+    prefixes = {word[:end] for word in words for end in range(1, len(word) + 1)}
     found: set[str] = set()
     through: set[str] = set()
     challenge = board.challenge_index
-    for text, path in walk_paths(board):
+    for text, path in walk_paths(board, prefixes):
         if text in words:
             found.add(text)
             if challenge in path:
