@@ -3,13 +3,36 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bigboggle import Dictionary
+# Keep the tests' prepared dictionaries out of the user's cache (one directory per session).
+os.environ["BIGBOGGLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bigboggle-test-cache-")
+
+from bigboggle import Dictionary, implementation  # noqa: E402 - after the cache is set
 
 ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CORE = implementation.name()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test runs on each solver core this installation has (compiled and reference),
+    except tests marked ``compares_cores``, which call both themselves and run once."""
+    if "solver_core" in metafunc.fixturenames:
+        once = metafunc.definition.get_closest_marker("compares_cores") is not None
+        cores = [DEFAULT_CORE] if once else sorted(implementation.CORES)
+        metafunc.parametrize("solver_core", cores, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def solver_core(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The solver core this test runs on."""
+    implementation.use(request.param)
+    yield request.param
+    implementation.use(DEFAULT_CORE)
 
 
 def enable2k_path() -> Path:

@@ -35,7 +35,8 @@ from .scoring import (
     WordResult,
     score_round,
 )
-from .solver import IMPLEMENTATION, FoundWord, Solution, score, score_many, solve, word_score
+from . import implementation
+from .solver import FoundWord, Solution, score, score_many, solve, word_score
 
 try:
     __version__ = version("bigboggle")
@@ -45,7 +46,6 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 __all__ = [
     "CHALLENGE_CUBE",
     "DICE_SETS",
-    "IMPLEMENTATION",
     "PRESETS",
     "SCORING_TABLES",
     "Board",
@@ -77,6 +77,7 @@ __all__ = [
     "WordResult",
     "__version__",
     "dice_set",
+    "implementation",
     "parse_round_request",
     "score",
     "score_many",

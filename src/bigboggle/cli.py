@@ -22,12 +22,18 @@ from .errors import BoggleError, WordListError
 from .round_input import parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
 from .scoring import RoundResult, Verdict, score_round
-from .solver import IMPLEMENTATION, Solution, solve
+from . import implementation
+from .solver import Solution, solve
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Largest seed ``shake`` accepts (and the range it draws a fresh one from).
 MAX_SEED = 2**63 - 1
+
+
+def _show_version(ctx: click.Context) -> None:
+    click.echo(f"bigboggle {__version__} (solver: {implementation.name()})")
+    ctx.exit()
 
 
 class BadInput(click.ClickException):
@@ -150,10 +156,13 @@ class _Cli(click.Group):
 
 
 @click.group(cls=_Cli, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(
-    __version__,
+@click.option(
     "--version",
-    message=f"%(prog)s %(version)s (solver: {IMPLEMENTATION})",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=lambda ctx, _param, value: _show_version(ctx) if value else None,
+    help="Show the version and the solver core in use, then exit.",
 )
 def cli() -> None:
     """Big Boggle, classic Boggle and Super Big Boggle: solve, shake and score boards.

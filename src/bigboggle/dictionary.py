@@ -10,6 +10,7 @@ dropped silently.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import gzip
 import unicodedata
@@ -18,7 +19,9 @@ from dataclasses import dataclass
 from importlib import resources
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
+from . import cache
 from .errors import WordListError
 from .trie import Trie
 
@@ -88,6 +91,8 @@ class Dictionary:
     """A set of playable words with prefix queries and optional commonness levels.
 
     Build one with :meth:`builtin`, :meth:`from_file`, :meth:`from_words` or :meth:`load`.
+    Words are kept as one sorted list (membership and levels by binary search), so a
+    dictionary loaded from the cache needs no per-word dict.
     """
 
     def __init__(
@@ -97,10 +102,43 @@ class Dictionary:
         name: str,
         report: LoadReport | None = None,
     ) -> None:
-        self._levels = dict(levels)
-        self._sorted = sorted(self._levels)
+        words = sorted(levels)
+        level_bytes = None
+        if any(level is not None for level in levels.values()):
+            level_bytes = bytes(levels[word] or 0 for word in words)
+        self._setup(words, level_bytes, name, report or LoadReport(words=len(words)), None, None)
+
+    def _setup(
+        self,
+        words: list[str],
+        levels: bytes | None,
+        name: str,
+        report: LoadReport,
+        cache_key: str | None,
+        packed: Any,
+    ) -> None:
+        self._words = words
+        self._level_bytes = levels
         self.name = name
-        self.report = report or LoadReport(words=len(self._levels))
+        self.report = report
+        self._cache_key = cache_key
+        self._packed = packed
+
+    @classmethod
+    def _prepared(
+        cls,
+        words: list[str],
+        levels: bytes | None,
+        *,
+        name: str,
+        report: LoadReport,
+        cache_key: str | None,
+        packed: Any = None,
+    ) -> Dictionary:
+        """A dictionary from an already sorted, de-duplicated word list (the cache's form)."""
+        dictionary = cls.__new__(cls)
+        dictionary._setup(words, levels, name, report, cache_key, packed)
+        return dictionary
 
     # -- construction ------------------------------------------------------------------------
 
@@ -129,7 +167,8 @@ class Dictionary:
         """A dictionary read from a text file, one word per line (UTF-8; ``#`` starts a comment).
 
         :class:`WordListError` names the file (and the line) when it is missing, unreadable,
-        binary, not UTF-8, or holds no playable word.
+        binary, not UTF-8, or holds no playable word. With the compiled core, the prepared
+        list is cached on disk (see :mod:`bigboggle.cache`), keyed by the file's content.
         """
         file = Path(path)
         label = repr(str(path))
@@ -148,6 +187,10 @@ class Dictionary:
             raise WordListError(f"word list {label} cannot be read (permission denied)") from None
         except OSError as exc:
             raise WordListError(f"word list {label} cannot be read: {exc.strerror}") from None
+        key = cache.key_for(data, "file")
+        cached = _from_cache(key, name=str(path))
+        if cached is not None:
+            return cached
         if not data.strip():
             raise WordListError(f"word list {label} is empty")
         if b"\x00" in data:
@@ -177,7 +220,9 @@ class Dictionary:
                 f"word list {label} has no playable words ({report.describe()}); words are "
                 f"at least {SHORTEST_WORD} letters a-z, one per line"
             )
-        return cls(levels, name=str(path), report=report)
+        dictionary = cls(levels, name=str(path), report=report)
+        dictionary._cache_key = key
+        return dictionary
 
     @classmethod
     def load(cls, spec: str | PathLike[str] | None = None) -> Dictionary:
@@ -195,14 +240,19 @@ class Dictionary:
 
     # -- container behaviour -----------------------------------------------------------------
 
+    def _index(self, word: str) -> int:
+        """The word's position in the sorted list, or -1."""
+        i = bisect.bisect_left(self._words, word)
+        return i if i < len(self._words) and self._words[i] == word else -1
+
     def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and word.lower() in self._levels
+        return isinstance(word, str) and self._index(word.lower()) >= 0
 
     def __len__(self) -> int:
-        return len(self._levels)
+        return len(self._words)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._sorted)
+        return iter(self._words)
 
     def __repr__(self) -> str:
         return f"<Dictionary {self.name!r}: {len(self)} words>"
@@ -210,35 +260,87 @@ class Dictionary:
     def has_prefix(self, prefix: str) -> bool:
         """Whether some word starts with ``prefix`` (the empty prefix: whether any word exists)."""
         prefix = prefix.lower()
-        i = bisect.bisect_left(self._sorted, prefix)
-        return i < len(self._sorted) and self._sorted[i].startswith(prefix)
+        i = bisect.bisect_left(self._words, prefix)
+        return i < len(self._words) and self._words[i].startswith(prefix)
 
     def words_with_prefix(self, prefix: str) -> Iterator[str]:
         """The words that start with ``prefix``, alphabetically."""
         prefix = prefix.lower()
-        for word in self._sorted[bisect.bisect_left(self._sorted, prefix) :]:
+        for word in self._words[bisect.bisect_left(self._words, prefix) :]:
             if not word.startswith(prefix):
                 break
             yield word
 
     def level(self, word: str) -> int | None:
         """The word's SCOWL level (lower is more common), or ``None`` if unknown or absent."""
-        return self._levels.get(word.lower())
+        if self._level_bytes is None:
+            return None
+        i = self._index(word.lower())
+        return self._level_bytes[i] or None if i >= 0 else None
 
     @property
     def has_levels(self) -> bool:
         """Whether the words carry SCOWL levels (the built-ins do, user lists do not)."""
-        return any(level is not None for level in self._levels.values())
+        return self._level_bytes is not None
+
+    @property
+    def word_list(self) -> list[str]:
+        """The words, sorted (the list itself: do not change it)."""
+        return self._words
 
     @functools.cached_property
     def trie(self) -> Trie:
-        """The prefix tree the reference solver walks; built on first use and kept."""
-        return Trie(self._sorted)
+        """The prefix tree the pure-Python solver walks; built on first use and kept."""
+        return Trie(self._words)
+
+    @property
+    def packed_trie(self) -> Any:
+        """The packed trie the compiled core walks: from the cache, or built and then cached."""
+        if self._packed is None:
+            packed_type = _packed_trie_type()
+            if packed_type is None:
+                raise RuntimeError("the compiled solver core is not installed")
+            self._packed = packed_type.build(self._words)
+            if self._cache_key is not None:
+                cache.save(
+                    self._cache_key,
+                    self._words,
+                    self._level_bytes,
+                    dataclasses.asdict(self.report),
+                    self._packed,
+                )
+        return self._packed
 
     @functools.cached_property
     def longest(self) -> int:
         """Letters in the longest word (0 for an empty dictionary)."""
-        return max(map(len, self._sorted), default=0)
+        return max(map(len, self._words), default=0)
+
+
+def _packed_trie_type() -> Any:
+    try:
+        from ._solve_c import PackedTrie
+    except ImportError:
+        return None
+    return PackedTrie
+
+
+def _from_cache(key: str, *, name: str) -> Dictionary | None:
+    packed_type = _packed_trie_type()
+    if packed_type is None:
+        return None
+    entry = cache.load(key, packed_type)
+    if entry is None:
+        return None
+    report = dict(entry.report)
+    report["examples"] = tuple(report.get("examples", ()))
+    try:
+        load_report = LoadReport(**report)
+    except TypeError:
+        return None
+    return Dictionary._prepared(
+        entry.words, entry.levels, name=name, report=load_report, cache_key=key, packed=entry.trie
+    )
 
 
 class _Counter:
@@ -287,8 +389,12 @@ def _looks_like_path(spec: str) -> bool:
 @functools.cache
 def _load_builtin(name: str) -> Dictionary:
     limit = BUILTIN_LEVELS[name]
-    levels: dict[str, int | None] = {}
     data = resources.files("bigboggle").joinpath("data", _DATA_FILE).read_bytes()
+    key = cache.key_for(data, f"builtin:{name}")
+    cached = _from_cache(key, name=name)
+    if cached is not None:
+        return cached
+    levels: dict[str, int | None] = {}
     for line in gzip.decompress(data).decode("utf-8").splitlines():
         if line.startswith("#"):
             continue
@@ -296,4 +402,6 @@ def _load_builtin(name: str) -> Dictionary:
         level = int(level_text)
         if level <= limit:
             levels[word] = level
-    return Dictionary(levels, name=name)
+    dictionary = Dictionary(levels, name=name)
+    dictionary._cache_key = key
+    return dictionary

@@ -13,15 +13,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from . import _solve_py
+from . import implementation
 from .board import Board, Path
 from .dictionary import Dictionary
 from .errors import RulesError
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
-
-#: Which solver core is in use: ``"python"`` (the reference).
-IMPLEMENTATION = "python"
-_core = _solve_py
 
 
 def word_score(
@@ -115,7 +111,7 @@ class Solution:
             "rules": self.rules.name,
             "dictionary": self.dictionary,
             "min_length": self.min_length,
-            "implementation": IMPLEMENTATION,
+            "implementation": implementation.name(),
             "count": self.count,
             "total_score": self.total_score,
             "counts_by_length": {str(k): v for k, v in self.counts_by_length().items()},
@@ -156,24 +152,28 @@ def solve(
     """
     board = _as_board(board)
     words, rules, minimum = _resolve(dictionary, rules, min_length)
-    root = words.trie.for_faces(board.cell_letters)
-    found = _core.find_words(root, board.cell_letters, board.adjacency, board.challenge_index)
-    points = _points_table(rules, minimum, words.longest)
-    bonus = rules.challenge_bonus
-    positions = [board.position(cell) for cell in range(board.rows * board.cols)]
-    at = positions.__getitem__
-    entries = []
-    for word, (cells, through) in found.items():
-        value = points[len(word)]
-        if value:
-            extra = bonus if through else 0
-            entries.append(FoundWord(word, tuple(map(at, cells)), value + extra, extra))
-    entries.sort(key=lambda found: (-found.score, found.word))
-    return Solution(board, rules, words.name, minimum, tuple(entries))
+    found = implementation.core().solve_cells(
+        implementation.trie_for(words),
+        words.word_list,
+        board.cell_letters,
+        board.rows,
+        board.cols,
+        _challenge(board),
+        _points_table(rules, minimum, words.longest),
+        rules.challenge_bonus,
+        FoundWord,
+    )
+    return Solution(board, rules, words.name, minimum, tuple(found))
 
 
-def _points_table(rules: Rules, minimum: int, longest: int) -> list[int]:
-    return [rules.word_points(length, minimum) for length in range(longest + 1)]
+def _challenge(board: Board) -> int:
+    index = board.challenge_index
+    return -1 if index is None else index
+
+
+def _points_table(rules: Rules, minimum: int, longest: int) -> tuple[int, ...]:
+    """Points by letter count, for every length up to the dictionary's longest word."""
+    return tuple(rules.word_points(length, minimum) for length in range(longest + 2))
 
 
 def score(
@@ -184,7 +184,19 @@ def score(
     min_length: int | None = None,
 ) -> int:
     """The board's total points (the sum :func:`solve` would give), without building paths."""
-    return score_many([board], dictionary, rules, min_length=min_length)[0]
+    board = _as_board(board)
+    words, rules, minimum = _resolve(dictionary, rules, min_length)
+    return int(
+        implementation.core().score_cells(
+            implementation.trie_for(words),
+            board.cell_letters,
+            board.rows,
+            board.cols,
+            _challenge(board),
+            _points_table(rules, minimum, words.longest),
+            rules.challenge_bonus,
+        )
+    )
 
 
 def score_many(
@@ -198,27 +210,22 @@ def score_many(
     """The total points of each board of a batch, in order.
 
     Boards may be :class:`Board` values or board texts (a bad text raises :class:`BoardError`
-    naming it before any board is solved). ``threads`` > 1 splits the batch across a thread
-    pool.
+    naming it before any board is solved). The compiled core scores the batch without holding
+    the GIL, so ``threads`` > 1 splits it across that many threads and cores.
     """
     parsed = [_as_board(board) for board in boards]
     words, rules, minimum = _resolve(dictionary, rules, min_length)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise RulesError(f"threads={threads!r} must be a whole number of at least 1")
+    core = implementation.core()
+    trie = implementation.trie_for(words)
     points = _points_table(rules, minimum, words.longest)
     bonus = rules.challenge_bonus
-    trie = words.trie
-
-    def total(board: Board) -> int:
-        root = trie.for_faces(board.cell_letters)
-        found, through = _core.find_word_set(
-            root, board.cell_letters, board.adjacency, board.challenge_index
-        )
-        return sum(points[len(word)] for word in found) + bonus * sum(
-            1 for word in through if points[len(word)]
-        )
-
-    if threads == 1 or len(parsed) < 2:
-        return [total(board) for board in parsed]
+    cells = [(b.cell_letters, b.rows, b.cols, _challenge(b)) for b in parsed]
+    if threads == 1 or len(cells) < 2:
+        return [int(total) for total in core.score_batch(trie, cells, points, bonus)]
+    size = -(-len(cells) // threads)
+    chunks = [cells[i : i + size] for i in range(0, len(cells), size)]
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        return list(pool.map(total, parsed))
+        results = pool.map(lambda chunk: core.score_batch(trie, chunk, points, bonus), chunks)
+        return [int(total) for chunk_totals in results for total in chunk_totals]

@@ -1,0 +1,5 @@
+"""``python -m bigboggle``: the command line."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,878 @@
+/*
+ * bigboggle._solve_c: the compiled solver core.
+ *
+ * Same contract as the pure-Python reference (_solve_py.py): solve_cells, score_cells and
+ * score_batch over a trie; all validation, rules and scoring tables stay in Python, which
+ * passes a points-by-letter-count table, the challenge bonus and cells as lowercase faces.
+ *
+ * The trie is packed: nodes in breadth-first order, each with a 27-bit mask of child tokens
+ * (a-z, and "qu" as token 26, since a Qu face is one cell), the index of its first child
+ * (children are contiguous, in token order, so a child's index is first + popcount of the
+ * lower mask bits), and the id of the word ending there (-1 if none). Word ids are indices
+ * into the dictionary's sorted word list, so sorting by id is sorting alphabetically.
+ * Twelve bytes a node: ENABLE2K's 387k nodes take 4.6 MB, cached on disk by cache.py.
+ *
+ * Words found on one board are de-duplicated with per-word "stamps": an array holding, for
+ * each word, the number of the board on which it was last seen, so no clearing is needed
+ * between boards. Calls that keep the GIL use arrays owned by the trie; score_batch releases
+ * the GIL and allocates its own, so several threads can score batches at once.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NTOKENS 27
+#define TOKEN_QU 26
+#define MAX_SIDE 12
+#define MAX_CELLS (MAX_SIDE * MAX_SIDE)
+#define MAX_FACE_TOKENS 3
+#define BATCH_CHUNK 2048
+
+#if defined(__GNUC__) || defined(__clang__)
+#define POPCOUNT(x) ((uint32_t)__builtin_popcount(x))
+#else
+static uint32_t POPCOUNT(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+#endif
+
+/* ---------------------------------------------------------------------------------------- */
+/* The packed trie                                                                            */
+
+typedef struct {
+    PyObject_HEAD
+    uint32_t n_nodes;
+    uint32_t n_words;
+    uint32_t *mask;   /* n_nodes */
+    uint32_t *first;  /* n_nodes */
+    int32_t *word;    /* n_nodes */
+    uint8_t *wlen;    /* n_words: letters in each word */
+    /* De-duplication state for calls that hold the GIL. */
+    uint32_t *seen;
+    uint32_t *seen_through;
+    int32_t *slot;
+    uint32_t stamp;
+} PackedTrie;
+
+static PyTypeObject PackedTrieType;
+
+static void trie_free_arrays(PackedTrie *t) {
+    PyMem_RawFree(t->mask);
+    PyMem_RawFree(t->first);
+    PyMem_RawFree(t->word);
+    PyMem_RawFree(t->wlen);
+    PyMem_RawFree(t->seen);
+    PyMem_RawFree(t->seen_through);
+    PyMem_RawFree(t->slot);
+    t->mask = t->first = NULL;
+    t->word = NULL;
+    t->wlen = NULL;
+    t->seen = t->seen_through = NULL;
+    t->slot = NULL;
+}
+
+static void PackedTrie_dealloc(PackedTrie *self) {
+    trie_free_arrays(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int trie_alloc_arrays(PackedTrie *t, uint32_t n_nodes, uint32_t n_words) {
+    size_t nodes = n_nodes ? n_nodes : 1, words = n_words ? n_words : 1;
+    t->n_nodes = n_nodes;
+    t->n_words = n_words;
+    t->mask = PyMem_RawMalloc(nodes * sizeof(uint32_t));
+    t->first = PyMem_RawMalloc(nodes * sizeof(uint32_t));
+    t->word = PyMem_RawMalloc(nodes * sizeof(int32_t));
+    t->wlen = PyMem_RawMalloc(words);
+    t->seen = PyMem_RawCalloc(words, sizeof(uint32_t));
+    t->seen_through = PyMem_RawCalloc(words, sizeof(uint32_t));
+    t->slot = PyMem_RawMalloc(words * sizeof(int32_t));
+    t->stamp = 0;
+    if (!t->mask || !t->first || !t->word || !t->wlen || !t->seen || !t->seen_through || !t->slot) {
+        trie_free_arrays(t);
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* Tokens of lowercase ASCII letters: "qu" is one token. Returns the count, or -1 if a
+ * character is not a-z or there are more than max tokens. */
+static int tokenize(const char *s, Py_ssize_t n, uint8_t *out, int max) {
+    int k = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (ch < 'a' || ch > 'z') return -1;
+        if (k >= max) return -1;
+        if (ch == 'q' && i + 1 < n && s[i + 1] == 'u') {
+            out[k++] = TOKEN_QU;
+            i++;
+        } else {
+            out[k++] = (uint8_t)(ch - 'a');
+        }
+    }
+    return k;
+}
+
+/* A growable pointer trie used only while building: first child, next sibling, token. */
+typedef struct {
+    int32_t *child, *sibling, *word;
+    uint8_t *token;
+    uint32_t count, capacity;
+} BuildTrie;
+
+static int build_grow(BuildTrie *b) {
+    uint32_t capacity = b->capacity ? b->capacity * 2 : 1024;
+    int32_t *child = PyMem_RawRealloc(b->child, capacity * sizeof(int32_t));
+    if (child) b->child = child;
+    int32_t *sibling = PyMem_RawRealloc(b->sibling, capacity * sizeof(int32_t));
+    if (sibling) b->sibling = sibling;
+    int32_t *word = PyMem_RawRealloc(b->word, capacity * sizeof(int32_t));
+    if (word) b->word = word;
+    uint8_t *token = PyMem_RawRealloc(b->token, capacity);
+    if (token) b->token = token;
+    if (!child || !sibling || !word || !token) return -1;
+    b->capacity = capacity;
+    return 0;
+}
+
+static int32_t build_new_node(BuildTrie *b, uint8_t token) {
+    if (b->count == b->capacity && build_grow(b) < 0) return -1;
+    int32_t id = (int32_t)b->count++;
+    b->child[id] = -1;
+    b->sibling[id] = -1;
+    b->word[id] = -1;
+    b->token[id] = token;
+    return id;
+}
+
+static void build_free(BuildTrie *b) {
+    PyMem_RawFree(b->child);
+    PyMem_RawFree(b->sibling);
+    PyMem_RawFree(b->word);
+    PyMem_RawFree(b->token);
+}
+
+/* PackedTrie.build(words): words is a list of distinct lowercase a-z strings; word i gets id i. */
+static PyObject *PackedTrie_build(PyTypeObject *type, PyObject *words) {
+    if (!PyList_Check(words)) {
+        PyErr_SetString(PyExc_TypeError, "build() takes a list of words");
+        return NULL;
+    }
+    Py_ssize_t n_words = PyList_GET_SIZE(words);
+    if (n_words >= INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "too many words");
+        return NULL;
+    }
+    BuildTrie b = {0};
+    if (build_new_node(&b, 0) < 0) goto nomem;
+    uint8_t *lengths = PyMem_RawMalloc(n_words ? (size_t)n_words : 1);
+    if (!lengths) goto nomem;
+    for (Py_ssize_t i = 0; i < n_words; i++) {
+        PyObject *item = PyList_GET_ITEM(words, i);
+        Py_ssize_t n;
+        const char *s = PyUnicode_Check(item) ? PyUnicode_AsUTF8AndSize(item, &n) : NULL;
+        if (!s) {
+            PyMem_RawFree(lengths);
+            build_free(&b);
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "word %zd is not a string", i);
+            return NULL;
+        }
+        uint8_t toks[256];
+        int k = n <= 255 ? tokenize(s, n, toks, 255) : -1;
+        if (k <= 0) {
+            PyMem_RawFree(lengths);
+            build_free(&b);
+            PyErr_Format(PyExc_ValueError, "word %zd (%R) is not 1-255 letters a-z", i, item);
+            return NULL;
+        }
+        lengths[i] = (uint8_t)n;
+        int32_t node = 0;
+        for (int j = 0; j < k; j++) {
+            uint8_t t = toks[j];
+            int32_t prev = -1, cur = b.child[node];
+            while (cur >= 0 && b.token[cur] < t) {
+                prev = cur;
+                cur = b.sibling[cur];
+            }
+            if (cur < 0 || b.token[cur] != t) {
+                int32_t fresh = build_new_node(&b, t);
+                if (fresh < 0) {
+                    PyMem_RawFree(lengths);
+                    goto nomem;
+                }
+                b.sibling[fresh] = cur;
+                if (prev < 0) b.child[node] = fresh;
+                else b.sibling[prev] = fresh;
+                cur = fresh;
+            }
+            node = cur;
+        }
+        if (b.word[node] >= 0) {
+            PyMem_RawFree(lengths);
+            build_free(&b);
+            PyErr_Format(PyExc_ValueError, "word %zd (%R) appears twice", i, item);
+            return NULL;
+        }
+        b.word[node] = (int32_t)i;
+    }
+
+    PackedTrie *t = (PackedTrie *)type->tp_alloc(type, 0);
+    if (!t) {
+        PyMem_RawFree(lengths);
+        build_free(&b);
+        return NULL;
+    }
+    if (trie_alloc_arrays(t, b.count, (uint32_t)n_words) < 0) {
+        PyMem_RawFree(lengths);
+        build_free(&b);
+        Py_DECREF(t);
+        return NULL;
+    }
+    memcpy(t->wlen, lengths, (size_t)n_words);
+    PyMem_RawFree(lengths);
+
+    /* Breadth-first layout: a node's children get consecutive new ids in token order. */
+    int32_t *order = PyMem_RawMalloc(b.count * sizeof(int32_t)); /* new id -> old id */
+    if (!order) {
+        build_free(&b);
+        Py_DECREF(t);
+        return PyErr_NoMemory();
+    }
+    uint32_t head = 0, tail = 0;
+    order[tail++] = 0;
+    while (head < tail) {
+        uint32_t new_id = head;
+        int32_t old = order[head++];
+        uint32_t mask = 0;
+        t->first[new_id] = tail;
+        for (int32_t c = b.child[old]; c >= 0; c = b.sibling[c]) {
+            mask |= 1u << b.token[c];
+            order[tail++] = c;
+        }
+        t->mask[new_id] = mask;
+        if (!mask) t->first[new_id] = 0;
+        t->word[new_id] = b.word[old];
+    }
+    PyMem_RawFree(order);
+    build_free(&b);
+    return (PyObject *)t;
+
+nomem:
+    build_free(&b);
+    return PyErr_NoMemory();
+}
+
+/* Check a trie's structure so that no walk can leave its arrays. */
+static int trie_validate(PackedTrie *t) {
+    if (t->n_nodes == 0) {
+        PyErr_SetString(PyExc_ValueError, "a trie needs a root node");
+        return -1;
+    }
+    for (uint32_t i = 0; i < t->n_nodes; i++) {
+        uint32_t m = t->mask[i];
+        if (m >> NTOKENS) goto bad;
+        if (m) {
+            uint64_t end = (uint64_t)t->first[i] + POPCOUNT(m);
+            if (t->first[i] <= i || end > t->n_nodes) goto bad;
+        }
+        if (t->word[i] < -1 || t->word[i] >= (int64_t)t->n_words) goto bad;
+    }
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "trie data is corrupt");
+    return -1;
+}
+
+/* PackedTrie.from_bytes(data, n_nodes, n_words): the inverse of to_bytes(), validated. */
+static PyObject *PackedTrie_from_bytes(PyTypeObject *type, PyObject *args) {
+    Py_buffer view;
+    unsigned long n_nodes, n_words;
+    if (!PyArg_ParseTuple(args, "y*kk", &view, &n_nodes, &n_words)) return NULL;
+    uint64_t expected = (uint64_t)n_nodes * 12u + (uint64_t)n_words;
+    if (n_nodes > UINT32_MAX / 16 || n_words > INT32_MAX || (uint64_t)view.len != expected) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "trie data has the wrong size");
+        return NULL;
+    }
+    PackedTrie *t = (PackedTrie *)type->tp_alloc(type, 0);
+    if (!t) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    if (trie_alloc_arrays(t, (uint32_t)n_nodes, (uint32_t)n_words) < 0) {
+        PyBuffer_Release(&view);
+        Py_DECREF(t);
+        return NULL;
+    }
+    const char *p = view.buf;
+    memcpy(t->mask, p, n_nodes * 4u);
+    memcpy(t->first, p + n_nodes * 4u, n_nodes * 4u);
+    memcpy(t->word, p + n_nodes * 8u, n_nodes * 4u);
+    memcpy(t->wlen, p + n_nodes * 12u, n_words);
+    PyBuffer_Release(&view);
+    if (trie_validate(t) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    return (PyObject *)t;
+}
+
+static PyObject *PackedTrie_to_bytes(PackedTrie *t, PyObject *Py_UNUSED(ignored)) {
+    size_t n = t->n_nodes;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * 12u + t->n_words));
+    if (!out) return NULL;
+    char *p = PyBytes_AS_STRING(out);
+    memcpy(p, t->mask, n * 4u);
+    memcpy(p + n * 4u, t->first, n * 4u);
+    memcpy(p + n * 8u, t->word, n * 4u);
+    memcpy(p + n * 12u, t->wlen, t->n_words);
+    return out;
+}
+
+static PyObject *PackedTrie_get_nodes(PackedTrie *t, void *Py_UNUSED(c)) {
+    return PyLong_FromUnsignedLong(t->n_nodes);
+}
+
+static PyObject *PackedTrie_get_words(PackedTrie *t, void *Py_UNUSED(c)) {
+    return PyLong_FromUnsignedLong(t->n_words);
+}
+
+static PyMethodDef PackedTrie_methods[] = {
+    {"build", (PyCFunction)PackedTrie_build, METH_O | METH_CLASS,
+     "build(words) -> PackedTrie: a trie of distinct lowercase words; word i gets id i."},
+    {"from_bytes", (PyCFunction)PackedTrie_from_bytes, METH_VARARGS | METH_CLASS,
+     "from_bytes(data, n_nodes, n_words) -> PackedTrie: the inverse of to_bytes(), validated."},
+    {"to_bytes", (PyCFunction)PackedTrie_to_bytes, METH_NOARGS,
+     "to_bytes() -> bytes: the node arrays and word lengths, for the cache."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef PackedTrie_getset[] = {
+    {"node_count", (getter)PackedTrie_get_nodes, NULL, "Number of nodes.", NULL},
+    {"word_count", (getter)PackedTrie_get_words, NULL, "Number of words.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject PackedTrieType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "bigboggle._solve_c.PackedTrie",
+    .tp_basicsize = sizeof(PackedTrie),
+    .tp_dealloc = (destructor)PackedTrie_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A trie packed into arrays (see the module's notes). Build with build() or from_bytes().",
+    .tp_methods = PackedTrie_methods,
+    .tp_getset = PackedTrie_getset,
+};
+
+/* ---------------------------------------------------------------------------------------- */
+/* Boards and the walk                                                                        */
+
+typedef struct {
+    int ncells, rows, cols, challenge;
+    uint8_t ntok[MAX_CELLS];
+    uint8_t tok[MAX_CELLS][MAX_FACE_TOKENS];
+} BoardSpec;
+
+typedef struct {
+    uint32_t word;
+    int32_t score, bonus;
+    uint32_t path_at;
+    uint8_t path_len, through;
+} Found;
+
+typedef struct {
+    const uint32_t *mask, *first;
+    const int32_t *word;
+    const uint8_t *wlen;
+    uint32_t n_words;
+    const int32_t *points;
+    int npoints, bonus;
+    uint32_t *seen, *seen_through;
+    int32_t *slot;
+    uint32_t stamp;
+    const BoardSpec *board;
+    uint8_t nnb[MAX_CELLS];
+    uint8_t nb[MAX_CELLS][8];
+    uint8_t used[MAX_CELLS];
+    uint8_t path[MAX_CELLS];
+    int challenge;
+    int with_paths;
+    long long total;
+    /* with_paths only */
+    Found *found;
+    size_t nfound, found_cap;
+    uint8_t *paths;
+    size_t paths_len, paths_cap;
+    int oom;
+} Walk;
+
+static inline int32_t points_for(const Walk *w, uint32_t word) {
+    int n = w->wlen[word];
+    return n < w->npoints ? w->points[n] : w->points[w->npoints - 1];
+}
+
+static int store_path(Walk *w, int len) {
+    if (w->paths_len + (size_t)len > w->paths_cap) {
+        size_t cap = w->paths_cap ? w->paths_cap * 2 : 4096;
+        while (cap < w->paths_len + (size_t)len) cap *= 2;
+        uint8_t *grown = PyMem_RawRealloc(w->paths, cap);
+        if (!grown) return -1;
+        w->paths = grown;
+        w->paths_cap = cap;
+    }
+    memcpy(w->paths + w->paths_len, w->path, (size_t)len);
+    w->paths_len += (size_t)len;
+    return 0;
+}
+
+static void record(Walk *w, uint32_t word, int len) {
+    int through = w->challenge >= 0 && w->used[w->challenge];
+    if (!w->with_paths) {
+        if (w->seen[word] != w->stamp) {
+            w->seen[word] = w->stamp;
+            int32_t p = points_for(w, word);
+            w->total += p;
+            if (through && p) {
+                w->seen_through[word] = w->stamp;
+                w->total += w->bonus;
+            }
+        } else if (through && w->seen_through[word] != w->stamp && points_for(w, word)) {
+            w->seen_through[word] = w->stamp;
+            w->total += w->bonus;
+        }
+        return;
+    }
+    int32_t p = points_for(w, word);
+    if (!p || w->oom) return;
+    if (w->seen[word] != w->stamp) {
+        if (w->nfound == w->found_cap) {
+            size_t cap = w->found_cap ? w->found_cap * 2 : 256;
+            Found *grown = PyMem_RawRealloc(w->found, cap * sizeof(Found));
+            if (!grown) {
+                w->oom = 1;
+                return;
+            }
+            w->found = grown;
+            w->found_cap = cap;
+        }
+        uint32_t at = (uint32_t)w->paths_len;
+        if (store_path(w, len) < 0) {
+            w->oom = 1;
+            return;
+        }
+        w->seen[word] = w->stamp;
+        w->slot[word] = (int32_t)w->nfound;
+        Found *f = &w->found[w->nfound++];
+        f->word = word;
+        f->score = p + (through ? w->bonus : 0);
+        f->bonus = through ? w->bonus : 0;
+        f->path_at = at;
+        f->path_len = (uint8_t)len;
+        f->through = (uint8_t)through;
+    } else if (through) {
+        Found *f = &w->found[w->slot[word]];
+        if (f->through) return;
+        uint32_t at = (uint32_t)w->paths_len;
+        if (store_path(w, len) < 0) {
+            w->oom = 1;
+            return;
+        }
+        f->score = p + w->bonus;
+        f->bonus = w->bonus;
+        f->path_at = at;
+        f->path_len = (uint8_t)len;
+        f->through = 1;
+    }
+}
+
+static void walk_from(Walk *w, uint32_t node, int cell, int depth) {
+    const uint32_t *mask = w->mask, *first = w->first;
+    w->used[cell] = 1;
+    w->path[depth] = (uint8_t)cell;
+    int32_t word = w->word[node];
+    if (word >= 0) record(w, (uint32_t)word, depth + 1);
+    uint32_t m = mask[node];
+    if (m) {
+        const BoardSpec *b = w->board;
+        int k = w->nnb[cell];
+        for (int i = 0; i < k; i++) {
+            int n = w->nb[cell][i];
+            if (w->used[n]) continue;
+            if (b->ntok[n] == 1) {
+                uint32_t bit = 1u << b->tok[n][0];
+                if (m & bit) walk_from(w, first[node] + POPCOUNT(m & (bit - 1)), n, depth + 1);
+            } else {
+                uint32_t cur = node;
+                int j;
+                for (j = 0; j < b->ntok[n]; j++) {
+                    uint32_t mm = mask[cur], bit = 1u << b->tok[n][j];
+                    if (!(mm & bit)) break;
+                    cur = first[cur] + POPCOUNT(mm & (bit - 1));
+                }
+                if (j == b->ntok[n]) walk_from(w, cur, n, depth + 1);
+            }
+        }
+    }
+    w->used[cell] = 0;
+}
+
+static void next_stamp(Walk *w) {
+    if (++w->stamp == 0) {
+        memset(w->seen, 0, w->n_words * sizeof(uint32_t));
+        memset(w->seen_through, 0, w->n_words * sizeof(uint32_t));
+        w->stamp = 1;
+    }
+}
+
+/* Walk every path of one board. */
+static void walk_board(Walk *w, const BoardSpec *b) {
+    w->board = b;
+    w->challenge = b->challenge;
+    w->total = 0;
+    w->nfound = 0;
+    w->paths_len = 0;
+    next_stamp(w);
+    for (int r = 0; r < b->rows; r++) {
+        for (int c = 0; c < b->cols; c++) {
+            int cell = r * b->cols + c, k = 0;
+            for (int dr = -1; dr <= 1; dr++) {
+                for (int dc = -1; dc <= 1; dc++) {
+                    int rr = r + dr, cc = c + dc;
+                    if ((dr || dc) && rr >= 0 && rr < b->rows && cc >= 0 && cc < b->cols &&
+                        b->ntok[rr * b->cols + cc]) {
+                        w->nb[cell][k++] = (uint8_t)(rr * b->cols + cc);
+                    }
+                }
+            }
+            w->nnb[cell] = (uint8_t)k;
+            w->used[cell] = 0;
+        }
+    }
+    for (int cell = 0; cell < b->ncells; cell++) {
+        int nt = b->ntok[cell];
+        if (!nt) continue;
+        uint32_t cur = 0;
+        int j;
+        for (j = 0; j < nt; j++) {
+            uint32_t mm = w->mask[cur], bit = 1u << b->tok[cell][j];
+            if (!(mm & bit)) break;
+            cur = w->first[cur] + POPCOUNT(mm & (bit - 1));
+        }
+        if (j == nt) walk_from(w, cur, cell, 0);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Arguments                                                                                  */
+
+/* Read (letters, rows, cols, challenge) into a BoardSpec. */
+static int read_board(PyObject *letters, int rows, int cols, int challenge, BoardSpec *b) {
+    if (rows < 1 || cols < 1 || rows > MAX_SIDE || cols > MAX_SIDE) {
+        PyErr_Format(PyExc_ValueError, "a board is 1-%d rows and columns, not %dx%d", MAX_SIDE,
+                     rows, cols);
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(letters, "letters must be a sequence of strings");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != (Py_ssize_t)rows * cols) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%zd letters for a %dx%d board", n, rows, cols);
+        return -1;
+    }
+    if (challenge < -1 || challenge >= n) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "challenge cell %d is off the board", challenge);
+        return -1;
+    }
+    b->ncells = (int)n;
+    b->rows = rows;
+    b->cols = cols;
+    b->challenge = challenge;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        Py_ssize_t len;
+        const char *s = PyUnicode_Check(item) ? PyUnicode_AsUTF8AndSize(item, &len) : NULL;
+        int k = s ? tokenize(s, len, b->tok[i], MAX_FACE_TOKENS) : -1;
+        if (k < 0) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "cell %zd: %R is not a face of 0-3 letters a-z", i,
+                             item);
+            return -1;
+        }
+        b->ntok[i] = (uint8_t)k;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Read the points table (a sequence of non-negative ints, one per letter count). */
+static int32_t *read_points(PyObject *points, int *count) {
+    PyObject *seq = PySequence_Fast(points, "points must be a sequence of ints");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > 4096) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "points must have 1-4096 entries");
+        return NULL;
+    }
+    int32_t *out = PyMem_RawMalloc((size_t)n * sizeof(int32_t));
+    if (!out) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1 && PyErr_Occurred()) {
+            PyMem_RawFree(out);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        if (v < 0 || v > 1000000) {
+            PyMem_RawFree(out);
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "points must be 0-1000000");
+            return NULL;
+        }
+        out[i] = (int32_t)v;
+    }
+    Py_DECREF(seq);
+    *count = (int)n;
+    return out;
+}
+
+static void walk_init(Walk *w, PackedTrie *t, const int32_t *points, int npoints, int bonus) {
+    memset(w, 0, sizeof(*w));
+    w->mask = t->mask;
+    w->first = t->first;
+    w->word = t->word;
+    w->wlen = t->wlen;
+    w->n_words = t->n_words;
+    w->points = points;
+    w->npoints = npoints;
+    w->bonus = bonus;
+}
+
+static void walk_use_trie_state(Walk *w, PackedTrie *t) {
+    w->seen = t->seen;
+    w->seen_through = t->seen_through;
+    w->slot = t->slot;
+    w->stamp = t->stamp;
+}
+
+static int compare_found(const void *a, const void *b) {
+    const Found *x = a, *y = b;
+    if (x->score != y->score) return x->score > y->score ? -1 : 1;
+    return x->word < y->word ? -1 : (x->word > y->word);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* The contract                                                                               */
+
+static PyObject *solve_cells(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *trie_obj, *words, *letters, *points_obj;
+    PyTypeObject *make;
+    int rows, cols, challenge, bonus;
+    if (!PyArg_ParseTuple(args, "O!O!OiiiOiO!:solve_cells", &PackedTrieType, &trie_obj,
+                          &PyList_Type, &words, &letters, &rows, &cols, &challenge, &points_obj,
+                          &bonus, &PyType_Type, &make))
+        return NULL;
+    PackedTrie *t = (PackedTrie *)trie_obj;
+    if (PyList_GET_SIZE(words) != (Py_ssize_t)t->n_words) {
+        PyErr_SetString(PyExc_ValueError, "words do not match the trie");
+        return NULL;
+    }
+    if (!PyType_IsSubtype(make, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "make must be a tuple subclass of four fields");
+        return NULL;
+    }
+    BoardSpec board;
+    if (read_board(letters, rows, cols, challenge, &board) < 0) return NULL;
+    int npoints;
+    int32_t *points = read_points(points_obj, &npoints);
+    if (!points) return NULL;
+
+    Walk w;
+    walk_init(&w, t, points, npoints, bonus);
+    walk_use_trie_state(&w, t);
+    w.with_paths = 1;
+    walk_board(&w, &board);
+    t->stamp = w.stamp;
+    PyMem_RawFree(points);
+    PyObject *result = NULL, *cells = NULL;
+    if (w.oom) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    qsort(w.found, w.nfound, sizeof(Found), compare_found);
+
+    cells = PyTuple_New(board.ncells);
+    if (!cells) goto done;
+    for (int i = 0; i < board.ncells; i++) {
+        PyObject *pos = Py_BuildValue("(ii)", i / cols, i % cols);
+        if (!pos) goto done;
+        PyTuple_SET_ITEM(cells, i, pos);
+    }
+    result = PyList_New((Py_ssize_t)w.nfound);
+    if (!result) goto done;
+    for (size_t i = 0; i < w.nfound; i++) {
+        const Found *f = &w.found[i];
+        PyObject *path = PyTuple_New(f->path_len);
+        if (!path) goto fail;
+        for (int j = 0; j < f->path_len; j++) {
+            PyObject *pos = PyTuple_GET_ITEM(cells, w.paths[f->path_at + (uint32_t)j]);
+            Py_INCREF(pos);
+            PyTuple_SET_ITEM(path, j, pos);
+        }
+        PyObject *score = PyLong_FromLong(f->score);
+        PyObject *bonus_value = PyLong_FromLong(f->bonus);
+        PyObject *entry = make->tp_alloc(make, 4);
+        if (!score || !bonus_value || !entry) {
+            Py_XDECREF(score);
+            Py_XDECREF(bonus_value);
+            Py_XDECREF(entry);
+            Py_DECREF(path);
+            goto fail;
+        }
+        PyObject *word = PyList_GET_ITEM(words, f->word);
+        Py_INCREF(word);
+        PyTuple_SET_ITEM(entry, 0, word);
+        PyTuple_SET_ITEM(entry, 1, path);
+        PyTuple_SET_ITEM(entry, 2, score);
+        PyTuple_SET_ITEM(entry, 3, bonus_value);
+        PyList_SET_ITEM(result, (Py_ssize_t)i, entry);
+    }
+    goto done;
+fail:
+    Py_CLEAR(result);
+done:
+    Py_XDECREF(cells);
+    PyMem_RawFree(w.found);
+    PyMem_RawFree(w.paths);
+    return result;
+}
+
+static PyObject *score_cells(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *trie_obj, *letters, *points_obj;
+    int rows, cols, challenge, bonus;
+    if (!PyArg_ParseTuple(args, "O!OiiiOi:score_cells", &PackedTrieType, &trie_obj, &letters,
+                          &rows, &cols, &challenge, &points_obj, &bonus))
+        return NULL;
+    PackedTrie *t = (PackedTrie *)trie_obj;
+    BoardSpec board;
+    if (read_board(letters, rows, cols, challenge, &board) < 0) return NULL;
+    int npoints;
+    int32_t *points = read_points(points_obj, &npoints);
+    if (!points) return NULL;
+    Walk w;
+    walk_init(&w, t, points, npoints, bonus);
+    walk_use_trie_state(&w, t);
+    walk_board(&w, &board);
+    t->stamp = w.stamp;
+    PyMem_RawFree(points);
+    return PyLong_FromLongLong(w.total);
+}
+
+/* score_batch(trie, boards, points, bonus): boards is a list of (letters, rows, cols,
+ * challenge); the walk runs without the GIL, a chunk of boards at a time. */
+static PyObject *score_batch(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *trie_obj, *boards, *points_obj;
+    int bonus;
+    if (!PyArg_ParseTuple(args, "O!O!Oi:score_batch", &PackedTrieType, &trie_obj, &PyList_Type,
+                          &boards, &points_obj, &bonus))
+        return NULL;
+    PackedTrie *t = (PackedTrie *)trie_obj;
+    Py_ssize_t n = PyList_GET_SIZE(boards);
+    int npoints;
+    int32_t *points = read_points(points_obj, &npoints);
+    if (!points) return NULL;
+    PyObject *result = PyList_New(n);
+    BoardSpec *specs = PyMem_RawMalloc(sizeof(BoardSpec) * BATCH_CHUNK);
+    long long *totals = PyMem_RawMalloc(sizeof(long long) * BATCH_CHUNK);
+    Walk w;
+    walk_init(&w, t, points, npoints, bonus);
+    w.seen = PyMem_RawCalloc(t->n_words ? t->n_words : 1, sizeof(uint32_t));
+    w.seen_through = PyMem_RawCalloc(t->n_words ? t->n_words : 1, sizeof(uint32_t));
+    if (!result || !specs || !totals || !w.seen || !w.seen_through) {
+        if (result) PyErr_NoMemory();
+        Py_CLEAR(result);
+        goto done;
+    }
+    for (Py_ssize_t start = 0; start < n; start += BATCH_CHUNK) {
+        Py_ssize_t count = n - start < BATCH_CHUNK ? n - start : BATCH_CHUNK;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *item = PyList_GET_ITEM(boards, start + i), *letters;
+            int rows, cols, challenge;
+            if (!PyTuple_Check(item) ||
+                !PyArg_ParseTuple(item, "Oiii", &letters, &rows, &cols, &challenge) ||
+                read_board(letters, rows, cols, challenge, &specs[i]) < 0) {
+                if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+                    PyErr_Clear();
+                    PyErr_Format(PyExc_TypeError,
+                                 "board %zd must be (letters, rows, cols, challenge)", start + i);
+                }
+                Py_CLEAR(result);
+                goto done;
+            }
+        }
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < count; i++) {
+            walk_board(&w, &specs[i]);
+            totals[i] = w.total;
+        }
+        Py_END_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *value = PyLong_FromLongLong(totals[i]);
+            if (!value) {
+                Py_CLEAR(result);
+                goto done;
+            }
+            PyList_SET_ITEM(result, start + i, value);
+        }
+    }
+done:
+    PyMem_RawFree(points);
+    PyMem_RawFree(specs);
+    PyMem_RawFree(totals);
+    PyMem_RawFree(w.seen);
+    PyMem_RawFree(w.seen_through);
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"solve_cells", solve_cells, METH_VARARGS,
+     "solve_cells(trie, words, letters, rows, cols, challenge, points, bonus, make) -> list:\n"
+     "every word with points, as make(word, path, score, bonus), best first."},
+    {"score_cells", score_cells, METH_VARARGS,
+     "score_cells(trie, letters, rows, cols, challenge, points, bonus) -> int: total points."},
+    {"score_batch", score_batch, METH_VARARGS,
+     "score_batch(trie, boards, points, bonus) -> list[int]: totals, without the GIL."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "bigboggle._solve_c",
+    .m_doc = "The compiled solver core of bigboggle (same contract as bigboggle._solve_py).",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__solve_c(void) {
+    if (PyType_Ready(&PackedTrieType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module_def);
+    if (!m) return NULL;
+    Py_INCREF(&PackedTrieType);
+    if (PyModule_AddObject(m, "PackedTrie", (PyObject *)&PackedTrieType) < 0) {
+        Py_DECREF(&PackedTrieType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,64 @@
+"""Which solver core runs: the compiled one when it was built, else the pure-Python reference.
+
+``BIGBOGGLE_PURE_PYTHON=1`` in the environment forces the reference. Both cores keep the same
+contract (see :mod:`bigboggle._solve_py`); they differ in the trie they walk, which
+:func:`trie_for` picks from a :class:`~bigboggle.dictionary.Dictionary`.
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from . import _solve_py
+
+if TYPE_CHECKING:
+    from .dictionary import Dictionary
+
+try:
+    from . import _solve_c as _compiled
+except ImportError:  # no compiler at install time: the reference does the work
+    _compiled = None
+
+#: The cores this installation has, by name.
+CORES: dict[str, ModuleType] = {"python": _solve_py}
+if _compiled is not None:
+    CORES["c"] = _compiled
+
+
+def _choose() -> str:
+    if os.environ.get("BIGBOGGLE_PURE_PYTHON", "") not in ("", "0") or "c" not in CORES:
+        return "python"
+    return "c"
+
+
+_active = _choose()
+
+
+def name() -> str:
+    """``"c"`` or ``"python"``: the core in use."""
+    return _active
+
+
+def compiled_available() -> bool:
+    """Whether the compiled core was built and imports."""
+    return "c" in CORES
+
+
+def use(core: str) -> None:
+    """Switch the core for this process (tests run the whole suite on each)."""
+    global _active
+    if core not in CORES:
+        raise ValueError(f"solver core {core!r} is not available; available: {', '.join(CORES)}")
+    _active = core
+
+
+def core() -> ModuleType:
+    """The module of the core in use."""
+    return CORES[_active]
+
+
+def trie_for(words: Dictionary) -> Any:
+    """The trie the core in use walks: packed arrays for the compiled core, dicts for Python."""
+    return words.packed_trie if _active == "c" else words.trie

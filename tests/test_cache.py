@@ -1,0 +1,132 @@
+"""The on-disk cache of prepared dictionaries: used when sound, rebuilt when not."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import pytest
+
+from bigboggle import Dictionary, Rules, cache, implementation, solve
+
+pytestmark = [
+    pytest.mark.compares_cores,
+    pytest.mark.skipif(
+        not implementation.compiled_available(), reason="the compiled core is not built here"
+    ),
+]
+
+WORDS = "lines\nline\nliner\nquart\nquarts\nstatuesque\nhemp\ncodename\n"
+BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+
+
+@pytest.fixture
+def word_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("BIGBOGGLE_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "words.txt"
+    path.write_text(WORDS, encoding="utf-8")
+    return path
+
+
+def entry_path(word_file: Path) -> Path:
+    return cache.path_for(cache.key_for(word_file.read_bytes(), "file"))
+
+
+def prepared(word_file: Path) -> Dictionary:
+    """Load the list and use its packed trie (which writes the cache on first use)."""
+    words = Dictionary.from_file(word_file)
+    _ = words.packed_trie
+    return words
+
+
+def solved(words: Dictionary) -> list[tuple[str, int]]:
+    return [(found.word, found.score) for found in solve(BOARD, words, Rules.preset("big"))]
+
+
+def test_first_load_writes_the_cache_and_the_second_uses_it(word_file: Path) -> None:
+    fresh = prepared(word_file)
+    entry = entry_path(word_file)
+    assert entry.is_file()
+    again = Dictionary.from_file(word_file)
+    assert again._packed is not None  # came with its trie: read from the cache, not rebuilt
+    assert list(again) == list(fresh)
+    assert again.report == fresh.report
+    assert solved(again) == solved(fresh)
+    assert ("lines", 2) in solved(again)
+
+
+def test_an_edited_list_gets_a_new_entry(word_file: Path) -> None:
+    prepared(word_file)
+    word_file.write_text(WORDS + "dart\nhemps\n", encoding="utf-8")
+    edited = Dictionary.from_file(word_file)
+    assert "hemps" in edited
+    assert edited._packed is None  # a new list: nothing cached yet
+
+
+def _rewrite(entry: Path, change_payload: bool, version: int | None = None) -> None:
+    data = bytearray(entry.read_bytes())
+    prefix = struct.Struct("<8sII")
+    magic, old_version, header_length = prefix.unpack_from(data)
+    start = prefix.size + header_length
+    header = json.loads(data[prefix.size : start])
+    if change_payload:
+        # Point the root's first child far past the end, and make the checksum match, so only
+        # the structural check can catch it.
+        node_count = header["node_count"]
+        trie_at = start + header["words_bytes"]
+        struct.pack_into("<I", data, trie_at + 4 * node_count, 10**9)
+        header["crc32"] = zlib.crc32(bytes(data[start:]))
+        body = json.dumps(header).encode()
+        data = bytearray(prefix.pack(magic, old_version, len(body))) + body + data[start:]
+    if version is not None:
+        prefix.pack_into(data, 0, magic, version, header_length)
+    entry.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["truncated", "flipped byte", "bad structure", "old format", "empty", "garbage"],
+)
+def test_a_damaged_entry_is_rebuilt_not_used(word_file: Path, damage: str) -> None:
+    expected = solved(prepared(word_file))
+    entry = entry_path(word_file)
+    data = entry.read_bytes()
+    if damage == "truncated":
+        entry.write_bytes(data[: len(data) // 2])
+    elif damage == "flipped byte":
+        entry.write_bytes(data[:-10] + bytes([data[-10] ^ 0xFF]) + data[-9:])
+    elif damage == "bad structure":
+        _rewrite(entry, change_payload=True)
+    elif damage == "old format":
+        _rewrite(entry, change_payload=False, version=cache.FORMAT_VERSION - 1 or 99)
+    elif damage == "empty":
+        entry.write_bytes(b"")
+    else:
+        entry.write_bytes(b"not a cache file at all" * 100)
+    reloaded = Dictionary.from_file(word_file)
+    assert reloaded._packed is None  # the damaged entry was not trusted
+    assert solved(reloaded) == expected  # rebuilt from the list, and right
+    assert Dictionary.from_file(word_file)._packed is not None  # and the entry is sound again
+
+
+def test_an_unwritable_cache_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("a file where the cache directory would be", encoding="utf-8")
+    monkeypatch.setenv("BIGBOGGLE_CACHE_DIR", str(blocker / "cache"))
+    path = tmp_path / "words.txt"
+    path.write_text(WORDS, encoding="utf-8")
+    assert ("lines", 2) in solved(prepared(path))
+
+
+def test_builtin_dictionaries_are_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bigboggle.dictionary import _load_builtin
+
+    monkeypatch.setenv("BIGBOGGLE_CACHE_DIR", str(tmp_path))
+    first = _load_builtin.__wrapped__("common")
+    _ = first.packed_trie
+    second = _load_builtin.__wrapped__("common")
+    assert second._packed is not None
+    assert len(second) == len(first)
+    assert second.level("the") == first.level("the") == 10

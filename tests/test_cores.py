@@ -1,0 +1,135 @@
+"""The compiled core and the pure-Python reference agree, board for board."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bigboggle import (
+    DICE_SETS,
+    Board,
+    Dictionary,
+    Rules,
+    Solution,
+    implementation,
+    score,
+    score_many,
+    shake,
+    solve,
+)
+
+pytestmark = [
+    pytest.mark.compares_cores,
+    pytest.mark.skipif(
+        not implementation.compiled_available(), reason="the compiled core is not built here"
+    ),
+]
+
+
+@contextmanager
+def core(name: str) -> Iterator[None]:
+    before = implementation.name()
+    implementation.use(name)
+    try:
+        yield
+    finally:
+        implementation.use(before)
+
+
+def both(board: Board, words: Dictionary, rules: Rules) -> tuple[Solution, Solution]:
+    with core("c"):
+        compiled = solve(board, words, rules)
+    with core("python"):
+        reference = solve(board, words, rules)
+    return compiled, reference
+
+
+def check_agree(board: Board, compiled: Solution, reference: Solution) -> None:
+    assert [(w.word, w.score, w.bonus) for w in compiled] == [
+        (w.word, w.score, w.bonus) for w in reference
+    ]
+    for found in compiled:
+        assert board.is_valid_path(found.path), found
+        assert board.spell(found.path) == found.word
+        if found.bonus:
+            assert board.challenge in found.path
+
+
+@pytest.mark.parametrize("dice", sorted(DICE_SETS))
+def test_agree_on_real_dice_with_the_standard_dictionary(standard: Dictionary, dice: str) -> None:
+    rules = Rules.preset("big", min_length=3, scoring="superbig" if dice == "superbig" else "big")
+    boards = [shake(dice, seed, challenge=seed % 3 == 0).board for seed in range(400)]
+    for board in boards:
+        check_agree(board, *both(board, standard, rules))
+    with core("c"):
+        compiled = score_many(boards, standard, rules)
+        assert compiled == score_many(boards, standard, rules, threads=2)
+    with core("python"):
+        assert score_many(boards, standard, rules) == compiled
+
+
+def test_agree_on_big_boards_with_enable2k(enable2k: Dictionary) -> None:
+    rules = Rules.preset("classic")
+    boards = [shake("big", seed).board for seed in range(1000)]
+    with core("c"):
+        compiled = score_many(boards, enable2k, rules)
+    with core("python"):
+        assert score_many(boards, enable2k, rules) == compiled
+    for board in boards[:200]:
+        check_agree(board, *both(board, enable2k, rules))
+
+
+FACES = ["A", "E", "S", "T", "R", "N", "Qu", "Th", "In", "", "O"]
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> Board:
+    rows = draw(st.integers(2, 12))
+    cols = draw(st.integers(2, 12))
+    faces = [[draw(st.sampled_from(FACES)) for _ in range(cols)] for _ in range(rows)]
+    challenge = None
+    if draw(st.booleans()):
+        challenge = (draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))
+    return Board.from_faces(faces, challenge=challenge)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    board=boards(),
+    words=st.lists(st.text(alphabet="aestrnqhuoi", min_size=3, max_size=10), min_size=1, max_size=200),
+    minimum=st.integers(3, 6),
+    table=st.sampled_from(["classic", "big", "superbig", "superbig-alt"]),
+)
+def test_agree_on_random_boards_of_every_size(
+    board: Board, words: list[str], minimum: int, table: str
+) -> None:
+    dictionary = Dictionary.from_words(words)
+    rules = Rules.preset("big", min_length=minimum, scoring=table, challenge_bonus=minimum)
+    compiled, reference = both(board, dictionary, rules)
+    check_agree(board, compiled, reference)
+    with core("c"):
+        assert score(board, dictionary, rules) == compiled.total_score
+    with core("python"):
+        assert score(board, dictionary, rules) == compiled.total_score
+
+
+def test_environment_forces_the_reference() -> None:
+    def version(env: dict[str, str]) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "bigboggle", "--version"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **env},
+            check=True,
+        )
+        return done.stdout
+
+    assert "(solver: python)" in version({"BIGBOGGLE_PURE_PYTHON": "1"})
+    assert "(solver: c)" in version({"BIGBOGGLE_PURE_PYTHON": ""})
