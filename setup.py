@@ -42,7 +42,7 @@ setup(
         Extension(
             "bigboggle._solve_c",
             sources=["src/bigboggle/_solve_c.c"],
-            extra_compile_args=["-O2"] if sys.platform != "win32" else [],
+            extra_compile_args=["-O3"] if sys.platform != "win32" else [],
         )
     ],
     cmdclass={"build_ext": OptionalBuildExt},

@@ -877,3 +877,20 @@ def test_solve_shake_without_seed_reports_one() -> None:
 def test_solve_needs_a_board_or_shake() -> None:
     fails(run("solve"), "BOARD", "--shake")
     fails(run("solve", "AB/CD", "--shake"), "not both")
+
+
+def test_version_and_info_name_the_solver_core(solver_core: str) -> None:
+    assert f"(solver: {solver_core})" in succeeds("--version").stdout
+    info = json_of("info")
+    assert info["solver"] == solver_core
+    assert info["compiled_core_available"] in (True, False)
+    assert "standard" in info["dictionaries"]
+    assert "solver core" in succeeds("info").stdout
+
+
+def test_solve_json_names_the_solver_core(solver_core: str, tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("cat\nsat\nact\n", encoding="utf-8")
+    data = json_of("solve", "CAT/XSZ", "--dictionary", str(words), "--min-length", "3")
+    assert data["implementation"] == solver_core
+    assert [w["word"] for w in data["words"]] == ["cat", "sat"]

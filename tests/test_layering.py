@@ -10,7 +10,7 @@ from pathlib import Path
 import bigboggle
 
 PACKAGE = Path(bigboggle.__file__).parent
-FRONT_ENDS = {"cli", "tui", "web"}
+FRONT_ENDS = {"cli", "tui", "web", "__main__"}
 FRONT_END_LIBRARIES = {"click", "textual", "starlette", "fastapi", "uvicorn"}
 
 

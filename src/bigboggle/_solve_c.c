@@ -398,6 +398,7 @@ typedef struct {
     uint8_t nnb[MAX_CELLS];
     uint8_t nb[MAX_CELLS][8];
     uint8_t used[MAX_CELLS];
+    uint32_t bit[MAX_CELLS]; /* the token bit of a one-token face, 0 for a longer face */
     uint8_t path[MAX_CELLS];
     int challenge;
     int with_paths;
@@ -502,8 +503,8 @@ static void walk_from(Walk *w, uint32_t node, int cell, int depth) {
         for (int i = 0; i < k; i++) {
             int n = w->nb[cell][i];
             if (w->used[n]) continue;
-            if (b->ntok[n] == 1) {
-                uint32_t bit = 1u << b->tok[n][0];
+            uint32_t bit = w->bit[n];
+            if (bit) {
                 if (m & bit) walk_from(w, first[node] + POPCOUNT(m & (bit - 1)), n, depth + 1);
             } else {
                 uint32_t cur = node;
@@ -550,6 +551,7 @@ static void walk_board(Walk *w, const BoardSpec *b) {
             }
             w->nnb[cell] = (uint8_t)k;
             w->used[cell] = 0;
+            w->bit[cell] = b->ntok[cell] == 1 ? 1u << b->tok[cell][0] : 0;
         }
     }
     for (int cell = 0; cell < b->ncells; cell++) {

@@ -92,7 +92,9 @@ def load(key: str, trie_type: Any) -> Entry | None:
         return None
 
 
-def save(key: str, words: list[str], levels: bytes | None, report: dict[str, Any], trie: Any) -> None:
+def save(
+    key: str, words: list[str], levels: bytes | None, report: dict[str, Any], trie: Any
+) -> None:
     """Store an entry for ``key``; a failure to write is ignored (the cache is optional)."""
     blob = "\n".join(words).encode("ascii")
     trie_bytes = trie.to_bytes()

@@ -17,12 +17,12 @@ import click
 from . import __version__
 from .board import Board, Position
 from .dice import CHALLENGE_CUBE, DICE_SETS, UNDERLINED_FACES, dice_set, shake
-from .dictionary import Dictionary
+from .dictionary import BUILTIN_LEVELS, Dictionary
 from .errors import BoggleError, WordListError
 from .round_input import parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
 from .scoring import RoundResult, Verdict, score_round
-from . import implementation
+from . import cache, implementation
 from .solver import Solution, solve
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -621,6 +621,40 @@ def _dice_json(name: str) -> dict[str, Any]:
         if chosen.challenge_replaces
         else None,
     }
+
+
+@cli.command("info")
+@_json_option
+def info_command(as_json: bool) -> None:
+    """Show the version, the solver core in use and where dictionaries are cached.
+
+    \b
+    Examples:
+      bigboggle info
+      BIGBOGGLE_PURE_PYTHON=1 bigboggle info --json
+    """
+    data = {
+        "version": __version__,
+        "solver": implementation.name(),
+        "compiled_core_available": implementation.compiled_available(),
+        "cache_dir": str(cache.cache_dir()),
+        "dictionaries": {
+            name: f"SCOWL levels <= {level}" for name, level in BUILTIN_LEVELS.items()
+        },
+    }
+    if as_json:
+        _print_json(data)
+        return
+    click.echo(f"bigboggle {__version__}")
+    solver = "compiled (C)" if implementation.name() == "c" else "pure Python (reference)"
+    click.echo(f"solver core       {solver}")
+    if not implementation.compiled_available():
+        click.echo("                  the compiled core is not built: reinstall with a C compiler")
+    elif implementation.name() == "python":
+        click.echo("                  BIGBOGGLE_PURE_PYTHON is set, so the reference runs")
+    click.echo(f"dictionary cache  {data['cache_dir']}")
+    names = ", ".join(f"{name} (levels <= {level})" for name, level in BUILTIN_LEVELS.items())
+    click.echo(f"dictionaries      {names}")
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -7,10 +7,11 @@ from :func:`word_score`, the one scoring function used wherever points are shown
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from . import implementation
@@ -71,10 +72,10 @@ class Solution:
     dictionary: str
     min_length: int
     words: tuple[FoundWord, ...]
-    _index: dict[str, FoundWord] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_index", {found.word: found for found in self.words})
+    @functools.cached_property
+    def _index(self) -> dict[str, FoundWord]:
+        return {found.word: found for found in self.words}
 
     @property
     def count(self) -> int:
@@ -171,6 +172,7 @@ def _challenge(board: Board) -> int:
     return -1 if index is None else index
 
 
+@functools.lru_cache(maxsize=64)
 def _points_table(rules: Rules, minimum: int, longest: int) -> tuple[int, ...]:
     """Points by letter count, for every length up to the dictionary's longest word."""
     return tuple(rules.word_points(length, minimum) for length in range(longest + 2))
