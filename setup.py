@@ -27,13 +27,13 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
-        except Exception as error:  # noqa: BLE001 - any build failure means "no compiled core"
+        except Exception as error:
             sys.stderr.write(WARNING.format(error=error))
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             sys.stderr.write(WARNING.format(error=error))
 
 

@@ -33,7 +33,9 @@ def run_once(command: list[str]) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--board", default="LINES/TQARD/HEMOP/ABCKI/PSTEW")
     parser.add_argument("--runs", type=int, default=20, help="timed runs (default 20)")
     parser.add_argument("extra", nargs="*", help="more arguments for 'bigboggle solve'")
@@ -48,8 +50,10 @@ def main() -> None:
     times = sorted(elapsed for elapsed, _ in runs)
     memory = [peak for _, peak in runs]
     print(f"command      {' '.join(['bigboggle', *command[1:]])}")
-    print(f"wall time    median {statistics.median(times) * 1000:.0f} ms, "
-          f"min {times[0] * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms ({args.runs} runs)")
+    print(
+        f"wall time    median {statistics.median(times) * 1000:.0f} ms, "
+        f"min {times[0] * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms ({args.runs} runs)"
+    )
     print(f"peak memory  median {statistics.median(memory):.1f} MB, max {max(memory):.1f} MB")
 
 

@@ -45,7 +45,14 @@ CONFIGS = [
     Config("5x5 Big Boggle dice, ENABLE2K, 3+ letters", "big", "enable2k", "big", 3, "classic"),
     Config("5x5 Big Boggle dice, standard, big rules", "big", "standard", "big", 4, "big"),
     Config("4x4 Boggle dice, ENABLE2K, 3+ letters", "classic", "enable2k", "classic", 3, "classic"),
-    Config("6x6 Super Big Boggle dice, ENABLE2K, 3+ letters", "superbig", "enable2k", "superbig", 3, "superbig"),
+    Config(
+        "6x6 Super Big Boggle dice, ENABLE2K, 3+ letters",
+        "superbig",
+        "enable2k",
+        "superbig",
+        3,
+        "superbig",
+    ),
 ]
 
 
@@ -80,13 +87,17 @@ def solve_all(boards: list[Board], words: Dictionary, rules: Rules) -> None:
         solve(board, words, rules)
 
 
-def bench(config: Config, boards_count: int, reference_boards: int, repeat: int) -> dict[str, float]:
+def bench(
+    config: Config, boards_count: int, reference_boards: int, repeat: int
+) -> dict[str, float]:
     """Every figure for one configuration."""
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as empty_cache:
         os.environ["BIGBOGGLE_CACHE_DIR"] = empty_cache
         figures["build_ms"] = 1000 * timed(lambda: load(config.dictionary).packed_trie)
-        figures["load_ms"] = 1000 * median_of(repeat, lambda: timed(lambda: load(config.dictionary)))
+        figures["load_ms"] = 1000 * median_of(
+            repeat, lambda: timed(lambda: load(config.dictionary))
+        )
         words = load(config.dictionary)
     rules = Rules.preset(config.rules, min_length=config.min_length, scoring=config.scoring)
     boards = [shake(config.dice, seed).board for seed in range(boards_count)]
@@ -94,51 +105,88 @@ def bench(config: Config, boards_count: int, reference_boards: int, repeat: int)
     figures["mean_points"] = statistics.fmean(score_many(few, words, rules))
 
     implementation.use("c")
-    figures["c_score"] = median_of(repeat, lambda: rate(len(boards), lambda: score_many(boards, words, rules)))
+    figures["c_score"] = median_of(
+        repeat, lambda: rate(len(boards), lambda: score_many(boards, words, rules))
+    )
     figures["c_score_2"] = median_of(
         repeat, lambda: rate(len(boards), lambda: score_many(boards, words, rules, threads=2))
     )
-    figures["c_solve"] = median_of(repeat, lambda: rate(len(boards) // 4, lambda: solve_all(boards[: len(boards) // 4], words, rules)))
+    figures["c_solve"] = median_of(
+        repeat,
+        lambda: rate(len(boards) // 4, lambda: solve_all(boards[: len(boards) // 4], words, rules)),
+    )
     implementation.use("python")
     _ = words.trie
-    figures["py_score"] = median_of(repeat, lambda: rate(len(few), lambda: score_many(few, words, rules)))
-    figures["py_solve"] = median_of(repeat, lambda: rate(len(few), lambda: solve_all(few, words, rules)))
+    figures["py_score"] = median_of(
+        repeat, lambda: rate(len(few), lambda: score_many(few, words, rules))
+    )
+    figures["py_solve"] = median_of(
+        repeat, lambda: rate(len(few), lambda: solve_all(few, words, rules))
+    )
     implementation.use("c")
     return figures
 
 
-def report(config: Config, figures: dict[str, float], boards: int, reference: int, repeat: int) -> None:
+def report(
+    config: Config, figures: dict[str, float], boards: int, reference: int, repeat: int
+) -> None:
     print(f"== {config.label}")
-    print(f"   boards: {boards} shaken with seeds 0..{boards - 1} (reference: the first {reference}); "
-          f"median of {repeat} runs; mean points {figures['mean_points']:.1f}")
-    print(f"   dictionary: first build {figures['build_ms']:.0f} ms (read, normalise, pack, cache); "
-          f"cached load {figures['load_ms']:.1f} ms")
-    print(f"   score_many, 1 thread:  compiled {figures['c_score']:>9,.0f} boards/s   "
-          f"reference {figures['py_score']:>7,.0f} boards/s   ({figures['c_score'] / figures['py_score']:.0f}x)")
-    print(f"   score_many, 2 threads: compiled {figures['c_score_2']:>9,.0f} boards/s   "
-          f"({figures['c_score_2'] / figures['c_score']:.2f}x one thread)")
-    print(f"   solve (words + paths): compiled {figures['c_solve']:>9,.0f} boards/s   "
-          f"reference {figures['py_solve']:>7,.0f} boards/s   ({figures['c_solve'] / figures['py_solve']:.0f}x)")
+    print(
+        f"   boards: {boards} shaken with seeds 0..{boards - 1} (reference: the first {reference}); "
+        f"median of {repeat} runs; mean points {figures['mean_points']:.1f}"
+    )
+    print(
+        f"   dictionary: first build {figures['build_ms']:.0f} ms (read, normalise, pack, cache); "
+        f"cached load {figures['load_ms']:.1f} ms"
+    )
+    print(
+        f"   score_many, 1 thread:  compiled {figures['c_score']:>9,.0f} boards/s   "
+        f"reference {figures['py_score']:>7,.0f} boards/s   ({figures['c_score'] / figures['py_score']:.0f}x)"
+    )
+    print(
+        f"   score_many, 2 threads: compiled {figures['c_score_2']:>9,.0f} boards/s   "
+        f"({figures['c_score_2'] / figures['c_score']:.2f}x one thread)"
+    )
+    print(
+        f"   solve (words + paths): compiled {figures['c_solve']:>9,.0f} boards/s   "
+        f"reference {figures['py_solve']:>7,.0f} boards/s   ({figures['c_solve'] / figures['py_solve']:.0f}x)"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     parser.add_argument("--all", action="store_true", help="run the four standard configurations")
     parser.add_argument("--rules", default="big", help="preset whose dice are shaken (default big)")
-    parser.add_argument("--dictionary", default="enable2k", help="enable2k, a built-in name or a path")
+    parser.add_argument(
+        "--dictionary", default="enable2k", help="enable2k, a built-in name or a path"
+    )
     parser.add_argument("--min-length", type=int, default=3, help="minimum word length (default 3)")
     parser.add_argument("--scoring", default="classic", help="scoring table (default classic)")
     parser.add_argument("--boards", type=int, default=20_000, help="boards per run (default 20000)")
-    parser.add_argument("--reference-boards", type=int, default=2_000, help="boards per reference run")
+    parser.add_argument(
+        "--reference-boards", type=int, default=2_000, help="boards per reference run"
+    )
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
     args = parser.parse_args()
 
     if not implementation.compiled_available():
         sys.exit("the compiled core is not built; reinstall with a C compiler (pip install -e .)")
-    configs = CONFIGS if args.all else [
-        Config(f"{args.rules} dice, {args.dictionary}, {args.min_length}+ letters", args.rules,
-               args.dictionary, args.rules, args.min_length, args.scoring)
-    ]
+    configs = (
+        CONFIGS
+        if args.all
+        else [
+            Config(
+                f"{args.rules} dice, {args.dictionary}, {args.min_length}+ letters",
+                args.rules,
+                args.dictionary,
+                args.rules,
+                args.min_length,
+                args.scoring,
+            )
+        ]
+    )
     for config in configs:
         if config.dictionary == "enable2k" and not enable2k().is_file():
             sys.exit(f"ENABLE2K not found at {enable2k()}; set BIGBOGGLE_ENABLE2K")

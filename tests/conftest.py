@@ -12,7 +12,7 @@ import pytest
 # Keep the tests' prepared dictionaries out of the user's cache (one directory per session).
 os.environ["BIGBOGGLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bigboggle-test-cache-")
 
-from bigboggle import Dictionary, implementation  # noqa: E402 - after the cache is set
+from bigboggle import Dictionary, implementation
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORE = implementation.name()

@@ -103,7 +103,9 @@ def boards(draw: st.DrawFn) -> Board:
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     board=boards(),
-    words=st.lists(st.text(alphabet="aestrnqhuoi", min_size=3, max_size=10), min_size=1, max_size=200),
+    words=st.lists(
+        st.text(alphabet="aestrnqhuoi", min_size=3, max_size=10), min_size=1, max_size=200
+    ),
     minimum=st.integers(3, 6),
     table=st.sampled_from(["classic", "big", "superbig", "superbig-alt"]),
 )

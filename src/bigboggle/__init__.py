@@ -11,6 +11,7 @@ for players and teams::
 
 from importlib.metadata import PackageNotFoundError, version
 
+from . import implementation
 from .board import Board, Path, Position
 from .dice import CHALLENGE_CUBE, DICE_SETS, DiceSet, Shake, dice_set, shake
 from .dictionary import Dictionary, LoadReport
@@ -35,7 +36,6 @@ from .scoring import (
     WordResult,
     score_round,
 )
-from . import implementation
 from .solver import FoundWord, Solution, score, score_many, solve, word_score
 
 try:

@@ -14,7 +14,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from . import __version__
+from . import __version__, cache, implementation
 from .board import Board, Position
 from .dice import CHALLENGE_CUBE, DICE_SETS, UNDERLINED_FACES, dice_set, shake
 from .dictionary import BUILTIN_LEVELS, Dictionary
@@ -22,7 +22,6 @@ from .errors import BoggleError, WordListError
 from .round_input import parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
 from .scoring import RoundResult, Verdict, score_round
-from . import cache, implementation
 from .solver import Solution, solve
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -16,6 +16,7 @@ from . import _solve_py
 if TYPE_CHECKING:
     from .dictionary import Dictionary
 
+_compiled: ModuleType | None
 try:
     from . import _solve_c as _compiled
 except ImportError:  # no compiler at install time: the reference does the work

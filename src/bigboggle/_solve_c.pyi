@@ -1,0 +1,44 @@
+"""Type stubs of the compiled solver core (see _solve_c.c and the reference _solve_py.py)."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+class PackedTrie:
+    """A trie packed into arrays; word i of the list it was built from has id i."""
+
+    @classmethod
+    def build(cls, words: list[str]) -> PackedTrie: ...
+    @classmethod
+    def from_bytes(cls, data: bytes | memoryview, n_nodes: int, n_words: int) -> PackedTrie: ...
+    def to_bytes(self) -> bytes: ...
+    @property
+    def node_count(self) -> int: ...
+    @property
+    def word_count(self) -> int: ...
+
+def solve_cells(
+    trie: PackedTrie,
+    words: list[str],
+    letters: Sequence[str],
+    rows: int,
+    cols: int,
+    challenge: int,
+    points: Sequence[int],
+    bonus: int,
+    make: Callable[[str, tuple[tuple[int, int], ...], int, int], Any],
+) -> list[Any]: ...
+def score_cells(
+    trie: PackedTrie,
+    letters: Sequence[str],
+    rows: int,
+    cols: int,
+    challenge: int,
+    points: Sequence[int],
+    bonus: int,
+) -> int: ...
+def score_batch(
+    trie: PackedTrie,
+    boards: list[tuple[Sequence[str], int, int, int]],
+    points: Sequence[int],
+    bonus: int,
+) -> list[int]: ...
