@@ -8,6 +8,7 @@ contract (see :mod:`bigboggle._solve_py`); they differ in the trie they walk, wh
 from __future__ import annotations
 
 import os
+import warnings
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,16 @@ if _compiled is not None:
 
 
 def _choose() -> str:
-    if os.environ.get("BIGBOGGLE_PURE_PYTHON", "") not in ("", "0") or "c" not in CORES:
+    if os.environ.get("BIGBOGGLE_PURE_PYTHON", "") not in ("", "0"):
+        return "python"
+    if "c" not in CORES:
+        warnings.warn(
+            "bigboggle's compiled solver core is not installed (no C compiler when it was "
+            "installed?), so the pure-Python core runs, about ten times slower. Reinstall with "
+            "a C compiler to fix this, or set BIGBOGGLE_PURE_PYTHON=1 to choose it.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         return "python"
     return "c"
 
