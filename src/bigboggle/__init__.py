@@ -9,9 +9,8 @@ for players and teams::
     solution = solve(board, Dictionary.builtin(), Rules.preset("big"))
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from . import implementation
+from ._version import __version__
 from .board import Board, Path, Position
 from .dice import CHALLENGE_CUBE, DICE_SETS, DiceSet, Shake, dice_set, shake
 from .dictionary import Dictionary, LoadReport
@@ -37,11 +36,6 @@ from .scoring import (
     score_round,
 )
 from .solver import FoundWord, Solution, score, score_many, solve, word_score
-
-try:
-    __version__ = version("bigboggle")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0+unknown"
 
 __all__ = [
     "CHALLENGE_CUBE",
