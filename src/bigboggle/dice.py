@@ -1,11 +1,12 @@
 """The letter cubes of every Boggle edition, and the seeded shake.
 
 A die is a tuple of six faces; a face is a canonical face string (``"A"``, ``"Qu"``, ``"Th"``) or
-``""`` for a blank face. A shake puts the dice into the cells in a random order (Fisher–Yates, as
-:meth:`random.Random.shuffle` does), turns up a random face of each and records each die's
-rotation for tabletop display. Everything comes from one :class:`random.Random` seeded by the
-caller, so the same seed and dice set give the same board on every machine and Python version
-that keeps :mod:`random`'s documented reproducibility guarantee.
+``""`` for a blank face. A shake puts the dice into the cells in a random order (Fisher–Yates),
+turns up a random face of each and records each die's rotation for tabletop display. Every draw
+comes from :meth:`random.Random.random` of one generator seeded by the caller: that method's
+sequence for a given seed is the one part of :mod:`random` that Python promises never to change
+(``shuffle`` and ``randrange`` are not covered), so a seed gives the same board on every machine
+and every Python version.
 """
 
 from __future__ import annotations
@@ -194,17 +195,19 @@ def shake(dice: DiceSet | str, seed: int | None = None, *, challenge: bool = Fal
         replaced = (
             cubes.index(chosen.challenge_replaces)
             if chosen.challenge_replaces is not None
-            else rng.randrange(len(cubes))
+            else _below(rng, len(cubes))
         )
         cubes[replaced] = CHALLENGE_CUBE
         challenge_die = replaced
     order = list(range(len(cubes)))
-    rng.shuffle(order)
+    for i in range(len(order) - 1, 0, -1):  # Fisher-Yates
+        j = _below(rng, i + 1)
+        order[i], order[j] = order[j], order[i]
     faces: list[str] = []
     rotations: list[int] = []
     for die_index in order:
-        faces.append(cubes[die_index][rng.randrange(6)])
-        rotations.append(90 * rng.randrange(4))
+        faces.append(cubes[die_index][_below(rng, 6)])
+        rotations.append(90 * _below(rng, 4))
     challenge_cell = order.index(challenge_die) if challenge_die is not None else None
     board = Board.from_faces(
         _rows(faces, chosen.cols),
@@ -218,6 +221,11 @@ def shake(dice: DiceSet | str, seed: int | None = None, *, challenge: bool = Fal
         dice=tuple(cubes[i] for i in order),
         rotations=tuple(rotations),
     )
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """A whole number in ``[0, n)`` from ``rng.random()`` alone (see the module's notes)."""
+    return min(int(rng.random() * n), n - 1)
 
 
 def _rows(faces: Sequence[str], cols: int) -> list[list[str]]:
