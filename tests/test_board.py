@@ -166,3 +166,27 @@ def test_from_faces_validates() -> None:
         Board.from_faces([["A", "B"], ["C", "D"]], challenge=(2, 0))
     with pytest.raises(BoardError):
         Board.from_faces([["A", "1"], ["C", "D"]])
+
+
+def test_faces_with_a_bare_q_are_refused() -> None:
+    for text in ("[Aq]U/AX", "[Qa]B/CD", "AB/C[QuQ]"):
+        with pytest.raises(BoardError, match="followed by u"):
+            Board.parse(text)
+    assert str(Board("[Que]B/CD")) == "[Que]B/CD"
+
+
+def test_render_parses_back_to_the_same_board() -> None:
+    for text in ("[Th]E/[Er]A*", "AQu./B[In]C/DEF", "LINES/TQARD/HEMOP/ABCKI/PSTEW"):
+        board = Board(text)
+        assert Board(board.render()) == board
+
+
+def test_path_for_rejects_missing_letters_at_once_and_honours_a_budget() -> None:
+    from bigboggle.board import SearchBudgetExceeded
+
+    board = Board("/".join(["EEEEE"] * 5))
+    assert board.path_for("e" * 12 + "x") is None  # no X: no search at all
+    assert board.path_for("e" * 26) is None  # more letters than the board holds
+    assert board.path_for("e" * 10, budget=100) is not None
+    with pytest.raises(SearchBudgetExceeded):
+        board.path_for("e" * 10, budget=5)

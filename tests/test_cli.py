@@ -894,3 +894,24 @@ def test_solve_json_names_the_solver_core(solver_core: str, tmp_path: Path) -> N
     data = json_of("solve", "CAT/XSZ", "--dictionary", str(words), "--min-length", "3")
     assert data["implementation"] == solver_core
     assert [w["word"] for w in data["words"]] == ["cat", "sat"]
+
+
+def test_score_refuses_a_player_named_twice() -> None:
+    doc = '{"players": {"ann": ["lines", "line"], "ann": ["dart"]}}'
+    fails(run("score", "-", "--board", "CAT/XSZ", stdin=doc), "duplicate key 'ann'")
+
+
+def test_score_reports_skipped_word_list_entries(tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("cat\ndon't\nNew York\nsat\n", encoding="utf-8")
+    doc = '{"players": {"ann": ["cat"]}, "min_length": {"ann": 3}}'
+    result = succeeds(
+        "score", "-", "--board", "CAT/XSZ", "--dictionary", str(words), stdin=doc, quiet=False
+    )
+    assert "2 entries skipped" in result.stderr
+
+
+@pytest.mark.parametrize("options", ['{"scoring": ["x"]}', '{"scoring": {}}', '{"timer": "x"}'])
+def test_score_with_bad_option_types(options: str) -> None:
+    doc = '{"players": {"a": ["cat"]}, "options": ' + options + "}"
+    fails(run("score", "-", "--board", "CAT/XSZ", stdin=doc))

@@ -211,11 +211,11 @@ def test_end_before_start_is_refused() -> None:
         game.end(0.0, early=True)
 
 
-def test_end_with_no_players_is_refused() -> None:
+def test_a_round_with_no_players_cannot_start() -> None:
     game = Game(BOARD, BIG, WORDS)
-    game.start(0.0)
-    with pytest.raises(GameStateError):
-        game.end(200.0)
+    with pytest.raises(GameStateError, match="no players"):
+        game.start(0.0)
+    assert game.phase is Phase.READY
 
 
 def test_end_at_the_deadline_scores_with_crossing_off() -> None:
@@ -304,15 +304,45 @@ def test_shaken_game_with_the_challenge_cube() -> None:
     assert game.board.challenge is not None
 
 
-def test_a_bad_handicap_does_not_wreck_the_round() -> None:
-    try:
-        game = Game(BOARD, BIG, WORDS, ["ann"], min_length={"zed": 3})
-    except RoundInputError:
-        return  # refused up front: fine
-    game.start(0.0)
-    game.submit("ann", "lines", 1.0)
+def test_a_bad_handicap_is_refused_before_the_round_starts() -> None:
+    game = Game(BOARD, BIG, WORDS, ["ann"], min_length={"zed": 3})
     with pytest.raises(RoundInputError, match=re.escape("min_length.zed")):
-        game.end(10.0, early=True)
-    # The failed end must not leave the round ended without a result.
-    assert game.phase is Phase.RUNNING
-    assert game.result is None
+        game.start(0.0)
+    assert game.phase is Phase.READY
+    game.add_player("zed")  # now the handicap names a player, and the round can start
+    game.start(0.0)
+    assert game.submit("zed", "pst", 1.0).verdict is not Verdict.TOO_SHORT
+
+
+def test_bad_settings_are_refused_up_front() -> None:
+    with pytest.raises(RoundInputError, match="min_length"):
+        Game(BOARD, BIG, WORDS, ["ann"], min_length=3)  # type: ignore[arg-type]
+    with pytest.raises(RoundInputError, match="longer than"):
+        Game(BOARD, BIG, WORDS, ["x" * 41])
+    game = Game(BOARD, BIG, WORDS, ["ann"], min_length={"ann": 2})
+    with pytest.raises(RoundInputError, match="min_length.ann"):
+        game.start(0.0)
+    teams = Game(BOARD, BIG, WORDS, ["ann"], teams={"red": ["bob"]})
+    with pytest.raises(RoundInputError, match=re.escape("teams.red[0]")):
+        teams.start(0.0)
+
+
+@pytest.mark.parametrize("now", [float("nan"), float("inf"), "0"])
+def test_the_clock_must_be_a_finite_number(now: object) -> None:
+    game = new_game()
+    with pytest.raises(GameStateError, match="finite"):
+        game.start(now)  # type: ignore[arg-type]
+    game.start(0.0)
+    with pytest.raises(GameStateError, match="finite"):
+        game.submit("ann", "lines", now)  # type: ignore[arg-type]
+
+
+def test_durations_must_be_finite_and_words_not_before_the_start() -> None:
+    with pytest.raises(GameStateError, match="duration"):
+        new_game().start(0.0, float("inf"))
+    game = new_game()
+    game.start(100.0)
+    with pytest.raises(GameStateError, match="before the round started"):
+        game.submit("ann", "lines", 99.0)
+
+

@@ -607,3 +607,14 @@ def test_team_tournament_adds_team_scores() -> None:
 def test_tournament_needs_sensible_limits(kwargs: dict[str, Any]) -> None:
     with pytest.raises(RoundInputError):
         Tournament(**kwargs)
+
+
+def test_adversarial_entries_are_judged_quickly() -> None:
+    """An entry that would take an exponential search gets a verdict, not a hang."""
+    board = Board("/".join(["EEEEE"] * 4 + ["EEEEX"]))
+    words = Dictionary.from_words(["eeee", "exee"])
+    result = score_round(board, {"ann": ["e" * 24 + "x", "e" * 12 + "q", "eeee"]}, BIG, words)
+    verdicts = [entry.verdict for entry in result.players["ann"].words]
+    assert verdicts[0] in (Verdict.NOT_ON_BOARD, Verdict.NOT_IN_DICTIONARY)
+    assert verdicts[1] is Verdict.NOT_ON_BOARD
+    assert verdicts[2] is Verdict.SCORED

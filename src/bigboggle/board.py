@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import itertools
 import string
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from .errors import BoardError
+from .errors import BoardError, BoggleError
 
 Position = tuple[int, int]
 Path = tuple[Position, ...]
@@ -24,17 +25,27 @@ MAX_FACE_LETTERS = 3
 _ASCII_LETTERS = frozenset(string.ascii_letters)
 
 
+class SearchBudgetExceeded(BoggleError):
+    """:meth:`Board.path_for` gave up: the word might be on the board, but finding out costs
+    more than the budget allowed."""
+
+
 def canonical_face(text: str) -> str:
     """The canonical spelling of a face: ``"A"``, ``"Qu"``, ``"Th"``; ``""`` is a blank.
 
     A lone ``q`` is the ``Qu`` face, as on every real die.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"a face is text, not {text!r}")
     if text == "":
         return ""
     if not (set(text) <= _ASCII_LETTERS) or len(text) > MAX_FACE_LETTERS:
         raise BoardError(f"face {text!r} must be 1-{MAX_FACE_LETTERS} letters A-Z")
-    if text.lower() == "q":
+    lower = text.lower()
+    if lower == "q":
         return "Qu"
+    if any(ch == "q" and lower[i + 1 : i + 2] != "u" for i, ch in enumerate(lower)):
+        raise BoardError(f"face {text!r}: a q on a face is always followed by u, as on real dice")
     return text[0].upper() + text[1:].lower()
 
 
@@ -54,7 +65,16 @@ class Board:
     ``(row, column)``, both 0-based.
     """
 
-    __slots__ = ("_challenge", "_cols", "_faces", "_letters", "_neighbours", "_rows")
+    __slots__ = (
+        "_challenge",
+        "_cols",
+        "_faces",
+        "_letter_counts",
+        "_letters",
+        "_neighbours",
+        "_rows",
+        "_total_letters",
+    )
 
     _rows: int
     _cols: int
@@ -62,6 +82,8 @@ class Board:
     _letters: tuple[str, ...]
     _challenge: int | None
     _neighbours: tuple[tuple[int, ...], ...]
+    _letter_counts: dict[str, int]
+    _total_letters: int
 
     def __init__(self, text: str) -> None:
         rows, challenge = _parse(text)
@@ -78,10 +100,19 @@ class Board:
 
         ``challenge`` is the ``(row, column)`` of the challenge cube, if any.
         """
-        canonical = [[canonical_face(face) for face in row] for row in rows]
+        try:
+            canonical = [[canonical_face(face) for face in row] for row in rows]
+        except TypeError:
+            raise BoardError("faces must be rows of text, like [['A', 'Qu'], ['Th', '']]") from None
         board = cls.__new__(cls)
         index = None
         if challenge is not None:
+            if (
+                not isinstance(challenge, tuple | list)
+                or len(challenge) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in challenge)
+            ):
+                raise BoardError(f"challenge cell {challenge!r} must be (row, column)")
             row, col = challenge
             width = len(canonical[0]) if canonical else 0
             if not (0 <= row < len(canonical) and 0 <= col < width):
@@ -114,6 +145,8 @@ class Board:
         self._faces = tuple(face for row in rows for face in row)
         self._letters = tuple(face.lower() for face in self._faces)
         self._challenge = challenge
+        self._letter_counts = dict(Counter("".join(self._letters)))
+        self._total_letters = sum(map(len, self._letters))
         self._neighbours = tuple(
             tuple(
                 r * width + c
@@ -202,22 +235,33 @@ class Board:
 
     # -- words -------------------------------------------------------------------------------
 
-    def path_for(self, word: str, *, through: Position | None = None) -> Path | None:
+    def path_for(
+        self, word: str, *, through: Position | None = None, budget: int | None = None
+    ) -> Path | None:
         """A path that spells ``word`` on this board, or ``None``.
 
         With ``through``, only a path that uses that cell counts (used for the challenge cube).
         The path is a tuple of ``(row, column)``; the same cell is never used twice and a blank
-        never matches.
+        never matches. Words whose letters the board does not hold are rejected at once; a
+        search may still take exponential time on adversarial input, so ``budget`` caps the
+        cells tried and raises :class:`SearchBudgetExceeded` past it.
         """
         target = word.lower()
         required = None if through is None else self.index(*through)
+        if not target or not self._could_hold(target):
+            return None
         letters = self._letters
         neighbours = self._neighbours
+        steps = [0]
 
         def extend(cell: int, offset: int, used: list[int]) -> list[int] | None:
             face = letters[cell]
             if not face or not target.startswith(face, offset):
                 return None
+            if budget is not None:
+                steps[0] += 1
+                if steps[0] > budget:
+                    raise SearchBudgetExceeded(f"gave up looking for {word!r} after {budget} steps")
             used.append(cell)
             end = offset + len(face)
             if end == len(target):
@@ -232,13 +276,18 @@ class Board:
             used.pop()
             return None
 
-        if not target:
-            return None
         for start in range(len(letters)):
             found = extend(start, 0, [])
             if found is not None:
                 return tuple(self.position(i) for i in found)
         return None
+
+    def _could_hold(self, target: str) -> bool:
+        """Whether the board has at least as many of each letter as ``target`` needs."""
+        available = self._letter_counts
+        if len(target) > self._total_letters:
+            return False
+        return all(target.count(letter) <= available.get(letter, 0) for letter in set(target))
 
     def spell(self, path: Sequence[Position]) -> str:
         """The lowercase letters along ``path`` (no adjacency check)."""
@@ -269,8 +318,9 @@ class Board:
         return f"Board({str(self)!r})"
 
     def render(self) -> str:
-        """The board as a grid of text, one row per line; ``*`` follows the challenge cell."""
-        cells = [face if face else "." for face in self._faces]
+        """The board as a grid of text, one row per line, in the notation's cell spelling
+        (``[Th]``, ``.`` for a blank, ``*`` after the challenge cell), so it parses back."""
+        cells = [_format_face(face) for face in self._faces]
         if self._challenge is not None:
             cells[self._challenge] += "*"
         width = max(len(cell) for cell in cells) + 1

@@ -19,7 +19,7 @@ from .board import Board, Position
 from .dice import CHALLENGE_CUBE, DICE_SETS, UNDERLINED_FACES, dice_set, shake
 from .dictionary import BUILTIN_LEVELS, Dictionary
 from .errors import BoggleError, WordListError
-from .round_input import parse_round_request
+from .round_input import load_json, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
 from .scoring import RoundResult, Verdict, score_round
 from .solver import Solution, solve
@@ -390,13 +390,9 @@ def score_command(
     """
     text, label = _read_input(source)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        _fail(f"{label} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
-    except RecursionError:
-        _fail(f"{label} is not valid JSON here: it is nested too deeply")
-    except ValueError as exc:  # e.g. a number of thousands of digits
-        _fail(f"{label} is not valid JSON here: {exc}")
+        data = load_json(text, label)
+    except BoggleError as exc:
+        _fail(str(exc))
     try:
         request = parse_round_request(data)
         board = Board.parse(board_text) if board_text is not None else request.board
@@ -409,6 +405,7 @@ def score_command(
             options["duplicates"] = duplicates
         rules = Rules.preset(rules_name or request.rules or "big", **options)
         words = _load_dictionary(dictionary_spec or request.dictionary, rules)
+        _report_skipped(words)
         result = score_round(
             board, request.players, rules, words, teams=request.teams, min_length=request.min_length
         )

@@ -159,6 +159,8 @@ DICE_SETS: dict[str, DiceSet] = {dice_set.name: dice_set for dice_set in _SETS}
 def dice_set(name: str) -> DiceSet:
     """The dice set called ``name``; :class:`DiceError` lists the known names otherwise."""
     try:
+        if not isinstance(name, str):
+            raise KeyError(name)
         return DICE_SETS[name]
     except KeyError:
         known = ", ".join(DICE_SETS)

@@ -148,7 +148,7 @@ class Dictionary:
 
         Loaded once per process and shared.
         """
-        if name not in BUILTIN_LEVELS:
+        if not isinstance(name, str) or name not in BUILTIN_LEVELS:
             known = ", ".join(BUILTIN_LEVELS)
             raise WordListError(f"unknown dictionary {name!r}; built-in dictionaries: {known}")
         return _load_builtin(name)
@@ -156,9 +156,16 @@ class Dictionary:
     @classmethod
     def from_words(cls, words: Iterable[str], *, name: str = "words") -> Dictionary:
         """A dictionary of ``words``, normalised; unplayable entries are counted in the report."""
+        if isinstance(words, str | bytes):
+            raise WordListError(
+                f"from_words() takes an iterable of words, not a single {type(words).__name__} "
+                f"({words[:40]!r})"
+            )
         levels: dict[str, int | None] = {}
         counts = _Counter()
-        for entry in words:
+        for number, entry in enumerate(words, start=1):
+            if not isinstance(entry, str):
+                raise WordListError(f"word {number} is not text: {entry!r}")
             counts.add(entry, levels)
         return cls(levels, name=name, report=counts.report(len(levels)))
 
@@ -170,6 +177,8 @@ class Dictionary:
         binary, not UTF-8, or holds no playable word. With the compiled core, the prepared
         list is cached on disk (see :mod:`bigboggle.cache`), keyed by the file's content.
         """
+        if not isinstance(path, str | PathLike) or not str(path):
+            raise WordListError(f"a word list is a file path, not {path!r}")
         file = Path(path)
         label = repr(str(path))
         try:
@@ -246,7 +255,7 @@ class Dictionary:
         return i if i < len(self._words) and self._words[i] == word else -1
 
     def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and self._index(word.lower()) >= 0
+        return isinstance(word, str) and self._index(normalise(word)) >= 0
 
     def __len__(self) -> int:
         return len(self._words)
@@ -275,7 +284,7 @@ class Dictionary:
         """The word's SCOWL level (lower is more common), or ``None`` if unknown or absent."""
         if self._level_bytes is None:
             return None
-        i = self._index(word.lower())
+        i = self._index(normalise(word))
         return self._level_bytes[i] or None if i >= 0 else None
 
     @property

@@ -14,13 +14,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+import math
+
 from .board import Board
 from .dice import Shake, shake
 from .dictionary import Dictionary, normalise
 from .errors import GameStateError, RoundInputError
+from .judge import Judge
 from .rules import Rules
-from .scoring import MAX_LIST_LENGTH, RoundResult, Verdict, WordResult, score_round
-from .solver import word_score
+from .scoring import (
+    MAX_LIST_LENGTH,
+    RoundResult,
+    RoundSetup,
+    _check_name,
+    check_setup,
+    judge_round,
+)
+from .verdicts import Verdict, WordResult
 
 
 class Phase(StrEnum):
@@ -61,8 +71,12 @@ class Game:
         self.rules = rules
         self.dictionary = dictionary
         self.teams = teams
+        if min_length is not None and not isinstance(min_length, Mapping):
+            raise RoundInputError(f"min_length: expected player -> minimum, not {min_length!r}")
         self.min_length = dict(min_length or {})
         self.dealt = dealt
+        self._judge = Judge(self.board, rules, dictionary)
+        self._setup: RoundSetup | None = None
         self._lists: dict[str, list[str]] = {}
         self._submissions: list[Submission] = []
         self._phase = Phase.READY
@@ -95,10 +109,12 @@ class Game:
         """Seat a player before the round ends; a name already seated is an error."""
         if self._phase is Phase.ENDED:
             raise GameStateError("the round has ended; players can no longer join")
-        if not isinstance(name, str) or not name.strip():
-            raise RoundInputError(f"a player's name must be non-empty text, not {name!r}")
+        _check_name(name, "players")
         if name in self._lists:
             raise RoundInputError(f"player {name!r} is already in the game")
+        if self._phase is Phase.RUNNING:
+            # Joining mid-round: the setup must still hold with the newcomer in it.
+            check_setup([*self._lists, name], self.rules, self.teams, self.min_length)
         self._lists[name] = []
 
     @property
@@ -130,9 +146,18 @@ class Game:
         """
         if self._phase is not Phase.READY:
             raise GameStateError(f"the round is {self._phase.value}; it can start only once")
+        _check_time(now)
         seconds = self.rules.timer if duration is None else duration
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0:
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not math.isfinite(seconds)
+            or seconds <= 0
+        ):
             raise GameStateError(f"duration={duration!r} must be a positive number of seconds")
+        if not self._lists:
+            raise GameStateError("the round has no players")
+        self._setup = check_setup(self._lists, self.rules, self.teams, self.min_length)
         self._started = now
         self._deadline = now + seconds
         self._phase = Phase.RUNNING
@@ -159,6 +184,9 @@ class Game:
         """
         if self._phase is Phase.READY:
             raise GameStateError("the round has not started yet")
+        _check_time(now)
+        if self._started is not None and now < self._started:
+            raise GameStateError(f"now={now!r} is before the round started ({self._started!r})")
         if self.is_over(now):
             raise GameStateError("time is up: the round's deadline has passed")
         if player not in self._lists:
@@ -177,28 +205,9 @@ class Game:
 
     def check(self, player: str, entry: str) -> WordResult:
         """The private verdict ``entry`` would get from ``player`` now (nothing is stored)."""
-        word = normalise(entry)
-        if not word.isascii() or not word.isalpha():
-            return WordResult(entry, entry.strip(), Verdict.NOT_A_WORD)
-        if any(normalise(earlier) == word for earlier in self._lists.get(player, [])):
-            return WordResult(entry, word, Verdict.REPEATED)
+        earlier = {normalise(word) for word in self._lists.get(player, [])}
         minimum = self.min_length.get(player, self.rules.min_length)
-        if len(word) < minimum:
-            return WordResult(entry, word, Verdict.TOO_SHORT)
-        challenge = self.board.challenge
-        path = None
-        through = False
-        if challenge is not None:
-            path = self.board.path_for(word, through=challenge)
-            through = path is not None
-        if path is None:
-            path = self.board.path_for(word)
-        if path is None:
-            return WordResult(entry, word, Verdict.NOT_ON_BOARD)
-        if word not in self.dictionary:
-            return WordResult(entry, word, Verdict.NOT_IN_DICTIONARY, path=path)
-        points, bonus = word_score(word, self.rules, min_length=minimum, through_challenge=through)
-        return WordResult(entry, word, Verdict.SCORED, points, bonus, path)
+        return self._judge.judge(entry, minimum, earlier)
 
     def words_of(self, player: str) -> tuple[str, ...]:
         """The entries ``player`` has submitted, in order (repeats not stored)."""
@@ -222,20 +231,13 @@ class Game:
             return self._result
         if self._phase is Phase.READY:
             raise GameStateError("the round has not started yet")
+        _check_time(now)
         if not early and not self.is_over(now):
             raise GameStateError(
                 f"the round still has {self.time_left(now):.1f} seconds; end it early explicitly"
             )
-        if not self._lists:
-            raise GameStateError("the round has no players to score")
-        result = score_round(
-            self.board,
-            self._lists,
-            self.rules,
-            self.dictionary,
-            teams=self.teams,
-            min_length=self.min_length or None,
-        )
+        setup = check_setup(self._lists, self.rules, self.teams, self.min_length)
+        result = judge_round(self._judge, self._lists, setup, self.teams)
         self._phase = Phase.ENDED
         self._result = result
         return result
@@ -244,3 +246,8 @@ class Game:
     def result(self) -> RoundResult | None:
         """The scored round once ended, else ``None``."""
         return self._result
+
+
+def _check_time(now: float) -> None:
+    if isinstance(now, bool) or not isinstance(now, int | float) or not math.isfinite(now):
+        raise GameStateError(f"now={now!r} must be a finite number of seconds")

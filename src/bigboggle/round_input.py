@@ -7,6 +7,7 @@ The input is ``{"board": …, "players": {"ann": ["line", …]}, "teams": {"red"
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,37 @@ class RoundRequest:
     rules: str | None = None
     dictionary: str | None = None
     options: dict[str, Any] | None = None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise RoundInputError(
+                f"duplicate key {key!r}: each player, team or option may appear once "
+                "(a second list would silently replace the first)"
+            )
+        seen[key] = value
+    return seen
+
+
+def load_json(text: str, source: str = "the input") -> Any:
+    """Parse JSON text, refusing duplicate keys (a second ``"ann"`` would drop the first list).
+
+    :class:`RoundInputError` names the source and the position of a syntax error.
+    """
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as exc:
+        raise RoundInputError(
+            f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except RecursionError:
+        raise RoundInputError(f"{source} is not valid JSON here: it is nested too deeply") from None
+    except RoundInputError as exc:
+        raise RoundInputError(f"{source}: {exc}") from None
+    except ValueError as exc:  # e.g. a number of thousands of digits
+        raise RoundInputError(f"{source} is not valid JSON here: {exc}") from None
 
 
 def parse_round_request(data: Any) -> RoundRequest:

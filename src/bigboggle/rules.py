@@ -111,6 +111,8 @@ SCORING_TABLES: dict[str, ScoringTable] = {table.name: table for table in _TABLE
 def scoring_table(name: str) -> ScoringTable:
     """The scoring table called ``name``; :class:`RulesError` lists the known names otherwise."""
     try:
+        if not isinstance(name, str):
+            raise KeyError(name)
         return SCORING_TABLES[name]
     except KeyError:
         known = ", ".join(SCORING_TABLES)
@@ -153,7 +155,7 @@ class Rules:
                 raise RulesError(f"option {flag}={getattr(self, flag)!r} must be true or false")
         if self.duplicates not in ("cancel", "keep"):
             raise RulesError(f"option duplicates={self.duplicates!r} must be 'cancel' or 'keep'")
-        if self.dice not in DICE_SETS:
+        if not isinstance(self.dice, str) or self.dice not in DICE_SETS:
             raise RulesError(f"unknown dice set {self.dice!r}; known sets: {', '.join(DICE_SETS)}")
         scoring_table(self.scoring)
         if not isinstance(self.dictionary, str) or not self.dictionary:
@@ -163,6 +165,8 @@ class Rules:
     def preset(cls, name: str = "big", **options: Any) -> Rules:
         """The preset called ``name`` with ``options`` applied (see :meth:`with_options`)."""
         try:
+            if not isinstance(name, str):
+                raise KeyError(name)
             base = PRESETS[name]
         except KeyError:
             known = ", ".join(PRESETS)

@@ -13,61 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
-from .board import Board, Path
-from .dictionary import Dictionary, normalise
+from .board import Board
+from .dictionary import Dictionary
 from .errors import RoundInputError
+from .judge import Judge
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
-from .solver import FoundWord, Solution, solve, word_score
+from .solver import FoundWord, Solution
+from .verdicts import Verdict, WordResult
 
 #: Most players (or team members) a round accepts, and most entries in one list.
 MAX_PLAYERS = 100
 MAX_LIST_LENGTH = 2000
 MAX_NAME_LENGTH = 40
-
-
-class Verdict(StrEnum):
-    """What became of one entry of a player's list."""
-
-    NOT_A_WORD = "not_a_word"
-    REPEATED = "repeated"
-    TOO_SHORT = "too_short"
-    NOT_ON_BOARD = "not_on_board"
-    NOT_IN_DICTIONARY = "not_in_dictionary"
-    CROSSED_OFF = "crossed_off"
-    SCORED = "scored"
-
-    @property
-    def is_valid(self) -> bool:
-        """Whether the word itself was good (scored, or crossed off by another player's)."""
-        return self in (Verdict.CROSSED_OFF, Verdict.SCORED)
-
-
-@dataclass(frozen=True)
-class WordResult:
-    """One entry of a list: as typed, as compared, its verdict and points (bonus included)."""
-
-    entry: str
-    word: str
-    verdict: Verdict
-    score: int = 0
-    bonus: int = 0
-    path: Path | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "word": self.word,
-            "verdict": self.verdict.value,
-            "score": self.score,
-            "bonus": self.bonus,
-        }
-        if self.entry != self.word:
-            data["entry"] = self.entry
-        if self.path is not None:
-            data["path"] = [list(step) for step in self.path]
-        return data
 
 
 @dataclass(frozen=True)
@@ -262,6 +221,34 @@ def _team_of(
     return team_of
 
 
+@dataclass(frozen=True)
+class RoundSetup:
+    """Who plays a round and how: each player's minimum length and, in team play, their team."""
+
+    minimums: dict[str, int]
+    team_of: dict[str, str] | None
+
+
+def check_setup(
+    players: Sequence[str] | Mapping[str, object],
+    rules: Rules,
+    teams: Mapping[str, Sequence[str]] | None = None,
+    min_length: Mapping[str, int] | None = None,
+) -> RoundSetup:
+    """Check that the players, teams and handicaps fit together; :class:`RoundInputError` says
+    what does not (a name that is not text, a team member who is not playing, a handicap out
+    of range, a player on no team)."""
+    names = list(players)
+    for name in names:
+        _check_name(name, "players")
+    if rules.teams and teams is None:
+        raise RoundInputError("teams: these rules are for team play, but no teams were given")
+    lists = dict.fromkeys(names, ())
+    minimums = _player_minimums(lists, rules, min_length)
+    team_of = _team_of(lists, teams) if teams is not None else None
+    return RoundSetup(minimums, team_of)
+
+
 def score_round(
     board: Board | str,
     lists: Mapping[str, Sequence[str]],
@@ -278,45 +265,33 @@ def score_round(
     """
     board = board if isinstance(board, Board) else Board.parse(board)
     _check_lists(lists)
-    if rules.teams and teams is None:
-        raise RoundInputError("teams: these rules are for team play, but no teams were given")
-    minimums = _player_minimums(lists, rules, min_length)
-    team_of = _team_of(lists, teams) if teams is not None else None
-    challenge = board.challenge
+    setup = check_setup(lists, rules, teams, min_length)
+    return judge_round(Judge(board, rules, words), lists, setup, teams)
 
-    # First pass: every verdict up to "valid", with the data for points.
+
+def judge_round(
+    judge: Judge,
+    lists: Mapping[str, Sequence[str]],
+    setup: RoundSetup,
+    teams: Mapping[str, Sequence[str]] | None,
+) -> RoundResult:
+    """Score checked lists with a :class:`~bigboggle.judge.Judge` already made for the board."""
+    rules = judge.rules
     provisional: dict[str, list[WordResult]] = {}
-    path_cache: dict[str, Path | None] = {}
     for name, entries in lists.items():
         seen: set[str] = set()
         results = []
         for entry in entries:
-            word = normalise(entry)
-            if not word.isascii() or not word.isalpha():
-                results.append(WordResult(entry, entry.strip(), Verdict.NOT_A_WORD))
-                continue
-            if word in seen:
-                results.append(WordResult(entry, word, Verdict.REPEATED))
-                continue
-            seen.add(word)
-            if len(word) < minimums[name]:
-                results.append(WordResult(entry, word, Verdict.TOO_SHORT))
-                continue
-            if word not in path_cache:
-                path_cache[word] = board.path_for(word)
-            path = path_cache[word]
-            if path is None:
-                results.append(WordResult(entry, word, Verdict.NOT_ON_BOARD))
-            elif word not in words:
-                results.append(WordResult(entry, word, Verdict.NOT_IN_DICTIONARY, path=path))
-            else:
-                results.append(WordResult(entry, word, Verdict.SCORED, path=path))
+            result = judge.judge(entry, setup.minimums[name], seen)
+            if result.verdict is not Verdict.NOT_A_WORD:
+                seen.add(result.word)
+            results.append(result)
         provisional[name] = results
 
     # Who holds each valid word: players, or teams in team play.
     holders: dict[str, set[str]] = {}
     for name, results in provisional.items():
-        side = team_of[name] if team_of is not None else name
+        side = setup.team_of[name] if setup.team_of is not None else name
         for result in results:
             if result.verdict is Verdict.SCORED:
                 holders.setdefault(result.word, set()).add(side)
@@ -325,29 +300,17 @@ def score_round(
     for name, results in provisional.items():
         final = []
         for result in results:
-            if result.verdict is not Verdict.SCORED:
-                final.append(result)
-            elif rules.duplicates == "cancel" and len(holders[result.word]) > 1:
-                final.append(
-                    WordResult(result.entry, result.word, Verdict.CROSSED_OFF, path=result.path)
-                )
-            else:
-                through = challenge is not None and (
-                    board.path_for(result.word, through=challenge) is not None
-                )
-                points, bonus = word_score(
-                    result.word, rules, min_length=minimums[name], through_challenge=through
-                )
-                path = result.path
-                if through:
-                    path = board.path_for(result.word, through=challenge)
-                final.append(
-                    WordResult(result.entry, result.word, Verdict.SCORED, points, bonus, path)
-                )
-        players[name] = PlayerResult(name, minimums[name], tuple(final))
+            if (
+                result.verdict is Verdict.SCORED
+                and rules.duplicates == "cancel"
+                and len(holders[result.word]) > 1
+            ):
+                result = WordResult(result.entry, result.word, Verdict.CROSSED_OFF, path=result.path)
+            final.append(result)
+        players[name] = PlayerResult(name, setup.minimums[name], tuple(final))
 
     team_results = None
-    if teams is not None and team_of is not None:
+    if teams is not None:
         team_results = {}
         for team, members in teams.items():
             best: dict[str, int] = {}
@@ -356,8 +319,7 @@ def score_round(
                     best[result.word] = max(best.get(result.word, 0), result.score)
             team_results[team] = TeamResult(team, tuple(members), dict(sorted(best.items())))
 
-    solution = solve(board, words, rules)
-    return RoundResult(board, rules, players, team_results, solution)
+    return RoundResult(judge.board, rules, players, team_results, judge.solution)
 
 
 @dataclass

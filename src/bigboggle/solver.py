@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from . import implementation
 from .board import Board, Path
 from .dictionary import Dictionary
-from .errors import RulesError
+from .errors import BoardError, RulesError
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
 
 
@@ -215,6 +215,8 @@ def score_many(
     naming it before any board is solved). The compiled core scores the batch without holding
     the GIL, so ``threads`` > 1 splits it across that many threads and cores.
     """
+    if isinstance(boards, str | Board):
+        raise BoardError("score_many() takes a list of boards; for one board use score()")
     parsed = [_as_board(board) for board in boards]
     words, rules, minimum = _resolve(dictionary, rules, min_length)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:

@@ -1,0 +1,51 @@
+"""Verdicts: what became of one entry of a player's list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .board import Path
+
+
+class Verdict(StrEnum):
+    """What became of one entry of a player's list."""
+
+    NOT_A_WORD = "not_a_word"
+    REPEATED = "repeated"
+    TOO_SHORT = "too_short"
+    NOT_ON_BOARD = "not_on_board"
+    NOT_IN_DICTIONARY = "not_in_dictionary"
+    CROSSED_OFF = "crossed_off"
+    SCORED = "scored"
+
+    @property
+    def is_valid(self) -> bool:
+        """Whether the word itself was good (scored, or crossed off by another player's)."""
+        return self in (Verdict.CROSSED_OFF, Verdict.SCORED)
+
+
+@dataclass(frozen=True)
+class WordResult:
+    """One entry of a list: as typed, as compared, its verdict and points (bonus included)."""
+
+    entry: str
+    word: str
+    verdict: Verdict
+    score: int = 0
+    bonus: int = 0
+    path: Path | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "word": self.word,
+            "verdict": self.verdict.value,
+            "score": self.score,
+            "bonus": self.bonus,
+        }
+        if self.entry != self.word:
+            data["entry"] = self.entry
+        if self.path is not None:
+            data["path"] = [list(step) for step in self.path]
+        return data
