@@ -915,3 +915,10 @@ def test_score_reports_skipped_word_list_entries(tmp_path: Path) -> None:
 def test_score_with_bad_option_types(options: str) -> None:
     doc = '{"players": {"a": ["cat"]}, "options": ' + options + "}"
     fails(run("score", "-", "--board", "CAT/XSZ", stdin=doc))
+
+
+def test_solve_a_shaken_board_with_the_challenge_cube() -> None:
+    data = json_of("solve", "--seed", "3", "--challenge", quiet=False)
+    assert data["board"] == json_of("shake", "--seed", "3", "--challenge")["board"]
+    assert data["board"].count("*") == 1
+    assert any(word.get("bonus") == 5 for word in data["words"])

@@ -189,6 +189,9 @@ def cli() -> None:
     default=None,
     help="With --shake: the seed (as for 'bigboggle shake'); implies --shake.",
 )
+@click.option(
+    "--challenge", is_flag=True, help="With --shake: swap the challenge cube in for one die."
+)
 @_rules_option
 @_dictionary_option
 @click.option(
@@ -202,6 +205,7 @@ def solve_command(
     board_text: str | None,
     shake_board: bool,
     seed: int | None,
+    challenge: bool,
     rules_name: str,
     dictionary_spec: str | None,
     min_length: int | None,
@@ -218,14 +222,15 @@ def solve_command(
     Examples:
       bigboggle solve LINES/TQARD/HEMOP/ABCKI/PSTEW
       bigboggle solve --shake --seed 7 --limit 20
+      bigboggle solve --shake --challenge --rules big-1979
       bigboggle solve PERS/LATG/SINE/TERS --rules classic --json
       bigboggle solve SEPAL/NIALT/ERDSO/TOMEN/ASTIR --dictionary my-words.txt --min-length 5
     """
-    rules = _load_rules(rules_name)
-    if board_text is not None and (shake_board or seed is not None):
-        _fail("give either a BOARD or --shake/--seed, not both")
+    rules = _load_rules(rules_name, challenge=challenge or None)
+    if board_text is not None and (shake_board or seed is not None or challenge):
+        _fail("give either a BOARD or --shake/--seed/--challenge, not both")
     if board_text is None:
-        if not (shake_board or seed is not None):
+        if not (shake_board or seed is not None or challenge):
             _fail("give a BOARD to solve (like LINES/TQARD/HEMOP/ABCKI/PSTEW) or --shake")
         if seed is None:
             seed = secrets.randbelow(2**32)
