@@ -42,6 +42,7 @@ setup(
         Extension(
             "bigboggle._solve_c",
             sources=["src/bigboggle/_solve_c.c"],
+            depends=["src/bigboggle/_solve_c_walk.h"],
             extra_compile_args=["-O3"] if sys.platform != "win32" else [],
         )
     ],

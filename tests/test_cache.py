@@ -74,9 +74,8 @@ def _rewrite(entry: Path, change_payload: bool, version: int | None = None) -> N
     if change_payload:
         # Point the root's first child far past the end, and make the checksum match, so only
         # the structural check can catch it.
-        node_count = header["node_count"]
         trie_at = start + header["words_bytes"]
-        struct.pack_into("<I", data, trie_at + 4 * node_count, 10**9)
+        struct.pack_into("<I", data, trie_at + 4, 10**9)  # the root record's first child
         header["crc32"] = zlib.crc32(bytes(data[start:]))
         body = json.dumps(header).encode()
         data = bytearray(prefix.pack(magic, old_version, len(body))) + body + data[start:]

@@ -122,6 +122,26 @@ def test_agree_on_random_boards_of_every_size(
         assert score(board, dictionary, rules) == compiled.total_score
 
 
+def test_both_builds_of_the_compiled_walk_agree(enable2k: Dictionary) -> None:
+    from bigboggle import _solve_c
+
+    default = _solve_c.walk_variant()
+    rules = Rules.preset("classic", challenge_bonus=5)
+    boards = [shake("superbig", seed, challenge=True).board for seed in range(300)]
+    boards += [shake("big", seed).board for seed in range(300)]
+    with core("c"):
+        try:
+            _solve_c.walk_variant("portable")
+            portable = score_many(boards, enable2k, rules)
+            portable_words = [solve(board, enable2k, rules).words for board in boards[:50]]
+        finally:
+            _solve_c.walk_variant(default)
+        assert score_many(boards, enable2k, rules) == portable
+        assert [solve(board, enable2k, rules).words for board in boards[:50]] == portable_words
+    with pytest.raises(ValueError, match="not available"):
+        _solve_c.walk_variant("quantum")
+
+
 def test_environment_forces_the_reference() -> None:
     def version(env: dict[str, str]) -> str:
         done = subprocess.run(

@@ -344,5 +344,3 @@ def test_durations_must_be_finite_and_words_not_before_the_start() -> None:
     game.start(100.0)
     with pytest.raises(GameStateError, match="before the round started"):
         game.submit("ann", "lines", 99.0)
-
-

@@ -10,7 +10,9 @@
  * (children are contiguous, in token order, so a child's index is first + popcount of the
  * lower mask bits), and the id of the word ending there (-1 if none). Word ids are indices
  * into the dictionary's sorted word list, so sorting by id is sorting alphabetically.
- * Twelve bytes a node: ENABLE2K's 387k nodes take 4.6 MB, cached on disk by cache.py.
+ * Each node is one 16-byte record (mask, first child, word id, the word's letter count), so a
+ * step of the walk touches one cache line: ENABLE2K's 389k nodes take 6.2 MB, cached on disk
+ * by cache.py.
  *
  * Words found on one board are de-duplicated with per-word "stamps": an array holding, for
  * each word, the number of the board on which it was last seen, so no clearing is needed
@@ -30,27 +32,28 @@
 #define MAX_FACE_TOKENS 3
 #define BATCH_CHUNK 2048
 
-#if defined(__GNUC__) || defined(__clang__)
-#define POPCOUNT(x) ((uint32_t)__builtin_popcount(x))
-#else
-static uint32_t POPCOUNT(uint32_t x) {
+static inline uint32_t popcount_portable(uint32_t x) {
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
 }
-#endif
+
 
 /* ---------------------------------------------------------------------------------------- */
 /* The packed trie                                                                            */
 
 typedef struct {
+    uint32_t mask;    /* bit t set: a child for token t */
+    uint32_t first;   /* index of the first child (children are contiguous, in token order) */
+    int32_t word;     /* id of the word ending here, or -1 */
+    uint32_t letters; /* letters in that word (Qu counts two), 0 if none */
+} Node;
+
+typedef struct {
     PyObject_HEAD
     uint32_t n_nodes;
     uint32_t n_words;
-    uint32_t *mask;   /* n_nodes */
-    uint32_t *first;  /* n_nodes */
-    int32_t *word;    /* n_nodes */
-    uint8_t *wlen;    /* n_words: letters in each word */
+    Node *nodes;
     /* De-duplication state for calls that hold the GIL. */
     uint32_t *seen;
     uint32_t *seen_through;
@@ -61,16 +64,11 @@ typedef struct {
 static PyTypeObject PackedTrieType;
 
 static void trie_free_arrays(PackedTrie *t) {
-    PyMem_RawFree(t->mask);
-    PyMem_RawFree(t->first);
-    PyMem_RawFree(t->word);
-    PyMem_RawFree(t->wlen);
+    PyMem_RawFree(t->nodes);
     PyMem_RawFree(t->seen);
     PyMem_RawFree(t->seen_through);
     PyMem_RawFree(t->slot);
-    t->mask = t->first = NULL;
-    t->word = NULL;
-    t->wlen = NULL;
+    t->nodes = NULL;
     t->seen = t->seen_through = NULL;
     t->slot = NULL;
 }
@@ -84,15 +82,12 @@ static int trie_alloc_arrays(PackedTrie *t, uint32_t n_nodes, uint32_t n_words) 
     size_t nodes = n_nodes ? n_nodes : 1, words = n_words ? n_words : 1;
     t->n_nodes = n_nodes;
     t->n_words = n_words;
-    t->mask = PyMem_RawMalloc(nodes * sizeof(uint32_t));
-    t->first = PyMem_RawMalloc(nodes * sizeof(uint32_t));
-    t->word = PyMem_RawMalloc(nodes * sizeof(int32_t));
-    t->wlen = PyMem_RawMalloc(words);
+    t->nodes = PyMem_RawMalloc(nodes * sizeof(Node));
     t->seen = PyMem_RawCalloc(words, sizeof(uint32_t));
     t->seen_through = PyMem_RawCalloc(words, sizeof(uint32_t));
     t->slot = PyMem_RawMalloc(words * sizeof(int32_t));
     t->stamp = 0;
-    if (!t->mask || !t->first || !t->word || !t->wlen || !t->seen || !t->seen_through || !t->slot) {
+    if (!t->nodes || !t->seen || !t->seen_through || !t->slot) {
         trie_free_arrays(t);
         PyErr_NoMemory();
         return -1;
@@ -233,12 +228,11 @@ static PyObject *PackedTrie_build(PyTypeObject *type, PyObject *words) {
         Py_DECREF(t);
         return NULL;
     }
-    memcpy(t->wlen, lengths, (size_t)n_words);
-    PyMem_RawFree(lengths);
 
     /* Breadth-first layout: a node's children get consecutive new ids in token order. */
     int32_t *order = PyMem_RawMalloc(b.count * sizeof(int32_t)); /* new id -> old id */
     if (!order) {
+        PyMem_RawFree(lengths);
         build_free(&b);
         Py_DECREF(t);
         return PyErr_NoMemory();
@@ -246,19 +240,20 @@ static PyObject *PackedTrie_build(PyTypeObject *type, PyObject *words) {
     uint32_t head = 0, tail = 0;
     order[tail++] = 0;
     while (head < tail) {
-        uint32_t new_id = head;
-        int32_t old = order[head++];
-        uint32_t mask = 0;
-        t->first[new_id] = tail;
+        Node *node = &t->nodes[head++];
+        int32_t old = order[head - 1];
+        uint32_t mask = 0, first = tail;
         for (int32_t c = b.child[old]; c >= 0; c = b.sibling[c]) {
             mask |= 1u << b.token[c];
             order[tail++] = c;
         }
-        t->mask[new_id] = mask;
-        if (!mask) t->first[new_id] = 0;
-        t->word[new_id] = b.word[old];
+        node->mask = mask;
+        node->first = mask ? first : 0;
+        node->word = b.word[old];
+        node->letters = b.word[old] >= 0 ? lengths[b.word[old]] : 0;
     }
     PyMem_RawFree(order);
+    PyMem_RawFree(lengths);
     build_free(&b);
     return (PyObject *)t;
 
@@ -274,13 +269,15 @@ static int trie_validate(PackedTrie *t) {
         return -1;
     }
     for (uint32_t i = 0; i < t->n_nodes; i++) {
-        uint32_t m = t->mask[i];
+        const Node *node = &t->nodes[i];
+        uint32_t m = node->mask;
         if (m >> NTOKENS) goto bad;
         if (m) {
-            uint64_t end = (uint64_t)t->first[i] + POPCOUNT(m);
-            if (t->first[i] <= i || end > t->n_nodes) goto bad;
+            uint64_t end = (uint64_t)node->first + popcount_portable(m);
+            if (node->first <= i || end > t->n_nodes) goto bad;
         }
-        if (t->word[i] < -1 || t->word[i] >= (int64_t)t->n_words) goto bad;
+        if (node->word < -1 || node->word >= (int64_t)t->n_words) goto bad;
+        if ((node->word < 0) != (node->letters == 0) || node->letters > 255) goto bad;
     }
     return 0;
 bad:
@@ -293,7 +290,7 @@ static PyObject *PackedTrie_from_bytes(PyTypeObject *type, PyObject *args) {
     Py_buffer view;
     unsigned long n_nodes, n_words;
     if (!PyArg_ParseTuple(args, "y*kk", &view, &n_nodes, &n_words)) return NULL;
-    uint64_t expected = (uint64_t)n_nodes * 12u + (uint64_t)n_words;
+    uint64_t expected = (uint64_t)n_nodes * sizeof(Node);
     if (n_nodes > UINT32_MAX / 16 || n_words > INT32_MAX || (uint64_t)view.len != expected) {
         PyBuffer_Release(&view);
         PyErr_SetString(PyExc_ValueError, "trie data has the wrong size");
@@ -309,11 +306,7 @@ static PyObject *PackedTrie_from_bytes(PyTypeObject *type, PyObject *args) {
         Py_DECREF(t);
         return NULL;
     }
-    const char *p = view.buf;
-    memcpy(t->mask, p, n_nodes * 4u);
-    memcpy(t->first, p + n_nodes * 4u, n_nodes * 4u);
-    memcpy(t->word, p + n_nodes * 8u, n_nodes * 4u);
-    memcpy(t->wlen, p + n_nodes * 12u, n_words);
+    memcpy(t->nodes, view.buf, n_nodes * sizeof(Node));
     PyBuffer_Release(&view);
     if (trie_validate(t) < 0) {
         Py_DECREF(t);
@@ -323,15 +316,7 @@ static PyObject *PackedTrie_from_bytes(PyTypeObject *type, PyObject *args) {
 }
 
 static PyObject *PackedTrie_to_bytes(PackedTrie *t, PyObject *Py_UNUSED(ignored)) {
-    size_t n = t->n_nodes;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * 12u + t->n_words));
-    if (!out) return NULL;
-    char *p = PyBytes_AS_STRING(out);
-    memcpy(p, t->mask, n * 4u);
-    memcpy(p + n * 4u, t->first, n * 4u);
-    memcpy(p + n * 8u, t->word, n * 4u);
-    memcpy(p + n * 12u, t->wlen, t->n_words);
-    return out;
+    return PyBytes_FromStringAndSize((const char *)t->nodes, (Py_ssize_t)(t->n_nodes * sizeof(Node)));
 }
 
 static PyObject *PackedTrie_get_nodes(PackedTrie *t, void *Py_UNUSED(c)) {
@@ -348,7 +333,7 @@ static PyMethodDef PackedTrie_methods[] = {
     {"from_bytes", (PyCFunction)PackedTrie_from_bytes, METH_VARARGS | METH_CLASS,
      "from_bytes(data, n_nodes, n_words) -> PackedTrie: the inverse of to_bytes(), validated."},
     {"to_bytes", (PyCFunction)PackedTrie_to_bytes, METH_NOARGS,
-     "to_bytes() -> bytes: the node arrays and word lengths, for the cache."},
+     "to_bytes() -> bytes: the node records, for the cache."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -385,9 +370,7 @@ typedef struct {
 } Found;
 
 typedef struct {
-    const uint32_t *mask, *first;
-    const int32_t *word;
-    const uint8_t *wlen;
+    const Node *nodes;
     uint32_t n_words;
     const int32_t *points;
     int npoints, bonus;
@@ -411,9 +394,8 @@ typedef struct {
     int oom;
 } Walk;
 
-static inline int32_t points_for(const Walk *w, uint32_t word) {
-    int n = w->wlen[word];
-    return n < w->npoints ? w->points[n] : w->points[w->npoints - 1];
+static inline int32_t points_for(const Walk *w, uint32_t letters) {
+    return (int)letters < w->npoints ? w->points[letters] : w->points[w->npoints - 1];
 }
 
 static int store_path(Walk *w, int len) {
@@ -430,24 +412,24 @@ static int store_path(Walk *w, int len) {
     return 0;
 }
 
-static void record(Walk *w, uint32_t word, int len) {
+static inline void record(Walk *w, uint32_t word, uint32_t letters, int len) {
     int through = w->challenge >= 0 && w->used[w->challenge];
     if (!w->with_paths) {
         if (w->seen[word] != w->stamp) {
             w->seen[word] = w->stamp;
-            int32_t p = points_for(w, word);
+            int32_t p = points_for(w, letters);
             w->total += p;
             if (through && p) {
                 w->seen_through[word] = w->stamp;
                 w->total += w->bonus;
             }
-        } else if (through && w->seen_through[word] != w->stamp && points_for(w, word)) {
+        } else if (through && w->seen_through[word] != w->stamp && points_for(w, letters)) {
             w->seen_through[word] = w->stamp;
             w->total += w->bonus;
         }
         return;
     }
-    int32_t p = points_for(w, word);
+    int32_t p = points_for(w, letters);
     if (!p || w->oom) return;
     if (w->seen[word] != w->stamp) {
         if (w->nfound == w->found_cap) {
@@ -490,37 +472,6 @@ static void record(Walk *w, uint32_t word, int len) {
     }
 }
 
-static void walk_from(Walk *w, uint32_t node, int cell, int depth) {
-    const uint32_t *mask = w->mask, *first = w->first;
-    w->used[cell] = 1;
-    w->path[depth] = (uint8_t)cell;
-    int32_t word = w->word[node];
-    if (word >= 0) record(w, (uint32_t)word, depth + 1);
-    uint32_t m = mask[node];
-    if (m) {
-        const BoardSpec *b = w->board;
-        int k = w->nnb[cell];
-        for (int i = 0; i < k; i++) {
-            int n = w->nb[cell][i];
-            if (w->used[n]) continue;
-            uint32_t bit = w->bit[n];
-            if (bit) {
-                if (m & bit) walk_from(w, first[node] + POPCOUNT(m & (bit - 1)), n, depth + 1);
-            } else {
-                uint32_t cur = node;
-                int j;
-                for (j = 0; j < b->ntok[n]; j++) {
-                    uint32_t mm = mask[cur], bit = 1u << b->tok[n][j];
-                    if (!(mm & bit)) break;
-                    cur = first[cur] + POPCOUNT(mm & (bit - 1));
-                }
-                if (j == b->ntok[n]) walk_from(w, cur, n, depth + 1);
-            }
-        }
-    }
-    w->used[cell] = 0;
-}
-
 static void next_stamp(Walk *w) {
     if (++w->stamp == 0) {
         memset(w->seen, 0, w->n_words * sizeof(uint32_t));
@@ -529,43 +480,44 @@ static void next_stamp(Walk *w) {
     }
 }
 
-/* Walk every path of one board. */
-static void walk_board(Walk *w, const BoardSpec *b) {
-    w->board = b;
-    w->challenge = b->challenge;
-    w->total = 0;
-    w->nfound = 0;
-    w->paths_len = 0;
-    next_stamp(w);
-    for (int r = 0; r < b->rows; r++) {
-        for (int c = 0; c < b->cols; c++) {
-            int cell = r * b->cols + c, k = 0;
-            for (int dr = -1; dr <= 1; dr++) {
-                for (int dc = -1; dc <= 1; dc++) {
-                    int rr = r + dr, cc = c + dc;
-                    if ((dr || dc) && rr >= 0 && rr < b->rows && cc >= 0 && cc < b->cols &&
-                        b->ntok[rr * b->cols + cc]) {
-                        w->nb[cell][k++] = (uint8_t)(rr * b->cols + cc);
-                    }
-                }
-            }
-            w->nnb[cell] = (uint8_t)k;
-            w->used[cell] = 0;
-            w->bit[cell] = b->ntok[cell] == 1 ? 1u << b->tok[cell][0] : 0;
-        }
-    }
-    for (int cell = 0; cell < b->ncells; cell++) {
-        int nt = b->ntok[cell];
-        if (!nt) continue;
-        uint32_t cur = 0;
-        int j;
-        for (j = 0; j < nt; j++) {
-            uint32_t mm = w->mask[cur], bit = 1u << b->tok[cell][j];
-            if (!(mm & bit)) break;
-            cur = w->first[cur] + POPCOUNT(mm & (bit - 1));
-        }
-        if (j == nt) walk_from(w, cur, cell, 0);
-    }
+/* The walk spends much of its time counting bits, and x86-64's baseline has no popcount
+ * instruction. So the walk (in _solve_c_walk.h) is compiled twice, once counting bits
+ * portably and once with the instruction, and the module picks at load time. */
+
+#define WALK_BOARD walk_board_portable
+#define WALK_FROM walk_from_portable
+#define WALK_STEP step_cell_portable
+#define WALK_POPCOUNT(x) popcount_portable(x)
+#define WALK_TARGET
+#include "_solve_c_walk.h"
+#undef WALK_BOARD
+#undef WALK_FROM
+#undef WALK_STEP
+#undef WALK_POPCOUNT
+#undef WALK_TARGET
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define HAVE_POPCNT_BUILD 1
+#define WALK_BOARD walk_board_popcnt
+#define WALK_FROM walk_from_popcnt
+#define WALK_STEP step_cell_popcnt
+#define WALK_POPCOUNT(x) ((uint32_t)__builtin_popcount(x))
+#define WALK_TARGET __attribute__((target("popcnt")))
+#include "_solve_c_walk.h"
+#undef WALK_BOARD
+#undef WALK_FROM
+#undef WALK_STEP
+#undef WALK_POPCOUNT
+#undef WALK_TARGET
+#endif
+
+static void (*walk_board)(Walk *, const BoardSpec *) = walk_board_portable;
+
+static void choose_walk(void) {
+#ifdef HAVE_POPCNT_BUILD
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("popcnt")) walk_board = walk_board_popcnt;
+#endif
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -651,10 +603,7 @@ static int32_t *read_points(PyObject *points, int *count) {
 
 static void walk_init(Walk *w, PackedTrie *t, const int32_t *points, int npoints, int bonus) {
     memset(w, 0, sizeof(*w));
-    w->mask = t->mask;
-    w->first = t->first;
-    w->word = t->word;
-    w->wlen = t->wlen;
+    w->nodes = t->nodes;
     w->n_words = t->n_words;
     w->points = points;
     w->npoints = npoints;
@@ -847,7 +796,34 @@ done:
     return result;
 }
 
+/* walk_variant(name=None) -> str: the bit-counting build of the walk in use ("popcnt" or
+ * "portable"); with a name, switch to it first. For tests, which check both builds agree. */
+static PyObject *walk_variant(PyObject *Py_UNUSED(module), PyObject *args) {
+    const char *name = NULL;
+    if (!PyArg_ParseTuple(args, "|z:walk_variant", &name)) return NULL;
+    if (name) {
+        if (strcmp(name, "portable") == 0) {
+            walk_board = walk_board_portable;
+        }
+#ifdef HAVE_POPCNT_BUILD
+        else if (strcmp(name, "popcnt") == 0 && __builtin_cpu_supports("popcnt")) {
+            walk_board = walk_board_popcnt;
+        }
+#endif
+        else {
+            PyErr_Format(PyExc_ValueError, "walk variant %R is not available here", PyTuple_GET_ITEM(args, 0));
+            return NULL;
+        }
+    }
+#ifdef HAVE_POPCNT_BUILD
+    if (walk_board == walk_board_popcnt) return PyUnicode_FromString("popcnt");
+#endif
+    return PyUnicode_FromString("portable");
+}
+
 static PyMethodDef module_methods[] = {
+    {"walk_variant", walk_variant, METH_VARARGS,
+     "walk_variant(name=None) -> str: the build of the walk in use; switch with a name."},
     {"solve_cells", solve_cells, METH_VARARGS,
      "solve_cells(trie, words, letters, rows, cols, challenge, points, bonus, make) -> list:\n"
      "every word with points, as make(word, path, score, bonus), best first."},
@@ -867,6 +843,7 @@ static struct PyModuleDef module_def = {
 };
 
 PyMODINIT_FUNC PyInit__solve_c(void) {
+    choose_walk();
     if (PyType_Ready(&PackedTrieType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m) return NULL;

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when the layout changes: old entries are then ignored.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _MAGIC = b"BBTRIE\x00\x00"
 _PREFIX = struct.Struct("<8sII")  # magic, format version, header length
 

@@ -10,11 +10,10 @@ clock, as long as it is the same clock throughout.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-
-import math
 
 from .board import Board
 from .dice import Shake, shake

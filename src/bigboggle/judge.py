@@ -14,8 +14,8 @@ from collections.abc import Container
 from .board import Board, SearchBudgetExceeded
 from .dictionary import SHORTEST_WORD, Dictionary, normalise
 from .rules import Rules
-from .verdicts import Verdict, WordResult
 from .solver import Solution, solve, word_score
+from .verdicts import Verdict, WordResult
 
 #: Cells a search for a non-dictionary entry may try before giving up on "is it on the board".
 PATH_SEARCH_BUDGET = 50_000

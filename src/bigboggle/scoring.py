@@ -305,7 +305,9 @@ def judge_round(
                 and rules.duplicates == "cancel"
                 and len(holders[result.word]) > 1
             ):
-                result = WordResult(result.entry, result.word, Verdict.CROSSED_OFF, path=result.path)
+                result = WordResult(
+                    result.entry, result.word, Verdict.CROSSED_OFF, path=result.path
+                )
             final.append(result)
         players[name] = PlayerResult(name, setup.minimums[name], tuple(final))
 
