@@ -26,16 +26,9 @@ from .errors import (
 from .game import Game, Phase
 from .round_input import RoundRequest, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules, ScoringTable, scoring_table
-from .scoring import (
-    PlayerResult,
-    RoundResult,
-    TeamResult,
-    Tournament,
-    Verdict,
-    WordResult,
-    score_round,
-)
+from .scoring import PlayerResult, RoundResult, TeamResult, Tournament, score_round
 from .solver import FoundWord, Solution, score, score_many, solve, word_score
+from .verdicts import Verdict, WordResult
 
 __all__ = [
     "CHALLENGE_CUBE",

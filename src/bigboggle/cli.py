@@ -21,8 +21,9 @@ from .dictionary import BUILTIN_LEVELS, Dictionary
 from .errors import BoggleError, WordListError
 from .round_input import load_json, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
-from .scoring import RoundResult, Verdict, score_round
+from .scoring import RoundResult, score_round
 from .solver import Solution, solve
+from .verdicts import Verdict
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -23,6 +23,22 @@ from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
 from .solver import FoundWord, Solution
 from .verdicts import Verdict, WordResult
 
+__all__ = [
+    "MAX_LIST_LENGTH",
+    "MAX_NAME_LENGTH",
+    "MAX_PLAYERS",
+    "PlayerResult",
+    "RoundResult",
+    "RoundSetup",
+    "TeamResult",
+    "Tournament",
+    "Verdict",
+    "WordResult",
+    "check_setup",
+    "judge_round",
+    "score_round",
+]
+
 #: Most players (or team members) a round accepts, and most entries in one list.
 MAX_PLAYERS = 100
 MAX_LIST_LENGTH = 2000
