@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bigboggle import Board, Dictionary, Rules, implementation, score_many, shake, solve
 from bigboggle.dictionary import BUILTIN_LEVELS, _load_builtin
@@ -82,6 +83,39 @@ def rate(count: int, action: Callable[[], object]) -> float:
     return count / timed(action)
 
 
+def textbook_words(root: dict[str, Any], letters: tuple[str, ...], adjacency: Any) -> set[str]:
+    """The yardstick: a plain trie DFS as tutorials write it (a dict trie, a visited set)."""
+    found: set[str] = set()
+
+    def dfs(node: dict[str, Any], cell: int, visited: set[int]) -> None:
+        for n in adjacency[cell]:
+            if n in visited or not letters[n]:
+                continue
+            child = node.get(letters[n])
+            if child is None:
+                continue
+            if "" in child:
+                found.add(child[""])
+            visited.add(n)
+            dfs(child, n, visited)
+            visited.remove(n)
+
+    for cell, face in enumerate(letters):
+        child = root.get(face) if face else None
+        if child is not None:
+            if "" in child:
+                found.add(child[""])
+            dfs(child, cell, {cell})
+    return found
+
+
+def textbook_score(boards: list[Board], words: Dictionary, rules: Rules) -> None:
+    root = words.trie.root
+    for board in boards:
+        found = textbook_words(root, board.cell_letters, board.adjacency)
+        sum(rules.word_points(len(word)) for word in found)
+
+
 def solve_all(boards: list[Board], words: Dictionary, rules: Rules) -> None:
     for board in boards:
         solve(board, words, rules)
@@ -123,6 +157,9 @@ def bench(
     figures["py_solve"] = median_of(
         repeat, lambda: rate(len(few), lambda: solve_all(few, words, rules))
     )
+    figures["textbook"] = median_of(
+        repeat, lambda: rate(len(few), lambda: textbook_score(few, words, rules))
+    )
     implementation.use("c")
     return figures
 
@@ -142,6 +179,10 @@ def report(
     print(
         f"   score_many, 1 thread:  compiled {figures['c_score']:>9,.0f} boards/s   "
         f"reference {figures['py_score']:>7,.0f} boards/s   ({figures['c_score'] / figures['py_score']:.0f}x)"
+    )
+    print(
+        f"   a textbook trie DFS, for scale:             {figures['textbook']:>7,.0f} boards/s   "
+        f"(the reference does {figures['py_score'] / figures['textbook']:.2f}x)"
     )
     print(
         f"   score_many, 2 threads: compiled {figures['c_score_2']:>9,.0f} boards/s   "

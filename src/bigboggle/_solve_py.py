@@ -13,9 +13,10 @@ and scoring tables live in :mod:`bigboggle.solver`, which passes:
 The trie here is a :class:`bigboggle.trie.Trie` of dicts; the compiled core takes its own packed
 trie, which is why ``words`` (the dictionary's sorted list) is passed too.
 
-Speed notes (CPython): each cell's non-blank neighbours are precomputed per board, a used cell is
-marked by blanking its face (so one dict lookup both tests "unused" and steps the trie), a leaf
-stops the walk without a call, and the score-only walk builds no paths.
+Speed notes (CPython): the walk's steps are precomputed once per board shape and leave out the
+cell just left; a used cell is marked by blanking its face (so one dict lookup both tests
+"unused" and steps the trie); a leaf stops the walk without a call; and the score-only walk
+builds no paths.
 """
 
 from __future__ import annotations
@@ -95,8 +96,11 @@ def score_cells(
     found, through = find_word_set(
         root, letters, adjacency(rows, cols), None if challenge < 0 else challenge
     )
-    total = sum(_points(points, len(word)) for word in found)
-    return total + bonus * sum(1 for word in through if _points(points, len(word)))
+    if len(points) <= trie.longest:  # the contract's "last entry for longer words"
+        points = [*points, *[points[-1]] * (trie.longest + 1 - len(points))]
+    value = points.__getitem__
+    total = sum(map(value, map(len, found)))
+    return total + bonus * sum(1 for word in through if value(len(word)))
 
 
 def score_batch(
@@ -109,11 +113,53 @@ def score_batch(
     ]
 
 
-def _neighbours(
-    letters: Sequence[str], adjacency: Sequence[Sequence[int]]
-) -> list[tuple[int, ...]]:
-    """Each cell's non-blank neighbours."""
-    return [tuple(n for n in adjacency[cell] if letters[n]) for cell in range(len(letters))]
+#: From a cell: the (neighbour, its own list of this kind) pairs to try next. Each list leaves
+#: out the cell the walk came from, which is always in use, and every blank.
+Steps = list[tuple[int, "Steps"]]
+
+
+def _steps(adjacency: Sequence[Sequence[int]], blanks: frozenset[int]) -> list[Steps]:
+    """For each starting cell, the steps of a walk over ``adjacency`` avoiding ``blanks``."""
+    edges: dict[tuple[int, int], Steps] = {
+        (cell, n): [] for cell in range(len(adjacency)) for n in adjacency[cell]
+    }
+    for (previous, cell), steps in edges.items():
+        steps.extend(
+            (n, edges[cell, n]) for n in adjacency[cell] if n != previous and n not in blanks
+        )
+    return [
+        [(n, edges[cell, n]) for n in adjacency[cell] if n not in blanks]
+        for cell in range(len(adjacency))
+    ]
+
+
+#: id(adjacency) -> (adjacency, {blanks: steps}); adjacency tables are shared per board shape
+#: (Board and adjacency() both reuse one object), so identity is a cheap, exact key.
+_STEPS_CACHE: dict[int, tuple[Sequence[Sequence[int]], dict[frozenset[int], list[Steps]]]] = {}
+_EMPTY: frozenset[int] = frozenset()
+
+
+def _walk_from(letters: Sequence[str], adjacency: Sequence[Sequence[int]]) -> list[Steps]:
+    """The steps for this board: one structure serves every board of a shape and blank pattern
+    (most boards have no blanks), so the walk never looks up the cell it just left, a fifth of
+    all lookups otherwise, at no cost per board."""
+    blanks = (
+        frozenset(cell for cell, face in enumerate(letters) if not face)
+        if "" in letters
+        else _EMPTY
+    )
+    entry = _STEPS_CACHE.get(id(adjacency))
+    if entry is None or entry[0] is not adjacency:
+        if len(_STEPS_CACHE) > 64:
+            _STEPS_CACHE.clear()
+        entry = _STEPS_CACHE[id(adjacency)] = (adjacency, {})
+    by_blanks = entry[1]
+    steps = by_blanks.get(blanks)
+    if steps is None:
+        if len(by_blanks) > 256:
+            by_blanks.clear()
+        steps = by_blanks[blanks] = _steps(adjacency, blanks)
+    return steps
 
 
 def find_words(
@@ -128,33 +174,28 @@ def find_words(
     """
     if challenge is None:
         return {word: (path, False) for word, path in _find_paths(root, letters, adjacency).items()}
-    neighbours = _neighbours(letters, adjacency)
+    starts = _walk_from(letters, adjacency)
     faces: list[str | None] = list(letters)
     found: dict[str, tuple[tuple[int, ...], bool]] = {}
-    path: list[int] = []
-    marked = -1 if challenge is None else challenge
 
-    def record(word: str, cell: int) -> None:
-        through = cell == marked or (marked >= 0 and faces[marked] is None)
+    def record(word: str, path: tuple[int, ...]) -> None:
+        through = challenge in path
         earlier = found.get(word)
         if earlier is None or (through and not earlier[1]):
-            path.append(cell)
-            found[word] = (tuple(path), through)
-            path.pop()
+            found[word] = (path, through)
 
-    def visit(node: TrieNode, cell: int) -> None:
+    def visit(node: TrieNode, cell: int, path: tuple[int, ...], steps: Steps) -> None:
         faces[cell] = None
-        path.append(cell)
-        for n in neighbours[cell]:
+        for n, onward in steps:
             child = node.get(faces[n])  # type: ignore[arg-type]
             if child is not None:
+                here = (*path, n)
                 if WORD_KEY in child:
-                    record(child[WORD_KEY], n)
+                    record(child[WORD_KEY], here)
                     if len(child) > 1:
-                        visit(child, n)
+                        visit(child, n, here, onward)
                 else:
-                    visit(child, n)
-        path.pop()
+                    visit(child, n, here, onward)
         faces[cell] = letters[cell]
 
     for cell, face in enumerate(letters):
@@ -162,8 +203,8 @@ def find_words(
             child = root.get(face)
             if child is not None:
                 if WORD_KEY in child:
-                    record(child[WORD_KEY], cell)
-                visit(child, cell)
+                    record(child[WORD_KEY], (cell,))
+                visit(child, cell, (cell,), starts[cell])
     return found
 
 
@@ -171,13 +212,13 @@ def _find_paths(
     root: TrieNode, letters: Sequence[str], adjacency: Sequence[Sequence[int]]
 ) -> dict[str, tuple[int, ...]]:
     """Every word -> the first path found for it, for boards without a challenge cell."""
-    neighbours = _neighbours(letters, adjacency)
+    starts = _walk_from(letters, adjacency)
     faces: list[str | None] = list(letters)
     found: dict[str, tuple[int, ...]] = {}
 
-    def visit(node: TrieNode, cell: int, path: tuple[int, ...]) -> None:
+    def visit(node: TrieNode, cell: int, path: tuple[int, ...], steps: Steps) -> None:
         faces[cell] = None
-        for n in neighbours[cell]:
+        for n, onward in steps:
             child = node.get(faces[n])  # type: ignore[arg-type]
             if child is not None:
                 if WORD_KEY in child:
@@ -185,9 +226,9 @@ def _find_paths(
                     if word not in found:
                         found[word] = (*path, n)
                     if len(child) > 1:
-                        visit(child, n, (*path, n))
+                        visit(child, n, (*path, n), onward)
                 else:
-                    visit(child, n, (*path, n))
+                    visit(child, n, (*path, n), onward)
         faces[cell] = letters[cell]
 
     for cell, face in enumerate(letters):
@@ -196,7 +237,7 @@ def _find_paths(
             if child is not None:
                 if WORD_KEY in child and child[WORD_KEY] not in found:
                     found[child[WORD_KEY]] = (cell,)
-                visit(child, cell, (cell,))
+                visit(child, cell, (cell,), starts[cell])
     return found
 
 
@@ -214,22 +255,22 @@ def find_word_set(
     if challenge is not None:
         words = find_words(root, letters, adjacency, challenge)
         return set(words), {word for word, (_, through) in words.items() if through}
-    neighbours = _neighbours(letters, adjacency)
+    starts = _walk_from(letters, adjacency)
     faces: list[str | None] = list(letters)
     found: set[str] = set()
     add = found.add
 
-    def visit(node: TrieNode, cell: int) -> None:
+    def visit(node: TrieNode, cell: int, steps: Steps) -> None:
         faces[cell] = None
-        for n in neighbours[cell]:
+        for n, onward in steps:
             child = node.get(faces[n])  # type: ignore[arg-type]
             if child is not None:
                 if WORD_KEY in child:
                     add(child[WORD_KEY])
                     if len(child) > 1:
-                        visit(child, n)
+                        visit(child, n, onward)
                 else:
-                    visit(child, n)
+                    visit(child, n, onward)
         faces[cell] = letters[cell]
 
     for cell, face in enumerate(letters):
@@ -238,5 +279,5 @@ def find_word_set(
             if child is not None:
                 if WORD_KEY in child:
                     add(child[WORD_KEY])
-                visit(child, cell)
+                visit(child, cell, starts[cell])
     return found, set()

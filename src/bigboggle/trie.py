@@ -63,7 +63,10 @@ class Trie:
     """
 
     def __init__(self, words: Iterable[str]) -> None:
+        words = list(words)
         self.root = build_trie(words)
+        #: Letters in the longest word.
+        self.longest = max(map(len, words), default=0)
         self._faces: set[str] = set()
         self._lock = threading.Lock()
 
