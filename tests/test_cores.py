@@ -155,3 +155,39 @@ def test_environment_forces_the_reference() -> None:
 
     assert "(solver: python)" in version({"BIGBOGGLE_PURE_PYTHON": "1"})
     assert "(solver: c)" in version({"BIGBOGGLE_PURE_PYTHON": ""})
+
+
+def test_the_compiled_core_refuses_bad_arguments_without_crashing() -> None:
+    from bigboggle import _solve_c
+    from bigboggle.solver import FoundWord
+
+    trie = _solve_c.PackedTrie.build(["cat", "cats", "quit"])
+    words = ["cat", "cats", "quit"]
+    good = (("c", "a", "t", "s"), 2, 2, -1, (0, 0, 0, 1, 1, 2), 0)
+    assert _solve_c.score_cells(trie, *good) == 2  # cat and cats, a point each
+    bad_calls = [
+        lambda: _solve_c.score_cells(trie, ("c", "a", "t"), 2, 2, -1, (0, 1), 0),  # 3 cells for 2x2
+        lambda: _solve_c.score_cells(trie, ("c", "A", "t", "s"), 2, 2, -1, (0, 1), 0),
+        lambda: _solve_c.score_cells(trie, ("c", "abcd", "t", "s"), 2, 2, -1, (0, 1), 0),
+        lambda: _solve_c.score_cells(trie, ("c", "a", "t", "s"), 13, 1, -1, (0, 1), 0),
+        lambda: _solve_c.score_cells(trie, ("c", "a", "t", "s"), 2, 2, 4, (0, 1), 0),
+        lambda: _solve_c.score_cells(trie, ("c", "a", "t", "s"), 2, 2, -1, (), 0),
+        lambda: _solve_c.score_cells(trie, ("c", "a", "t", "s"), 2, 2, -1, (0, -1), 0),
+        lambda: _solve_c.score_cells(trie, ("c", "a", "t", "s"), 2, 2, -1, (0, 1), -5),
+        lambda: _solve_c.score_batch(trie, [("cats", 2, 2)], (0, 1), 0),
+        lambda: _solve_c.score_batch(trie, ["not a board"], (0, 1), 0),
+        lambda: _solve_c.solve_cells(trie, words[:2], *good[:5], 0, FoundWord),
+        lambda: _solve_c.solve_cells(trie, words, *good[:5], 0, dict),
+        lambda: _solve_c.PackedTrie.build(["ok", "Not"]),
+        lambda: _solve_c.PackedTrie.build(["same", "same"]),
+        lambda: _solve_c.PackedTrie.build([""]),
+        lambda: _solve_c.PackedTrie.from_bytes(b"\x00" * 7, 1, 0),
+    ]
+    for call in bad_calls:
+        with pytest.raises((ValueError, TypeError)):
+            call()
+    found = _solve_c.solve_cells(trie, words, *good[:5], 0, FoundWord)
+    assert [(f.word, f.path, f.score) for f in found] == [  # equal scores: alphabetical
+        ("cat", ((0, 0), (0, 1), (1, 0)), 1),
+        ("cats", ((0, 0), (0, 1), (1, 0), (1, 1)), 1),
+    ]

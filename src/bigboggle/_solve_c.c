@@ -617,10 +617,45 @@ static void walk_use_trie_state(Walk *w, PackedTrie *t) {
     w->stamp = t->stamp;
 }
 
-static int compare_found(const void *a, const void *b) {
-    const Found *x = a, *y = b;
-    if (x->score != y->score) return x->score > y->score ? -1 : 1;
-    return x->word < y->word ? -1 : (x->word > y->word);
+/* The order of the results: highest score first, then by word id (alphabetical). Returns an
+ * array of indices into w->found (or NULL when out of memory), sorted by an LSD radix sort of
+ * one key per entry, (top score - score) above the word id: cheaper than qsort's comparisons
+ * and copies for these few hundred entries. Scores stay below 2^21 (points and bonus are capped
+ * at 10^6) and ids below 2^31, so a key always fits 64 bits. */
+static uint32_t *sorted_order(const Walk *w) {
+    size_t n = w->nfound;
+    uint64_t *keys = PyMem_RawMalloc((n ? n : 1) * 2 * sizeof(uint64_t));
+    uint32_t *order = PyMem_RawMalloc((n ? n : 1) * sizeof(uint32_t));
+    if (!keys || !order) {
+        PyMem_RawFree(keys);
+        PyMem_RawFree(order);
+        return NULL;
+    }
+    int32_t top = 0;
+    for (size_t i = 0; i < n; i++)
+        if (w->found[i].score > top) top = w->found[i].score;
+    int word_bits = 1;
+    while (((uint64_t)1 << word_bits) <= w->n_words) word_bits++;
+    uint64_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        const Found *f = &w->found[i];
+        keys[i] = ((uint64_t)(uint32_t)(top - f->score) << word_bits) | f->word;
+        used |= keys[i];
+    }
+    uint64_t *from = keys, *to = keys + n;
+    for (int shift = 0; shift < 64 && (used >> shift); shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++) count[((from[i] >> shift) & 0xFF) + 1]++;
+        for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++) to[count[(from[i] >> shift) & 0xFF]++] = from[i];
+        uint64_t *swap = from;
+        from = to;
+        to = swap;
+    }
+    uint64_t word_mask = ((uint64_t)1 << word_bits) - 1;
+    for (size_t i = 0; i < n; i++) order[i] = (uint32_t)w->slot[from[i] & word_mask];
+    PyMem_RawFree(keys);
+    return order;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -643,6 +678,10 @@ static PyObject *solve_cells(PyObject *Py_UNUSED(module), PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "make must be a tuple subclass of four fields");
         return NULL;
     }
+    if (bonus < 0 || bonus > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "bonus must be 0-1000000");
+        return NULL;
+    }
     BoardSpec board;
     if (read_board(letters, rows, cols, challenge, &board) < 0) return NULL;
     int npoints;
@@ -657,11 +696,16 @@ static PyObject *solve_cells(PyObject *Py_UNUSED(module), PyObject *args) {
     t->stamp = w.stamp;
     PyMem_RawFree(points);
     PyObject *result = NULL, *cells = NULL;
+    uint32_t *order = NULL;
     if (w.oom) {
         PyErr_NoMemory();
         goto done;
     }
-    qsort(w.found, w.nfound, sizeof(Found), compare_found);
+    order = sorted_order(&w);
+    if (!order) {
+        PyErr_NoMemory();
+        goto done;
+    }
 
     cells = PyTuple_New(board.ncells);
     if (!cells) goto done;
@@ -673,7 +717,7 @@ static PyObject *solve_cells(PyObject *Py_UNUSED(module), PyObject *args) {
     result = PyList_New((Py_ssize_t)w.nfound);
     if (!result) goto done;
     for (size_t i = 0; i < w.nfound; i++) {
-        const Found *f = &w.found[i];
+        const Found *f = &w.found[order[i]];
         PyObject *path = PyTuple_New(f->path_len);
         if (!path) goto fail;
         for (int j = 0; j < f->path_len; j++) {
@@ -704,6 +748,7 @@ fail:
     Py_CLEAR(result);
 done:
     Py_XDECREF(cells);
+    PyMem_RawFree(order);
     PyMem_RawFree(w.found);
     PyMem_RawFree(w.paths);
     return result;
@@ -716,6 +761,10 @@ static PyObject *score_cells(PyObject *Py_UNUSED(module), PyObject *args) {
                           &rows, &cols, &challenge, &points_obj, &bonus))
         return NULL;
     PackedTrie *t = (PackedTrie *)trie_obj;
+    if (bonus < 0 || bonus > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "bonus must be 0-1000000");
+        return NULL;
+    }
     BoardSpec board;
     if (read_board(letters, rows, cols, challenge, &board) < 0) return NULL;
     int npoints;
@@ -740,6 +789,10 @@ static PyObject *score_batch(PyObject *Py_UNUSED(module), PyObject *args) {
         return NULL;
     PackedTrie *t = (PackedTrie *)trie_obj;
     Py_ssize_t n = PyList_GET_SIZE(boards);
+    if (bonus < 0 || bonus > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "bonus must be 0-1000000");
+        return NULL;
+    }
     int npoints;
     int32_t *points = read_points(points_obj, &npoints);
     if (!points) return NULL;

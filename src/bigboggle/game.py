@@ -25,7 +25,7 @@ from .scoring import (
     MAX_LIST_LENGTH,
     RoundResult,
     RoundSetup,
-    _check_name,
+    check_name,
     check_setup,
     judge_round,
 )
@@ -108,7 +108,7 @@ class Game:
         """Seat a player before the round ends; a name already seated is an error."""
         if self._phase is Phase.ENDED:
             raise GameStateError("the round has ended; players can no longer join")
-        _check_name(name, "players")
+        check_name(name, "players")
         if name in self._lists:
             raise RoundInputError(f"player {name!r} is already in the game")
         if self._phase is Phase.RUNNING:

@@ -34,6 +34,7 @@ __all__ = [
     "Tournament",
     "Verdict",
     "WordResult",
+    "check_name",
     "check_setup",
     "judge_round",
     "score_round",
@@ -159,7 +160,8 @@ def _negate(lengths: tuple[int, ...]) -> tuple[int, ...]:
     return (*(-length for length in lengths), 0)
 
 
-def _check_name(name: object, where: str) -> str:
+def check_name(name: object, where: str) -> str:
+    """A player's or team's name, checked: non-empty text of at most MAX_NAME_LENGTH."""
     if not isinstance(name, str) or not name.strip():
         raise RoundInputError(f"{where}: a name must be non-empty text, not {name!r}")
     if len(name) > MAX_NAME_LENGTH:
@@ -175,7 +177,7 @@ def _check_lists(lists: Mapping[str, Sequence[str]]) -> None:
     if len(lists) > MAX_PLAYERS:
         raise RoundInputError(f"players: {len(lists)} players; the limit is {MAX_PLAYERS}")
     for name, entries in lists.items():
-        _check_name(name, "players")
+        check_name(name, "players")
         if isinstance(entries, str) or not isinstance(entries, Sequence):
             raise RoundInputError(
                 f"players.{name}: expected a list of words, not {type(entries).__name__}"
@@ -218,7 +220,7 @@ def _team_of(
         raise RoundInputError("teams: expected a mapping of team name -> list of player names")
     team_of: dict[str, str] = {}
     for team, members in teams.items():
-        _check_name(team, "teams")
+        check_name(team, "teams")
         if isinstance(members, str) or not isinstance(members, Sequence) or not members:
             raise RoundInputError(f"teams.{team}: expected a non-empty list of player names")
         for i, member in enumerate(members):
@@ -256,7 +258,7 @@ def check_setup(
     of range, a player on no team)."""
     names = list(players)
     for name in names:
-        _check_name(name, "players")
+        check_name(name, "players")
     if rules.teams and teams is None:
         raise RoundInputError("teams: these rules are for team play, but no teams were given")
     lists = dict.fromkeys(names, ())
