@@ -922,3 +922,25 @@ def test_solve_a_shaken_board_with_the_challenge_cube() -> None:
     assert data["board"] == json_of("shake", "--seed", "3", "--challenge")["board"]
     assert data["board"].count("*") == 1
     assert any(word.get("bonus") == 5 for word in data["words"])
+
+
+def test_play_help_has_examples() -> None:
+    out = succeeds("play", "--help").stdout
+    assert "--players" in out and "bigboggle play --players" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--teams", "red"], "red=ann+bob"),
+        (["--players", "ann,bob", "--teams", "red=ann,blue=zed"], "teams.blue[0]"),
+        (["--handicap", "kid"], "kid=3"),
+        (["--players", "ann", "--handicap", "zed=3"], "min_length.zed"),
+        (["--target", "50"], "add --players"),
+        (["--board", "AB/C"], "row 2"),
+        (["--rules", "giant"], "unknown rules"),
+        (["--teams", "red=ann+bob"], "needs --players"),
+    ],
+)
+def test_play_bad_options(args: list[str], fragment: str) -> None:
+    fails(run("play", *args), fragment)

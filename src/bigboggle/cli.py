@@ -625,6 +625,121 @@ def _dice_json(name: str) -> dict[str, Any]:
     }
 
 
+def _parse_teams(text: str | None) -> dict[str, list[str]] | None:
+    """``red=ann+bob,blue=cat+dan`` -> {"red": ["ann", "bob"], "blue": ["cat", "dan"]}."""
+    if not text:
+        return None
+    teams: dict[str, list[str]] = {}
+    for part in text.split(","):
+        name, sep, members = part.partition("=")
+        if not sep or not name.strip() or not members.strip():
+            _fail(f"--teams: {part!r} must look like red=ann+bob")
+        teams[name.strip()] = [m.strip() for m in members.split("+") if m.strip()]
+    return teams
+
+
+def _parse_handicaps(items: Sequence[str]) -> dict[str, int]:
+    """``kid=3`` items -> {"kid": 3}."""
+    handicaps: dict[str, int] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip() or not value.strip().isdigit():
+            _fail(f"--handicap: {item!r} must look like kid=3")
+        handicaps[name.strip()] = int(value)
+    return handicaps
+
+
+@cli.command("play")
+@_rules_option
+@click.option(
+    "--seed", type=click.IntRange(0, MAX_SEED), default=None, help="Replay the boards of a seed."
+)
+@click.option(
+    "--board", "board_text", default=None, metavar="BOARD", help="Play this board (first round)."
+)
+@click.option(
+    "--timer",
+    type=click.FloatRange(min=1, max=3600),
+    default=None,
+    help="Seconds per round (default: the rules').",
+)
+@click.option("--practice", is_flag=True, help="No timer: end a round with ctrl+e.")
+@_dictionary_option
+@click.option("--challenge", is_flag=True, help="Play with the challenge cube.")
+@click.option("--min-length", type=int, default=None, help="Shortest word for everyone.")
+@click.option(
+    "--players", default=None, metavar="ANN,BOB", help="Table mode: the players at the table."
+)
+@click.option(
+    "--teams", "teams_text", default=None, metavar="RED=ANN+BOB,…", help="Team play (table mode)."
+)
+@click.option(
+    "--handicap",
+    "handicaps",
+    multiple=True,
+    metavar="NAME=N",
+    help="A player's own minimum length, e.g. kid=3.",
+)
+@click.option(
+    "--target",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Table mode: play until someone has this many points.",
+)
+@click.option(
+    "--rounds", type=click.IntRange(min=1), default=None, help="Table mode: play this many rounds."
+)
+def play_command(
+    rules_name: str,
+    seed: int | None,
+    board_text: str | None,
+    timer: float | None,
+    practice: bool,
+    dictionary_spec: str | None,
+    challenge: bool,
+    min_length: int | None,
+    players: str | None,
+    teams_text: str | None,
+    handicaps: Sequence[str],
+    target: int | None,
+    rounds: int | None,
+) -> None:
+    """Play Big Boggle in the terminal: solo, or as the tray for a real table (--players).
+
+    \b
+    Examples:
+      bigboggle play
+      bigboggle play --rules classic --seed 42 --timer 120
+      bigboggle play --practice --board LINES/TQARD/HEMOP/ABCKI/PSTEW
+      bigboggle play --players ann,bob,kid --handicap kid=3 --target 50
+      bigboggle play --players ann,bob,cat,dan --teams red=ann+bob,blue=cat+dan
+    """
+    rules = _load_rules(rules_name, challenge=challenge or None, min_length=min_length)
+    try:
+        board = Board.parse(board_text) if board_text is not None else None
+        names = tuple(name.strip() for name in players.split(",")) if players else ()
+        if (target or rounds) and not names:
+            _fail("--target and --rounds are for table mode: add --players")
+        from .tui import BoggleApp, PlaySettings
+
+        settings = PlaySettings(
+            rules=rules,
+            words=_load_dictionary(dictionary_spec, rules),
+            seed=seed,
+            board=board,
+            timer=timer,
+            practice=practice,
+            players=names,
+            teams=_parse_teams(teams_text),
+            min_length=_parse_handicaps(handicaps),
+            target=target,
+            rounds=rounds,
+        )
+    except BoggleError as exc:
+        _fail(str(exc))
+    BoggleApp(settings).run()
+
+
 @cli.command("info")
 @_json_option
 def info_command(as_json: bool) -> None:

@@ -1,0 +1,81 @@
+"""The help screen: the keys, and the rules of the game being played."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from .app import PlaySettings
+
+KEYS = """Keys
+  Enter     submit the typed word (solo)      ctrl+s   done with this list (table)
+  ctrl+e    end the round now                 arrows   choose a word: its path lights up
+  r         rarer missed words (results)      n        next board
+  ? or F1   this help (Escape closes it)      q        quit (ctrl+q anywhere)
+"""
+
+
+def rules_text(settings: PlaySettings) -> str:
+    """The rules in force, in words."""
+    rules = settings.rules
+    timer = "no timer (practice)" if settings.practice else f"{settings.seconds / 60:g} minutes"
+    lines = [
+        f"Rules: {rules.title}",
+        f"  Find words of {rules.min_length}+ letters through adjoining cubes (sides or corners),",
+        "  never using a cube twice in one word. Qu is one cube and two letters.",
+        f"  Timer: {timer}.  Scoring (letters: points): {rules.table.describe()}.",
+        f"  Dictionary: {settings.words.name}.",
+    ]
+    if rules.challenge:
+        lines.append(f"  Challenge cube (*): a word through it scores +{rules.challenge_bonus}.")
+    if settings.min_length:
+        handicaps = ", ".join(f"{name} {n}+" for name, n in settings.min_length.items())
+        lines.append(f"  Handicaps: {handicaps} (a 3-letter word scores 1).")
+    if settings.table_mode:
+        lines.append(
+            "  Words found by two players are crossed off for both"
+            if rules.duplicates == "cancel"
+            else "  House rule: words found by several players are kept"
+        )
+    if settings.teams:
+        lines.append(
+            "  Teams (our reading of the rules): a word written by several members of one team "
+            "counts once for the team; a word found by two teams is crossed off for both."
+        )
+    if settings.target or settings.rounds:
+        goal = (
+            f"first to {settings.target} points" if settings.target else f"{settings.rounds} rounds"
+        )
+        lines.append(f"  Tournament: {goal}; ties go to the longer words.")
+    return "\n".join(lines)
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and rules over the game; any of Escape, ? or F1 closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    #help { width: 78; height: auto; max-height: 22; border: round $accent; background: $panel; padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("escape", "dismiss", "Close"),
+        Binding("question_mark", "dismiss", "Close", show=False),
+        Binding("f1", "dismiss", "Close", show=False),
+    ]
+
+    def __init__(self, settings: PlaySettings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(KEYS + "\n" + rules_text(self.settings))
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(result)

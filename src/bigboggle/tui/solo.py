@@ -1,0 +1,253 @@
+"""Solo play: a timed round with a verdict for every word, then the results and missed words."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Static
+
+from ..board import Board, Path
+from ..errors import BoggleError
+from ..game import Game
+from ..scoring import RoundResult
+from ..verdicts import Verdict, WordResult
+from .board_view import BoardView
+
+if TYPE_CHECKING:
+    from .app import BoggleApp
+
+PLAYER = "you"
+#: SCOWL levels up to this are "common"; rarer missed words wait behind a key.
+COMMON_LEVEL = 50
+
+VERDICT_TEXT = {
+    Verdict.NOT_A_WORD: "not a word",
+    Verdict.REPEATED: "already found",
+    Verdict.TOO_SHORT: "too short",
+    Verdict.NOT_ON_BOARD: "not on the board",
+    Verdict.NOT_IN_DICTIONARY: "not in the dictionary",
+    Verdict.CROSSED_OFF: "crossed off",
+    Verdict.SCORED: "scored",
+}
+
+
+def verdict_line(result: WordResult) -> str:
+    """A one-line verdict for the status line."""
+    if result.verdict is Verdict.SCORED:
+        points = plural(result.score, "point")
+        bonus = f" (+{result.bonus} challenge cube)" if result.bonus else ""
+        return f"{result.word.upper()}: {points}{bonus}"
+    shown = result.word.upper() if result.word else repr(result.entry)
+    return f"{shown}: {VERDICT_TEXT[result.verdict]}"
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 word``, ``2 words``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def clock_text(seconds: float) -> str:
+    """``m:ss`` of the seconds left."""
+    whole = max(0, int(seconds + 0.999))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+class WordInput(Input):
+    """The word line; ``?`` opens the help even while typing (no word has a ``?``)."""
+
+    BINDINGS = [Binding("question_mark", "app.help", "Help", priority=True, show=False)]
+
+
+class PlayScreen(Screen[None]):
+    """A solo round: the board, the countdown, the word line and the words found so far."""
+
+    BINDINGS = [Binding("ctrl+e", "end_round", "End the round", priority=True)]
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
+        self.game: Game | None = None
+
+    @property
+    def boggle(self) -> BoggleApp:
+        from .app import BoggleApp
+
+        assert isinstance(self.app, BoggleApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        settings = self.boggle.settings
+        with Horizontal(id="top"):
+            with Vertical(id="left", classes="auto"):
+                yield BoardView(self.board, id="board")
+                yield Static("", id="countdown")
+            with Vertical(id="side"):
+                yield Static(
+                    f"{settings.rules.title}: words of {settings.rules.min_length}+ letters"
+                )
+                yield Static("Found: 0 words, 0 points", id="score")
+                table: DataTable[str] = DataTable(id="found", cursor_type="row", zebra_stripes=True)
+                yield table
+        yield WordInput(placeholder="Type a word and press Enter  (? help, ctrl+e end)", id="word")
+        yield Static("", id="verdict")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        settings = self.boggle.settings
+        self.game = Game(self.board, settings.rules, settings.words, [PLAYER])
+        self.game.start(self.boggle.clock(), duration=settings.seconds)
+        found = self.query_one("#found", DataTable)
+        found.add_columns("word", "pts")
+        found.can_focus = False
+        self.query_one("#word", Input).focus()
+        self.tick()
+        self.set_interval(0.25, self.tick)
+
+    def tick(self) -> None:
+        """Show the time left; end the round when it runs out."""
+        game = self.game
+        if game is None or game.result is not None:
+            return
+        now = self.boggle.clock()
+        countdown = self.query_one("#countdown", Static)
+        if self.boggle.settings.practice:
+            countdown.update("Practice: no timer (ctrl+e ends the round)")
+        else:
+            countdown.update(f"Time left {clock_text(game.time_left(now))}")
+        if game.is_over(now):
+            self.finish(now)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.input.value = ""
+        entry = event.value.strip()
+        game = self.game
+        if not entry or game is None or game.result is not None:
+            return
+        now = self.boggle.clock()
+        if game.is_over(now):
+            self.finish(now)
+            return
+        try:
+            result = game.submit(PLAYER, entry, now)
+        except BoggleError as exc:
+            self.query_one("#verdict", Static).update(str(exc))
+            return
+        self.query_one("#verdict", Static).update(verdict_line(result))
+        if result.verdict is Verdict.SCORED:
+            found = self.query_one("#found", DataTable)
+            found.add_row(result.word, str(result.score))
+            found.move_cursor(row=found.row_count - 1)
+            self.query_one("#board", BoardView).highlight(result.path)
+            total = sum(
+                sub.result.score for sub in game.submissions if sub.result.verdict is Verdict.SCORED
+            )
+            self.query_one("#score", Static).update(
+                f"Found: {plural(found.row_count, 'word')}, {plural(total, 'point')}"
+            )
+
+    def action_end_round(self) -> None:
+        self.finish(self.boggle.clock(), early=True)
+
+    def finish(self, now: float, early: bool = False) -> None:
+        """End the round and show the results."""
+        game = self.game
+        if game is None:
+            return
+        result = game.end(now, early=early)
+        self.boggle.switch_or_push(ResultsScreen(result))
+
+
+class ResultsScreen(Screen[None]):
+    """The end of a solo round: the score, its share of the board, and every missed word."""
+
+    BINDINGS = [
+        Binding("r", "toggle_rare", "Rarer words"),
+        Binding("n", "new_game", "New board"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, result: RoundResult) -> None:
+        super().__init__()
+        self.result = result
+        self.show_rare = False
+        self.paths: dict[str, Path | None] = {}
+
+    @property
+    def boggle(self) -> BoggleApp:
+        from .app import BoggleApp
+
+        assert isinstance(self.app, BoggleApp)
+        return self.app
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield BoardView(self.result.board, id="board")
+            yield Static(self.summary(), id="summary")
+        table: DataTable[str] = DataTable(id="words", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Footer()
+
+    def summary(self) -> str:
+        """Score, share of the board's points, and how to replay the board."""
+        result = self.result
+        player = result.players[PLAYER]
+        best = result.solution.total_score
+        share = 100 * player.score / best if best else 0.0
+        found = len(player.scored)
+        settings = self.boggle.settings
+        replay = f"bigboggle play --board {result.board}"
+        if settings.board is None and settings.seed is not None:
+            seed = settings.seed + self.boggle.round_number - 1
+            replay = f"bigboggle play --rules {settings.rules.name} --seed {seed}"
+        return (
+            f"You scored {plural(player.score, 'point')} with {plural(found, 'word')}.\n"
+            f"The board holds {result.solution.count} words worth {best} points: "
+            f"you found {share:.0f}% of the points.\n\n"
+            f"Replay this board: {replay}\n\n"
+            "Select a word to see its path. r: rarer missed words."
+        )
+
+    def on_mount(self) -> None:
+        table = self.query_one("#words", DataTable)
+        table.add_columns("word", "pts", "")
+        self.fill()
+        table.focus()
+
+    def fill(self) -> None:
+        """List the player's words, then the missed ones (common ones unless asked)."""
+        table = self.query_one("#words", DataTable)
+        table.clear()
+        self.paths.clear()
+        words = self.boggle.settings.words
+        for entry in self.result.players[PLAYER].words:
+            note = VERDICT_TEXT[entry.verdict]
+            table.add_row(
+                entry.word, str(entry.score or ""), f"yours: {note}", key=f"y:{entry.word}"
+            )
+            self.paths[f"y:{entry.word}"] = entry.path
+        hidden = 0
+        for missed in self.result.missed:
+            level = words.level(missed.word)
+            if not self.show_rare and level is not None and level > COMMON_LEVEL:
+                hidden += 1
+                continue
+            rare = "" if level is None or level <= COMMON_LEVEL else " (rare)"
+            table.add_row(missed.word, str(missed.score), f"missed{rare}", key=f"m:{missed.word}")
+            self.paths[f"m:{missed.word}"] = missed.path
+        if hidden:
+            table.add_row("…", "", f"{hidden} rarer words: press r", key="hidden")
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        key = event.row_key.value if event.row_key is not None else None
+        self.query_one("#board", BoardView).highlight(self.paths.get(key or ""))
+
+    def action_toggle_rare(self) -> None:
+        self.show_rare = not self.show_rare
+        self.fill()
+
+    def action_new_game(self) -> None:
+        self.boggle.start_round()

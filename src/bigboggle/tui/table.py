@@ -1,0 +1,216 @@
+"""Table mode: the screen is the tray for a game at a real table.
+
+Everyone reads the one board while the timer runs and writes on paper; then each player types
+their list in turn, and the round is scored by the rules (crossing off, teams, handicaps,
+advanced play, the challenge cube), round after round, as a tournament if asked.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static, TextArea
+
+from ..board import Board, Path
+from ..errors import BoggleError
+from ..scoring import RoundResult, score_round
+from .board_view import BoardView
+from .solo import VERDICT_TEXT, clock_text
+
+if TYPE_CHECKING:
+    from .app import BoggleApp
+
+
+class _TableScreen(Screen[None]):
+    @property
+    def boggle(self) -> BoggleApp:
+        from .app import BoggleApp
+
+        assert isinstance(self.app, BoggleApp)
+        return self.app
+
+
+class TrayScreen(_TableScreen):
+    """The board and the timer, big, for everyone at the table."""
+
+    BINDINGS = [Binding("ctrl+e", "end_round", "Time's up now")]
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self.board = board
+        self.deadline = 0.0
+        self.done = False
+
+    def compose(self) -> ComposeResult:
+        settings = self.boggle.settings
+        players = ", ".join(settings.players)
+        with Horizontal(id="top"):
+            yield BoardView(self.board, id="board")
+            with Vertical(id="side"):
+                yield Static(f"Round {self.boggle.round_number}: {players}")
+                yield Static(
+                    f"{settings.rules.title}\nWrite your words on paper: "
+                    f"{settings.rules.min_length}+ letters, adjoining cubes, no cube twice."
+                )
+                yield Static("", id="countdown")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.deadline = self.boggle.clock() + self.boggle.settings.seconds
+        self.tick()
+        self.set_interval(0.25, self.tick)
+
+    def tick(self) -> None:
+        """Count down; when time is up, collect the lists."""
+        if self.done:
+            return
+        left = self.deadline - self.boggle.clock()
+        countdown = self.query_one("#countdown", Static)
+        if self.boggle.settings.practice:
+            countdown.update("No timer: ctrl+e when everyone is done")
+        else:
+            countdown.update(f"Time left {clock_text(left)}")
+        if left <= 0:
+            self.collect()
+
+    def action_end_round(self) -> None:
+        self.collect()
+
+    def collect(self) -> None:
+        """Time's up: each player types their list in turn."""
+        if self.done:
+            return
+        self.done = True
+        self.boggle.switch_or_push(EntryScreen(self.board, self.boggle.settings.players, {}))
+
+
+def split_list(text: str) -> list[str]:
+    """A typed paper list: words separated by new lines, spaces or commas."""
+    return [word for word in re.split(r"[\s,;]+", text) if word]
+
+
+class EntryScreen(_TableScreen):
+    """One player types their paper list; ctrl+s passes the keyboard to the next player."""
+
+    BINDINGS = [Binding("ctrl+s", "done", "Done: next player", priority=True)]
+
+    def __init__(self, board: Board, players: tuple[str, ...], lists: dict[str, list[str]]) -> None:
+        super().__init__()
+        self.board = board
+        self.players = players
+        self.lists = lists
+        self.player = players[len(lists)]
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield BoardView(self.board, id="board")
+            with Vertical(id="side"):
+                yield Static(f"{self.player}: type your list", id="who")
+                yield Static(
+                    "One word per line (or separated by spaces), exactly as written on paper.\n"
+                    "ctrl+s when done."
+                )
+        yield TextArea(id="list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#list", TextArea).focus()
+
+    def action_done(self) -> None:
+        lists = dict(self.lists)
+        lists[self.player] = split_list(self.query_one("#list", TextArea).text)
+        settings = self.boggle.settings
+        if len(lists) < len(self.players):
+            self.boggle.switch_or_push(EntryScreen(self.board, self.players, lists))
+            return
+        try:
+            result = score_round(
+                self.board,
+                lists,
+                settings.rules,
+                settings.words,
+                teams=settings.teams,
+                min_length=settings.min_length or None,
+            )
+        except BoggleError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if self.boggle.tournament is not None:
+            self.boggle.tournament.add(result)
+        for name, points in result.scores.items():
+            self.boggle.totals[name] = self.boggle.totals.get(name, 0) + points
+        self.boggle.switch_or_push(TableResultsScreen(result))
+
+
+class TableResultsScreen(_TableScreen):
+    """Everyone's verdicts, the round's points, the running totals and the words nobody found."""
+
+    BINDINGS = [
+        Binding("n", "next_round", "Next round"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, result: RoundResult) -> None:
+        super().__init__()
+        self.result = result
+        self.paths: dict[str, Path | None] = {}
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield BoardView(self.result.board, id="board")
+            yield Static(self.summary(), id="summary")
+        table: DataTable[str] = DataTable(id="verdicts", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Footer()
+
+    def summary(self) -> str:
+        """This round's points and the standings so far."""
+        result = self.result
+        scores = result.scores
+        lines = ["This round: " + ", ".join(f"{name} {scores[name]}" for name in result.ranking)]
+        tournament = self.boggle.tournament
+        totals = tournament.totals if tournament is not None else self.boggle.totals
+        standings = (
+            tournament.standings
+            if tournament is not None
+            else sorted(totals, key=lambda name: -totals[name])
+        )
+        lines.append("Totals: " + ", ".join(f"{name} {totals[name]}" for name in standings))
+        if tournament is not None and tournament.is_over:
+            lines.append(f"The game is over: {tournament.winner} wins!")
+        missed = result.missed
+        lines.append(f"Nobody found {len(missed)} words worth {sum(m.score for m in missed)}.")
+        lines.append("Select a row to see its path. n: next round, q: quit.")
+        return "\n".join(lines)
+
+    def on_mount(self) -> None:
+        table = self.query_one("#verdicts", DataTable)
+        table.add_columns("player", "word", "verdict", "pts")
+        for name, player in self.result.players.items():
+            for index, entry in enumerate(player.words):
+                key = f"{name}:{index}"
+                table.add_row(
+                    name, entry.word, VERDICT_TEXT[entry.verdict], str(entry.score or ""), key=key
+                )
+                self.paths[key] = entry.path
+        for missed in self.result.missed[:50]:
+            key = f"missed:{missed.word}"
+            table.add_row("(nobody)", missed.word, "missed", str(missed.score), key=key)
+            self.paths[key] = missed.path
+        table.focus()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        key = event.row_key.value if event.row_key is not None else None
+        self.query_one("#board", BoardView).highlight(self.paths.get(key or ""))
+
+    def action_next_round(self) -> None:
+        tournament = self.boggle.tournament
+        if tournament is not None and tournament.is_over:
+            self.notify("The tournament is over. q quits.")
+            return
+        self.boggle.start_round()

@@ -1,0 +1,212 @@
+"""The terminal game, driven headless through Textual's pilot with a clock the test holds."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+
+from bigboggle import Board, Dictionary, Rules, solve
+from bigboggle.tui import BoggleApp, PlaySettings
+from bigboggle.tui.board_view import BoardView
+from bigboggle.tui.help import HelpScreen
+from bigboggle.tui.solo import PlayScreen, ResultsScreen
+from bigboggle.tui.table import EntryScreen, TableResultsScreen, TrayScreen
+
+BOARD = Board("LINES/TQARD/HEMOP/ABCKI/PSTEW")
+
+
+class FakeClock:
+    """A clock that moves only when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def run(app: BoggleApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def text_of(app: BoggleApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def solo_app(standard: Dictionary, clock: FakeClock, **options: Any) -> BoggleApp:
+    settings = PlaySettings(Rules.preset("big"), standard, board=BOARD, **options)
+    return BoggleApp(settings, clock=clock)
+
+
+def test_solo_round_verdicts_end_and_missed_words(standard: Dictionary) -> None:
+    clock = FakeClock()
+    app = solo_app(standard, clock)
+    best = solve(BOARD, standard, Rules.preset("big"))
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, PlayScreen)
+        assert "3:00" in text_of(app, "#countdown")
+        await pilot.press(*"lines", "enter")
+        await pilot.pause()
+        assert text_of(app, "#verdict") == "LINES: 2 points"
+        assert app.screen.query_one("#board", BoardView)._path == best.get("lines").path  # type: ignore[union-attr]
+        for word, verdict in [
+            ("xyzzy", "not on the board"),
+            ("lines", "already found"),
+            ("lin", "too short"),
+            ("dockets", "DOCKETS: 5 points"),
+        ]:
+            await pilot.press(*word, "enter")
+            await pilot.pause()
+            assert verdict in text_of(app, "#verdict")
+        assert "2 words, 7 points" in text_of(app, "#score")
+        clock.now += 120
+        await pilot.pause(0.3)
+        assert "1:00" in text_of(app, "#countdown")
+        clock.now += 60
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ResultsScreen)
+        summary = text_of(app, "#summary")
+        assert "You scored 7 points with 2 words" in summary
+        assert f"worth {best.total_score} points" in summary
+        table = app.screen.query_one("#words", DataTable)
+        shown = [table.get_row_at(i)[0] for i in range(table.row_count)]
+        assert shown[:4] == ["lines", "xyzzy", "lin", "dockets"]  # yours, as typed (no repeats)
+        missed = [found.word for found in best.words if found.word not in ("lines", "dockets")]
+        common = [word for word in missed if (standard.level(word) or 99) <= 50]
+        rare = [word for word in missed if (standard.level(word) or 99) > 50]
+        assert common[0] in shown and rare[0] not in shown  # rarer words wait behind a key
+        # Selecting a missed word lights up its path on the board.
+        table.move_cursor(row=shown.index(common[0]))
+        await pilot.pause()
+        assert app.screen.query_one("#board", BoardView)._path == best.get(common[0]).path  # type: ignore[union-attr]
+        await pilot.press("r")
+        await pilot.pause()
+        shown = [table.get_row_at(i)[0] for i in range(table.row_count)]
+        assert rare[0] in shown
+        assert len(shown) == 4 + len(missed)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen)
+
+    run(app, script)
+
+
+def test_practice_mode_has_no_timer(standard: Dictionary) -> None:
+    clock = FakeClock()
+    app = solo_app(standard, clock, practice=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert "no timer" in text_of(app, "#countdown")
+        clock.now += 10_000
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, PlayScreen)
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        assert isinstance(app.screen, ResultsScreen)
+
+    run(app, script)
+
+
+def test_help_opens_with_a_question_mark_even_while_typing(standard: Dictionary) -> None:
+    app = solo_app(standard, FakeClock())
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("l", "question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen)
+        assert app.screen.query_one("#word").value == "l"  # type: ignore[attr-defined]
+
+    run(app, script)
+
+
+def test_table_mode_round_with_a_crossed_off_word(standard: Dictionary) -> None:
+    clock = FakeClock()
+    settings = PlaySettings(
+        Rules.preset("big"), standard, board=BOARD, players=("ann", "bob"), target=50
+    )
+    app = BoggleApp(settings, clock=clock)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, TrayScreen)
+        clock.now += 181
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, EntryScreen) and app.screen.player == "ann"
+        await pilot.press(*"lines", "enter", *"quilt", "enter", *"zzzz", "ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, EntryScreen) and app.screen.player == "bob"
+        await pilot.press(*"lines dream", "ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableResultsScreen)
+        players = app.screen.result.players
+        assert [w.verdict.value for w in players["ann"].words] == [
+            "crossed_off",
+            "scored",
+            "not_on_board",
+        ]
+        assert [w.verdict.value for w in players["bob"].words] == ["crossed_off", "scored"]
+        assert "This round: ann 2, bob 2" in text_of(app, "#summary")
+        assert app.tournament is not None and app.tournament.totals == {"ann": 2, "bob": 2}
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, TrayScreen)
+        assert app.round_number == 2
+
+    run(app, script)
+
+
+def test_settings_are_checked_before_the_game() -> None:
+    words = Dictionary.from_words(["lines"])
+    with pytest.raises(ValueError, match="teams"):
+        PlaySettings(Rules.preset("big"), words, teams={"red": ["ann"]})
+    with pytest.raises(ValueError, match="not one of the players"):
+        PlaySettings(Rules.preset("big"), words, players=("ann",), min_length={"zed": 3})
+
+
+# -- snapshots of the main screens (tests/__snapshots__; update with --snapshot-update) ---------
+
+
+def test_snapshot_solo_play(snap_compare: Any, standard: Dictionary) -> None:
+    async def type_words(pilot: Pilot[None]) -> None:
+        await pilot.press(*"lines", "enter", *"quilt", "enter", *"xyzzy", "enter")
+        await pilot.pause()
+
+    assert snap_compare(solo_app(standard, FakeClock()), run_before=type_words)
+
+
+def test_snapshot_solo_results(snap_compare: Any, standard: Dictionary) -> None:
+    clock = FakeClock()
+
+    async def play_and_end(pilot: Pilot[None]) -> None:
+        await pilot.press(*"lines", "enter", *"dockets", "enter")
+        clock.now += 200
+        await pilot.pause(0.3)
+
+    assert snap_compare(solo_app(standard, clock), run_before=play_and_end)
+
+
+def test_snapshot_table_results(snap_compare: Any, standard: Dictionary) -> None:
+    clock = FakeClock()
+    settings = PlaySettings(Rules.preset("big"), standard, board=BOARD, players=("ann", "bob"))
+
+    async def play_round(pilot: Pilot[None]) -> None:
+        clock.now += 200
+        await pilot.pause(0.3)
+        await pilot.press(*"lines quilt", "ctrl+s")
+        await pilot.press(*"lines dream", "ctrl+s")
+        await pilot.pause()
+
+    assert snap_compare(BoggleApp(settings, clock=clock), run_before=play_round)
