@@ -16,7 +16,8 @@ WARNING: bigboggle's compiled solver core (_solve_c) could not be built:
     {error}
 bigboggle is installed with its pure-Python solver instead: everything works, but
 solving is about ten times slower. Install a C compiler and the Python headers
-(Debian: apt-get install gcc python3-dev) and reinstall to get the fast core.
+(Debian: apt-get install gcc python3-dev) and reinstall with
+`pip install --no-cache-dir --force-reinstall bigboggle` (pip may otherwise reuse this build).
 ************************************************************************************
 """
 

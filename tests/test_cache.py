@@ -84,9 +84,38 @@ def _rewrite(entry: Path, change_payload: bool, version: int | None = None) -> N
     entry.write_bytes(bytes(data))
 
 
+def _replace_header(entry: Path, header: bytes) -> None:
+    data = entry.read_bytes()
+    prefix = struct.Struct("<8sII")
+    magic, version, header_length = prefix.unpack_from(data)
+    payload = data[prefix.size + header_length :]
+    entry.write_bytes(prefix.pack(magic, version, len(header)) + header + payload)
+
+
+def _edit_header(entry: Path, **changes: object) -> None:
+    data = entry.read_bytes()
+    prefix = struct.Struct("<8sII")
+    _, _, header_length = prefix.unpack_from(data)
+    header = json.loads(data[prefix.size : prefix.size + header_length])
+    header.update(changes)
+    _replace_header(entry, json.dumps(header).encode())
+
+
 @pytest.mark.parametrize(
     "damage",
-    ["truncated", "flipped byte", "bad structure", "old format", "empty", "garbage"],
+    [
+        "truncated",
+        "flipped byte",
+        "bad structure",
+        "old format",
+        "empty",
+        "garbage",
+        "header a list",
+        "header null",
+        "header nested deep",
+        "report of text",
+        "count of text",
+    ],
 )
 def test_a_damaged_entry_is_rebuilt_not_used(word_file: Path, damage: str) -> None:
     expected = solved(prepared(word_file))
@@ -102,6 +131,16 @@ def test_a_damaged_entry_is_rebuilt_not_used(word_file: Path, damage: str) -> No
         _rewrite(entry, change_payload=False, version=cache.FORMAT_VERSION - 1 or 99)
     elif damage == "empty":
         entry.write_bytes(b"")
+    elif damage == "header a list":
+        _replace_header(entry, b"[]")
+    elif damage == "header null":
+        _replace_header(entry, b"null")
+    elif damage == "header nested deep":
+        _replace_header(entry, b"[" * 100_000 + b"]" * 100_000)
+    elif damage == "report of text":
+        _edit_header(entry, report={"words": "many", "not_letters": "x"})
+    elif damage == "count of text":
+        _edit_header(entry, word_count="8")
     else:
         entry.write_bytes(b"not a cache file at all" * 100)
     reloaded = Dictionary.from_file(word_file)

@@ -191,3 +191,15 @@ def test_the_compiled_core_refuses_bad_arguments_without_crashing() -> None:
         ("cat", ((0, 0), (0, 1), (1, 0)), 1),
         ("cats", ((0, 0), (0, 1), (1, 0), (1, 1)), 1),
     ]
+
+
+def test_compiled_results_are_true_found_words(enable2k: Dictionary) -> None:
+    from bigboggle.solver import FoundWord
+
+    with core("c"):
+        solution = solve("PERS/LATG/SINE/TERS", enable2k, Rules.preset("classic"))
+    first = solution.words[0]
+    twin = FoundWord(*first)
+    assert type(first) is FoundWord
+    assert first == twin and hash(first) == hash(twin)
+    assert twin in set(solution.words)

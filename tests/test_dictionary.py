@@ -126,3 +126,10 @@ def test_enable2k_loads(enable2k: Dictionary) -> None:
     assert len(enable2k) == 173_528 - enable2k.report.too_short
     assert "aardvark" in enable2k
     assert enable2k.report.not_letters == 0
+
+
+def test_words_too_long_for_any_board_are_counted(tmp_path: Path) -> None:
+    words = Dictionary.from_words(["cat", "a" * 300, "b" * 255])
+    assert sorted(words) == ["b" * 255, "cat"]
+    assert words.report.too_long == 1
+    assert "longer than 255 letters" in words.report.describe()

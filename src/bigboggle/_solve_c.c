@@ -728,6 +728,10 @@ static PyObject *solve_cells(PyObject *Py_UNUSED(module), PyObject *args) {
         PyObject *score = PyLong_FromLong(f->score);
         PyObject *bonus_value = PyLong_FromLong(f->bonus);
         PyObject *entry = make->tp_alloc(make, 4);
+#if PY_VERSION_HEX >= 0x030E0000
+        /* 3.14 caches tuple hashes; tp_alloc zero-fills, and 0 would read as a cached hash. */
+        if (entry) ((PyTupleObject *)entry)->ob_hash = -1;
+#endif
         if (!score || !bonus_value || !entry) {
             Py_XDECREF(score);
             Py_XDECREF(bonus_value);
@@ -735,7 +739,12 @@ static PyObject *solve_cells(PyObject *Py_UNUSED(module), PyObject *args) {
             Py_DECREF(path);
             goto fail;
         }
-        PyObject *word = PyList_GET_ITEM(words, f->word);
+        PyObject *word = PyList_GetItem(words, f->word); /* checked: Python code may have run */
+        if (!word) {
+            Py_DECREF(entry);
+            Py_DECREF(path);
+            goto fail;
+        }
         Py_INCREF(word);
         PyTuple_SET_ITEM(entry, 0, word);
         PyTuple_SET_ITEM(entry, 1, path);
@@ -788,14 +797,21 @@ static PyObject *score_batch(PyObject *Py_UNUSED(module), PyObject *args) {
                           &boards, &points_obj, &bonus))
         return NULL;
     PackedTrie *t = (PackedTrie *)trie_obj;
-    Py_ssize_t n = PyList_GET_SIZE(boards);
+    /* A tuple copy: reading the boards may run Python code that changes the list. */
+    PyObject *items = PySequence_Tuple(boards);
+    if (!items) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(items);
     if (bonus < 0 || bonus > 1000000) {
+        Py_DECREF(items);
         PyErr_SetString(PyExc_ValueError, "bonus must be 0-1000000");
         return NULL;
     }
     int npoints;
     int32_t *points = read_points(points_obj, &npoints);
-    if (!points) return NULL;
+    if (!points) {
+        Py_DECREF(items);
+        return NULL;
+    }
     PyObject *result = PyList_New(n);
     BoardSpec *specs = PyMem_RawMalloc(sizeof(BoardSpec) * BATCH_CHUNK);
     long long *totals = PyMem_RawMalloc(sizeof(long long) * BATCH_CHUNK);
@@ -811,7 +827,7 @@ static PyObject *score_batch(PyObject *Py_UNUSED(module), PyObject *args) {
     for (Py_ssize_t start = 0; start < n; start += BATCH_CHUNK) {
         Py_ssize_t count = n - start < BATCH_CHUNK ? n - start : BATCH_CHUNK;
         for (Py_ssize_t i = 0; i < count; i++) {
-            PyObject *item = PyList_GET_ITEM(boards, start + i), *letters;
+            PyObject *item = PyTuple_GET_ITEM(items, start + i), *letters;
             int rows, cols, challenge;
             if (!PyTuple_Check(item) ||
                 !PyArg_ParseTuple(item, "Oiii", &letters, &rows, &cols, &challenge) ||
@@ -841,6 +857,7 @@ static PyObject *score_batch(PyObject *Py_UNUSED(module), PyObject *args) {
         }
     }
 done:
+    Py_DECREF(items);
     PyMem_RawFree(points);
     PyMem_RawFree(specs);
     PyMem_RawFree(totals);

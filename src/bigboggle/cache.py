@@ -4,7 +4,10 @@ A dictionary is prepared once per word list (a user's file or a built-in) and st
 user cache directory (``$BIGBOGGLE_CACHE_DIR`` overrides it), keyed by a hash of the list's
 content and the format version, so an edited list gets a new entry. Loading an entry is one
 read plus a checksum; a truncated, altered, old-format or unreadable entry is ignored (and then
-rewritten), never trusted. Writing is atomic (a temporary file renamed into place) and a cache
+rewritten), never trusted: the checksum catches damage, the compiled core checks the trie's
+structure so no walk can leave its arrays, and every header field is type-checked. (It guards
+against damage, not against someone able to write the user's files, who could as well change
+the installed code.) Writing is atomic (a temporary file renamed into place) and a cache
 that cannot be written is silently skipped: caching is an optimisation, never a requirement.
 """
 
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when the layout changes: old entries are then ignored.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 _MAGIC = b"BBTRIE\x00\x00"
 _PREFIX = struct.Struct("<8sII")  # magic, format version, header length
 
@@ -67,29 +70,49 @@ def load(key: str, trie_type: Any) -> Entry | None:
     """
     try:
         data = path_for(key).read_bytes()
-        if len(data) < _PREFIX.size:
-            return None
-        magic, version, header_length = _PREFIX.unpack_from(data)
-        if magic != _MAGIC or version != FORMAT_VERSION:
-            return None
-        start = _PREFIX.size + header_length
-        header = json.loads(data[_PREFIX.size : start].decode("utf-8"))
-        payload = memoryview(data)[start:]
-        if header.get("key") != key or len(payload) != header["payload_bytes"]:
-            return None
-        if zlib.crc32(payload) != header["crc32"]:
-            return None
-        words_end = header["words_bytes"]
-        levels_end = words_end + (header["word_count"] if header["levels"] else 0)
-        blob = bytes(payload[:words_end]).decode("ascii")
-        words = blob.split("\n") if blob else []
-        if len(words) != header["word_count"]:
-            return None
-        levels = bytes(payload[words_end:levels_end]) if header["levels"] else None
-        trie = trie_type.from_bytes(payload[levels_end:], header["node_count"], len(words))
-        return Entry(words=words, levels=levels, report=dict(header["report"]), trie=trie)
-    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError, struct.error):
+    except OSError:
         return None
+    try:
+        return _parse(data, key, trie_type)
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError, struct.error):
+        return None
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _parse(data: bytes, key: str, trie_type: Any) -> Entry | None:
+    if len(data) < _PREFIX.size:
+        return None
+    magic, version, header_length = _PREFIX.unpack_from(data)
+    if magic != _MAGIC or version != FORMAT_VERSION:
+        return None
+    start = _PREFIX.size + header_length
+    header = json.loads(data[_PREFIX.size : start].decode("utf-8"))
+    if not isinstance(header, dict) or header.get("key") != key:
+        return None
+    counts = ("word_count", "node_count", "words_bytes", "payload_bytes", "crc32")
+    report = header.get("report")
+    if (
+        not all(_whole(header.get(name)) for name in counts)
+        or not isinstance(header.get("levels"), bool)
+        or not isinstance(report, dict)
+        or not all(isinstance(k, str) for k in report)
+    ):
+        return None
+    payload = memoryview(data)[start:]
+    if len(payload) != header["payload_bytes"] or zlib.crc32(payload) != header["crc32"]:
+        return None
+    words_end = header["words_bytes"]
+    levels_end = words_end + (header["word_count"] if header["levels"] else 0)
+    blob = bytes(payload[:words_end]).decode("ascii")
+    words = blob.split("\n") if blob else []
+    if len(words) != header["word_count"]:
+        return None
+    levels = bytes(payload[words_end:levels_end]) if header["levels"] else None
+    trie = trie_type.from_bytes(payload[levels_end:], header["node_count"], len(words))
+    return Entry(words=words, levels=levels, report=report, trie=trie)
 
 
 def save(

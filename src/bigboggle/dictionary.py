@@ -27,6 +27,9 @@ from .trie import Trie
 
 #: The fewest letters of a word any Boggle edition accepts.
 SHORTEST_WORD = 3
+#: The most letters a word may have (the compiled core stores lengths in a byte; no real
+#: word comes near: English's longest dictionary word has 45).
+LONGEST_WORD = 255
 
 #: Built-in dictionary name -> highest SCOWL level it includes.
 BUILTIN_LEVELS: dict[str, int] = {"common": 50, "standard": 70, "huge": 80}
@@ -45,13 +48,14 @@ class LoadReport:
     duplicates: int = 0
     not_letters: int = 0
     too_short: int = 0
+    too_long: int = 0
     q_without_u: int = 0
     examples: tuple[str, ...] = ()
 
     @property
     def skipped(self) -> int:
         """Entries left out because they can never be played."""
-        return self.not_letters + self.too_short
+        return self.not_letters + self.too_short + self.too_long
 
     def describe(self) -> str:
         """A one-line summary for people."""
@@ -62,6 +66,8 @@ class LoadReport:
                 reasons.append(f"{self.not_letters} not plain letters")
             if self.too_short:
                 reasons.append(f"{self.too_short} shorter than {SHORTEST_WORD} letters")
+            if self.too_long:
+                reasons.append(f"{self.too_long} longer than {LONGEST_WORD} letters")
             parts.append(f"{self.skipped} entries skipped ({', '.join(reasons)})")
         if self.duplicates:
             parts.append(f"{self.duplicates} duplicates")
@@ -342,9 +348,13 @@ def _from_cache(key: str, *, name: str) -> Dictionary | None:
     if entry is None:
         return None
     report = dict(entry.report)
-    report["examples"] = tuple(report.get("examples", ()))
+    examples = report.pop("examples", [])
+    if not isinstance(examples, list) or not all(isinstance(e, str) for e in examples):
+        return None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in report.values()):
+        return None
     try:
-        load_report = LoadReport(**report)
+        load_report = LoadReport(**report, examples=tuple(examples))
     except TypeError:
         return None
     return Dictionary._prepared(
@@ -356,7 +366,8 @@ class _Counter:
     """Tallies why entries were kept or left out while a list loads."""
 
     def __init__(self) -> None:
-        self.lines = self.duplicates = self.not_letters = self.too_short = self.q_without_u = 0
+        self.lines = self.duplicates = self.not_letters = self.too_short = self.too_long = 0
+        self.q_without_u = 0
         self.examples: list[str] = []
 
     def add(self, entry: str, levels: dict[str, int | None], level: int | None = None) -> None:
@@ -368,6 +379,9 @@ class _Counter:
         elif len(word) < SHORTEST_WORD:
             self.too_short += 1
             self._example(entry)
+        elif len(word) > LONGEST_WORD:
+            self.too_long += 1
+            self._example(entry[:40])
         elif word in levels:
             self.duplicates += 1
         else:
@@ -386,6 +400,7 @@ class _Counter:
             duplicates=self.duplicates,
             not_letters=self.not_letters,
             too_short=self.too_short,
+            too_long=self.too_long,
             q_without_u=self.q_without_u,
             examples=tuple(self.examples),
         )
