@@ -20,9 +20,11 @@ DEFAULT_CORE = implementation.name()
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Every test runs on each solver core this installation has (compiled and reference),
-    except tests marked ``compares_cores``, which call both themselves and run once."""
+    except tests marked ``compares_cores`` (which call both themselves) or ``once`` (slow tests
+    of logic above the solver, whose cores are cross-checked elsewhere): those run once."""
     if "solver_core" in metafunc.fixturenames:
-        once = metafunc.definition.get_closest_marker("compares_cores") is not None
+        marker = metafunc.definition.get_closest_marker
+        once = marker("compares_cores") is not None or marker("once") is not None
         cores = [DEFAULT_CORE] if once else sorted(implementation.CORES)
         metafunc.parametrize("solver_core", cores, indirect=True)
 

@@ -944,3 +944,37 @@ def test_play_help_has_examples() -> None:
 )
 def test_play_bad_options(args: list[str], fragment: str) -> None:
     fails(run("play", *args), fragment)
+
+
+def test_stats_json() -> None:
+    data = json_of("stats", "--rules", "classic", "--boards", "400", "--seed", "7", quiet=False)
+    assert data["boards"] == 400 and data["seed"] == 7 and data["rules"] == "classic"
+    assert data["points"]["min"] <= data["points"]["percentiles"]["50"] <= data["points"]["max"]
+    assert data["best"][0]["points"] == data["points"]["max"]
+
+
+def test_best_json_reports_a_board_and_its_value(tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("cat\ncats\nact\nacts\nscat\ntacs\n", encoding="utf-8")
+    data = json_of(
+        "best", "--rules", "classic", "--dictionary", str(words), "--seconds", "0.5", "--seed", "1"
+    )
+    solved = json_of("solve", data["board"], "--rules", "classic", "--dictionary", str(words))
+    assert data["value"] == solved["total_score"] > 0
+    values = [step["value"] for step in data["improvements"]]
+    assert values == sorted(values)
+
+
+def test_shake_in_a_band() -> None:
+    data = json_of("shake", "--band", "400-600", "--seed", "9", quiet=False)
+    assert 400 <= json_of("solve", data["board"])["total_score"] <= 600
+    assert json_of("shake", "--seed", str(data["seed"]))["board"] == data["board"]
+    fails(run("shake", "--band", "lots"), "easy, normal or rich")
+    fails(run("shake", "--band", "9-1"), "low end")
+
+
+def test_solve_says_where_the_board_stands() -> None:
+    out = succeeds("solve", "LINES/TQARD/HEMOP/ABCKI/PSTEW").stdout
+    assert "better than" in out and "big shakes" in out
+    data = json_of("solve", "LINES/TQARD/HEMOP/ABCKI/PSTEW")
+    assert 0.5 < data["standing"]["points_rank"] <= 1

@@ -386,6 +386,7 @@ typedef struct {
     int challenge;
     int with_paths;
     long long total;
+    long long count; /* words with points (score mode) */
     /* with_paths only */
     Found *found;
     size_t nfound, found_cap;
@@ -419,6 +420,7 @@ static inline void record(Walk *w, uint32_t word, uint32_t letters, int len) {
             w->seen[word] = w->stamp;
             int32_t p = points_for(w, letters);
             w->total += p;
+            w->count += p > 0;
             if (through && p) {
                 w->seen_through[word] = w->stamp;
                 w->total += w->bonus;
@@ -790,11 +792,11 @@ static PyObject *score_cells(PyObject *Py_UNUSED(module), PyObject *args) {
 
 /* score_batch(trie, boards, points, bonus): boards is a list of (letters, rows, cols,
  * challenge); the walk runs without the GIL, a chunk of boards at a time. */
-static PyObject *score_batch(PyObject *Py_UNUSED(module), PyObject *args) {
+static PyObject *batch(PyObject *args, const char *format, int with_counts) {
     PyObject *trie_obj, *boards, *points_obj;
     int bonus;
-    if (!PyArg_ParseTuple(args, "O!O!Oi:score_batch", &PackedTrieType, &trie_obj, &PyList_Type,
-                          &boards, &points_obj, &bonus))
+    if (!PyArg_ParseTuple(args, format, &PackedTrieType, &trie_obj, &PyList_Type, &boards,
+                          &points_obj, &bonus))
         return NULL;
     PackedTrie *t = (PackedTrie *)trie_obj;
     /* A tuple copy: reading the boards may run Python code that changes the list. */
@@ -815,11 +817,12 @@ static PyObject *score_batch(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *result = PyList_New(n);
     BoardSpec *specs = PyMem_RawMalloc(sizeof(BoardSpec) * BATCH_CHUNK);
     long long *totals = PyMem_RawMalloc(sizeof(long long) * BATCH_CHUNK);
+    long long *counts = PyMem_RawMalloc(sizeof(long long) * BATCH_CHUNK);
     Walk w;
     walk_init(&w, t, points, npoints, bonus);
     w.seen = PyMem_RawCalloc(t->n_words ? t->n_words : 1, sizeof(uint32_t));
     w.seen_through = PyMem_RawCalloc(t->n_words ? t->n_words : 1, sizeof(uint32_t));
-    if (!result || !specs || !totals || !w.seen || !w.seen_through) {
+    if (!result || !specs || !totals || !counts || !w.seen || !w.seen_through) {
         if (result) PyErr_NoMemory();
         Py_CLEAR(result);
         goto done;
@@ -845,10 +848,12 @@ static PyObject *score_batch(PyObject *Py_UNUSED(module), PyObject *args) {
         for (Py_ssize_t i = 0; i < count; i++) {
             walk_board(&w, &specs[i]);
             totals[i] = w.total;
+            counts[i] = w.count;
         }
         Py_END_ALLOW_THREADS
         for (Py_ssize_t i = 0; i < count; i++) {
-            PyObject *value = PyLong_FromLongLong(totals[i]);
+            PyObject *value = with_counts ? Py_BuildValue("(LL)", totals[i], counts[i])
+                                          : PyLong_FromLongLong(totals[i]);
             if (!value) {
                 Py_CLEAR(result);
                 goto done;
@@ -861,9 +866,19 @@ done:
     PyMem_RawFree(points);
     PyMem_RawFree(specs);
     PyMem_RawFree(totals);
+    PyMem_RawFree(counts);
     PyMem_RawFree(w.seen);
     PyMem_RawFree(w.seen_through);
     return result;
+}
+
+static PyObject *score_batch(PyObject *Py_UNUSED(module), PyObject *args) {
+    return batch(args, "O!O!Oi:score_batch", 0);
+}
+
+/* tally_batch(trie, boards, points, bonus): (total, words with points) for each board. */
+static PyObject *tally_batch(PyObject *Py_UNUSED(module), PyObject *args) {
+    return batch(args, "O!O!Oi:tally_batch", 1);
 }
 
 /* walk_variant(name=None) -> str: the bit-counting build of the walk in use ("popcnt" or
@@ -901,6 +916,8 @@ static PyMethodDef module_methods[] = {
      "score_cells(trie, letters, rows, cols, challenge, points, bonus) -> int: total points."},
     {"score_batch", score_batch, METH_VARARGS,
      "score_batch(trie, boards, points, bonus) -> list[int]: totals, without the GIL."},
+    {"tally_batch", tally_batch, METH_VARARGS,
+     "tally_batch(trie, boards, points, bonus) -> list[(total, words)], without the GIL."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -42,4 +42,10 @@ def score_batch(
     points: Sequence[int],
     bonus: int,
 ) -> list[int]: ...
+def tally_batch(
+    trie: PackedTrie,
+    boards: list[tuple[Sequence[str], int, int, int]],
+    points: Sequence[int],
+    bonus: int,
+) -> list[tuple[int, int]]: ...
 def walk_variant(name: str | None = None) -> str: ...

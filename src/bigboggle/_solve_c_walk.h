@@ -52,6 +52,7 @@ WALK_TARGET static void WALK_BOARD(Walk *w, const BoardSpec *b) {
     w->board = b;
     w->challenge = b->challenge;
     w->total = 0;
+    w->count = 0;
     w->nfound = 0;
     w->paths_len = 0;
     next_stamp(w);

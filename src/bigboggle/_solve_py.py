@@ -1,7 +1,8 @@
 """The pure-Python solver core: a depth-first walk of the board and the trie together.
 
 This module is the reference for the compiled core (``_solve_c.c``) and keeps to the same small
-contract, :func:`solve_cells`, :func:`score_cells` and :func:`score_batch`; all validation, rules
+contract, :func:`solve_cells`, :func:`score_cells`, :func:`score_batch` and
+:func:`tally_batch`; all validation, rules
 and scoring tables live in :mod:`bigboggle.solver`, which passes:
 
 - ``letters``: the lowercase face of each cell, row-major (``""`` for a blank), ``rows``, ``cols``;
@@ -101,6 +102,20 @@ def score_cells(
     value = points.__getitem__
     total = sum(map(value, map(len, found)))
     return total + bonus * sum(1 for word in through if value(len(word)))
+
+
+def tally_batch(
+    trie: Trie, boards: Sequence[BoardCells], points: Sequence[int], bonus: int
+) -> list[tuple[int, int]]:
+    """``(total points, words with points)`` for each ``(letters, rows, cols, challenge)``."""
+    tallies = []
+    for letters, rows, cols, challenge in boards:
+        root = trie.for_faces(letters)
+        found, _ = find_word_set(root, letters, adjacency(rows, cols), None)
+        words = sum(1 for word in found if _points(points, len(word)))
+        total = score_cells(trie, letters, rows, cols, challenge, points, bonus)
+        tallies.append((total, words))
+    return tallies
 
 
 def score_batch(

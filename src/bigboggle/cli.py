@@ -74,6 +74,37 @@ def _json_option(function: F) -> F:
     )
 
 
+def _band_option(function: F) -> F:
+    return click.option(
+        "--band",
+        default=None,
+        metavar="NAME|RANGE",
+        help="Only a board in this band: easy, normal or rich (percentiles of points among "
+        "shakes), or points like 300-500, or words like words:100-200.",
+    )(function)
+
+
+def _parse_band(text: str, rules: Rules, words: Dictionary) -> Any:
+    """A band from --band: a name, ``LOW-HIGH`` points or ``words:LOW-HIGH``."""
+    from .analysis import NAMED_BANDS, Band, named_band
+
+    if text in NAMED_BANDS:
+        return named_band(text, rules, words)
+    kind, _, numbers = text.rpartition(":")
+    low, sep, high = numbers.partition("-")
+    if kind not in ("", "points", "words") or not sep or not (low.isdigit() or high.isdigit()):
+        _fail(
+            f"--band {text!r}: give easy, normal or rich, points like 300-500, or words like "
+            "words:100-200 (one end may be left open: 300-)"
+        )
+    bounds = (int(low) if low else None, int(high) if high else None)
+    if bounds[0] is not None and bounds[1] is not None and bounds[0] > bounds[1]:
+        _fail(f"--band {text!r}: the low end is above the high end")
+    return (
+        Band(*bounds) if kind in ("", "points") else Band(min_words=bounds[0], max_words=bounds[1])
+    )
+
+
 def _load_rules(name: str, **options: Any) -> Rules:
     try:
         return Rules.preset(name, **options)
@@ -249,16 +280,21 @@ def solve_command(
         solution = solve(board, words, rules, min_length=min_length)
     except BoggleError as exc:
         _fail(str(exc))
+    from .analysis import standing
+
+    place = standing(board, rules, words, solution.total_score, solution.count)
     if as_json:
         data = solution.to_json()
         if seed is not None:
             data["seed"] = seed
+        if place is not None:
+            data["standing"] = place.to_json()
         _print_json(data)
         return
-    _print_solution(solution, limit)
+    _print_solution(solution, limit, place)
 
 
-def _print_solution(solution: Solution, limit: int | None) -> None:
+def _print_solution(solution: Solution, limit: int | None, place: Any = None) -> None:
     rules = solution.rules
     click.echo(solution.board.render())
     click.echo()
@@ -269,6 +305,8 @@ def _print_solution(solution: Solution, limit: int | None) -> None:
     )
     by_length = ", ".join(f"{k}: {v}" for k, v in solution.counts_by_length().items())
     click.echo(f"{solution.count} words, {solution.total_score} points ({by_length or 'none'})")
+    if place is not None:
+        click.echo(f"This board is {place.describe()}.")
     if not solution.words:
         return
     shown = solution.words if limit is None else solution.words[:limit]
@@ -294,8 +332,17 @@ def _print_solution(solution: Solution, limit: int | None) -> None:
     help="Seed for a reproducible shake (default: a fresh one, printed).",
 )
 @click.option("--challenge", is_flag=True, help="Swap the challenge cube in for one ordinary die.")
+@_band_option
+@_dictionary_option
 @_json_option
-def shake_command(rules_name: str, seed: int | None, challenge: bool, as_json: bool) -> None:
+def shake_command(
+    rules_name: str,
+    seed: int | None,
+    challenge: bool,
+    band: str | None,
+    dictionary_spec: str | None,
+    as_json: bool,
+) -> None:
     """Shake the dice of a rules preset into a board.
 
     The same seed and rules give the same board on any machine.
@@ -304,12 +351,23 @@ def shake_command(rules_name: str, seed: int | None, challenge: bool, as_json: b
     Examples:
       bigboggle shake
       bigboggle shake --rules superbig --seed 42 --json
+      bigboggle shake --band rich
+      bigboggle shake --band 300-400 --dictionary huge
       bigboggle solve "$(bigboggle shake --seed 7 --json | jq -r .board)"
     """
     rules = _load_rules(rules_name, challenge=challenge or None)
     if seed is None:
         seed = secrets.randbelow(2**32)
-    dealt = shake(rules.dice, seed, challenge=rules.challenge)
+    if band is not None:
+        from .analysis import shake_in_band
+
+        words = _load_dictionary(dictionary_spec, rules)
+        try:
+            dealt, seed = shake_in_band(rules, words, _parse_band(band, rules, words), seed=seed)
+        except BoggleError as exc:
+            _fail(str(exc))
+    else:
+        dealt = shake(rules.dice, seed, challenge=rules.challenge)
     if as_json:
         _print_json(
             {
@@ -514,6 +572,234 @@ _TEAM_PLAY = (
     "several members of one team counts once for the team; a word found by two teams is "
     "crossed off for both."
 )
+
+
+@cli.command("stats")
+@_rules_option
+@_dictionary_option
+@click.option(
+    "--boards",
+    type=click.IntRange(1, 10_000_000),
+    default=100_000,
+    show_default=True,
+    help="Boards to shake and solve.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=0,
+    show_default=True,
+    help="First seed (boards use seed, seed+1, ...).",
+)
+@click.option(
+    "--threads", type=click.IntRange(1, 64), default=2, show_default=True, help="Solver threads."
+)
+@click.option(
+    "--histogram",
+    "histogram_path",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also draw the distributions as a PNG (needs matplotlib).",
+)
+@_json_option
+def stats_command(
+    rules_name: str,
+    dictionary_spec: str | None,
+    boards: int,
+    seed: int,
+    threads: int,
+    histogram_path: str | None,
+    as_json: bool,
+) -> None:
+    """Shake and solve many boards of a preset's dice: how rich are its boards?
+
+    \b
+    Examples:
+      bigboggle stats
+      bigboggle stats --rules classic --boards 20000 --histogram classic.png
+      bigboggle stats --rules superbig --dictionary huge --json
+    """
+    from .analysis import PERCENTILES, shake_stats
+
+    rules = _load_rules(rules_name)
+    words = _load_dictionary(dictionary_spec, rules)
+    if histogram_path is not None:
+        _require_matplotlib()
+    with click.progressbar(length=boards, label="Shaking and solving", file=sys.stderr) as bar:
+        stats = shake_stats(
+            rules, words, boards=boards, seed=seed, threads=threads, progress=bar.update
+        )
+    if histogram_path is not None:
+        _histogram(stats, histogram_path)
+    if as_json:
+        _print_json(stats.to_json())
+        return
+    click.echo(
+        f"{boards:,} boards of the {rules.dice} dice (seeds {seed}..{seed + boards - 1}), "
+        f"{words.name} dictionary, words of {rules.min_length}+ letters"
+    )
+    rows = [
+        (
+            label,
+            f"{dist.mean:.1f}",
+            f"{dist.stdev:.1f}",
+            *(f"{dist.percentile(p):g}" for p in PERCENTILES),
+            f"{dist.quantiles[-1]:g}",
+        )
+        for label, dist in (("points", stats.points), ("words", stats.words))
+    ]
+    headers = ["", "mean", "stdev", *(f"p{p}" for p in PERCENTILES), "max"]
+    click.echo(_table(headers, rows, set(range(1, len(headers)))))
+    click.echo()
+    for title, group in (("Best", stats.best), ("Worst", stats.worst)):
+        click.echo(f"{title} boards seen:")
+        for board in group:
+            click.echo(
+                f"  {board.board:40} {board.points:>6} points {board.words:>5} words  (seed {board.seed})"
+            )
+    if histogram_path is not None:
+        click.echo(f"Histogram written to {histogram_path}")
+
+
+def _require_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        _fail("--histogram needs matplotlib: pip install 'bigboggle[plot]'")
+
+
+def _histogram(stats: Any, path: str) -> None:
+    """Draw the distributions of points and words as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, 2, figsize=(11, 4))
+    panels = (
+        (axes[0], "points per board", stats.point_values, stats.points),
+        (axes[1], "words per board", stats.word_values, stats.words),
+    )
+    for axis, label, values, dist in panels:
+        axis.hist(values, bins=60, color="tab:blue", alpha=0.8)
+        axis.set_xlabel(label)
+        axis.set_ylabel("boards")
+        axis.axvline(dist.mean, color="tab:orange", linestyle="--", label=f"mean {dist.mean:.0f}")
+        axis.axvline(
+            dist.percentile(50),
+            color="tab:green",
+            linestyle=":",
+            label=f"median {dist.percentile(50):.0f}",
+        )
+        axis.legend(loc="upper right")
+        axis.grid(alpha=0.3)
+    figure.suptitle(f"{stats.boards:,} shakes of {stats.rules} dice, {stats.dictionary} dictionary")
+    figure.tight_layout()
+    try:
+        figure.savefig(path, dpi=100)
+    except OSError as exc:
+        _fail(f"cannot write {path!r}: {exc.strerror}")
+    finally:
+        plt.close(figure)
+
+
+@cli.command("best")
+@_rules_option
+@_dictionary_option
+@click.option(
+    "--objective",
+    type=click.Choice(["points", "words", "long"]),
+    default="points",
+    show_default=True,
+    help="Most points, most words, or most words of --long-length+ letters.",
+)
+@click.option(
+    "--long-length", type=int, default=None, help="With --objective long: the shortest long word."
+)
+@click.option(
+    "--dice", "use_dice", is_flag=True, help="Only boards the preset's real dice can make."
+)
+@click.option("--min-length", type=int, default=None, help="Shortest word (default: the rules').")
+@click.option(
+    "--seconds",
+    type=click.FloatRange(0.1, 24 * 3600),
+    default=60,
+    show_default=True,
+    help="Time limit.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=0,
+    show_default=True,
+    help="Seed of the search.",
+)
+@_json_option
+def best_command(
+    rules_name: str,
+    dictionary_spec: str | None,
+    objective: str,
+    long_length: int | None,
+    use_dice: bool,
+    min_length: int | None,
+    seconds: float,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Search for the best board of a preset's size (simulated annealing with restarts).
+
+    The best board so far is printed whenever it improves.
+
+    \b
+    Examples:
+      bigboggle best --rules classic --dictionary ./enable2k.txt --min-length 3 --seconds 300
+      bigboggle best --dice --seconds 120
+      bigboggle best --objective long --long-length 12 --seconds 60
+    """
+    from .search import Improvement, search_best
+
+    rules = _load_rules(rules_name, min_length=min_length)
+    words = _load_dictionary(dictionary_spec, rules)
+
+    def report(found: Improvement) -> None:
+        if not as_json:
+            click.echo(f"{found.seconds:8.1f} s  {found.value:>7}  {found.board}")
+
+    try:
+        result = search_best(
+            rules,
+            words,
+            objective=objective,  # type: ignore[arg-type]
+            long_length=long_length,
+            use_dice=use_dice,
+            seconds=seconds,
+            seed=seed,
+            on_improve=report,
+        )
+    except BoggleError as exc:
+        _fail(str(exc))
+    data = {
+        "board": str(result.board),
+        "value": result.value,
+        "objective": objective,
+        "rules": rules.name,
+        "dictionary": words.name,
+        "min_length": rules.min_length,
+        "dice": use_dice,
+        "seed": seed,
+        "evaluations": result.evaluations,
+        "seconds": round(result.seconds, 2),
+        "improvements": [vars(found) for found in result.improvements],
+    }
+    if as_json:
+        _print_json(data)
+        return
+    click.echo()
+    click.echo(result.board.render())
+    click.echo(
+        f"Best: {result.board}  {result.value} ({objective}), "
+        f"{result.evaluations:,} boards tried in {result.seconds:.0f} s, {result.restarts} restarts"
+    )
 
 
 @cli.command("rules")

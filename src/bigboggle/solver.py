@@ -160,7 +160,7 @@ def solve(
         board.rows,
         board.cols,
         _challenge(board),
-        _points_table(rules, minimum, words.longest),
+        points_table(rules, minimum, words.longest),
         rules.challenge_bonus,
         FoundWord,
     )
@@ -173,7 +173,7 @@ def _challenge(board: Board) -> int:
 
 
 @functools.lru_cache(maxsize=64)
-def _points_table(rules: Rules, minimum: int, longest: int) -> tuple[int, ...]:
+def points_table(rules: Rules, minimum: int, longest: int) -> tuple[int, ...]:
     """Points by letter count, for every length up to the dictionary's longest word."""
     return tuple(rules.word_points(length, minimum) for length in range(longest + 2))
 
@@ -195,7 +195,7 @@ def score(
             board.rows,
             board.cols,
             _challenge(board),
-            _points_table(rules, minimum, words.longest),
+            points_table(rules, minimum, words.longest),
             rules.challenge_bonus,
         )
     )
@@ -215,21 +215,50 @@ def score_many(
     naming it before any board is solved). The compiled core scores the batch without holding
     the GIL, so ``threads`` > 1 splits it across that many threads and cores.
     """
+    return [
+        int(total)
+        for total in _batch("score_batch", boards, dictionary, rules, min_length, threads)
+    ]
+
+
+def tally_many(
+    boards: Iterable[Board | str],
+    dictionary: Dictionary | None = None,
+    rules: Rules | None = None,
+    *,
+    min_length: int | None = None,
+    threads: int = 1,
+) -> list[tuple[int, int]]:
+    """``(total points, number of words)`` of each board of a batch, as :func:`score_many`."""
+    return [
+        (int(total), int(count))
+        for total, count in _batch("tally_batch", boards, dictionary, rules, min_length, threads)
+    ]
+
+
+def _batch(
+    method: str,
+    boards: Iterable[Board | str],
+    dictionary: Dictionary | None,
+    rules: Rules | None,
+    min_length: int | None,
+    threads: int,
+) -> list[Any]:
     if isinstance(boards, str | Board):
-        raise BoardError("score_many() takes a list of boards; for one board use score()")
+        raise BoardError("a batch is a list of boards; for one board use score() or solve()")
     parsed = [_as_board(board) for board in boards]
     words, rules, minimum = _resolve(dictionary, rules, min_length)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise RulesError(f"threads={threads!r} must be a whole number of at least 1")
-    core = implementation.core()
+    run = getattr(implementation.core(), method)
     trie = implementation.trie_for(words)
-    points = _points_table(rules, minimum, words.longest)
+    points = points_table(rules, minimum, words.longest)
     bonus = rules.challenge_bonus
     cells = [(b.cell_letters, b.rows, b.cols, _challenge(b)) for b in parsed]
     if threads == 1 or len(cells) < 2:
-        return [int(total) for total in core.score_batch(trie, cells, points, bonus)]
+        return list(run(trie, cells, points, bonus))
     size = -(-len(cells) // threads)
     chunks = [cells[i : i + size] for i in range(0, len(cells), size)]
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        results = pool.map(lambda chunk: core.score_batch(trie, chunk, points, bonus), chunks)
-        return [int(total) for chunk_totals in results for total in chunk_totals]
+        results = pool.map(lambda chunk: run(trie, chunk, points, bonus), chunks)
+        return [item for chunk_results in results for item in chunk_results]

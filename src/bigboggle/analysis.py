@@ -1,0 +1,314 @@
+"""Statistics of shaken boards: how rich a preset's boards are, and where one board stands.
+
+:func:`shake_stats` shakes and solves many boards of a preset's dice (reproducibly from a seed)
+and summarises the distribution of their points and word counts. The distributions of the
+built-in presets and dictionaries ship with the package (``data/distributions.json``, made by
+``tools/build_distributions.py``), so :func:`standing` can say at once that a board is "better
+than 93% of Big Boggle shakes". :func:`shake_in_band` shakes until a board falls in a band
+(easy, normal, rich, or explicit numbers).
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import json
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from .board import Board
+from .dice import Shake, shake
+from .dictionary import Dictionary
+from .errors import RulesError
+from .rules import Rules
+from .solver import tally_many
+
+#: Boards shaken and solved per call of the solver (and per progress report).
+CHUNK = 2000
+#: Percentiles reported in summaries.
+PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """A sample of one quantity (points or words per board), kept as sorted quantiles."""
+
+    count: int
+    mean: float
+    stdev: float
+    quantiles: tuple[float, ...]  # 0th..100th percentile, 101 values
+
+    @classmethod
+    def of(cls, values: Sequence[int]) -> Distribution:
+        """The distribution of a sample."""
+        if not values:
+            raise ValueError("a distribution needs at least one value")
+        ordered = sorted(values)
+        quantiles = tuple(_quantile(ordered, p / 100) for p in range(101))
+        stdev = statistics.pstdev(ordered) if len(ordered) > 1 else 0.0
+        return cls(len(ordered), statistics.fmean(ordered), stdev, quantiles)
+
+    def percentile(self, p: int) -> float:
+        """The ``p``-th percentile (0-100)."""
+        return self.quantiles[p]
+
+    def rank(self, value: float) -> float:
+        """The share (0-1) of the sample below ``value``, read off the quantiles (a value equal
+        to a run of equal quantiles sits in the middle of the run)."""
+        q = self.quantiles
+        if value < q[0]:
+            return 0.0
+        if value > q[-1]:
+            return 1.0
+        low = bisect.bisect_left(q, value)
+        high = bisect.bisect_right(q, value)
+        if high > low:  # value is one of the quantiles
+            return (low + high - 1) / 2 / (len(q) - 1)
+        below, above = q[low - 1], q[low]
+        return (low - 1 + (value - below) / (above - below)) / (len(q) - 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "mean": round(self.mean, 3),
+            "stdev": round(self.stdev, 3),
+            "min": self.quantiles[0],
+            "max": self.quantiles[-1],
+            "percentiles": {str(p): self.quantiles[p] for p in PERCENTILES},
+            "quantiles": list(self.quantiles),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Distribution:
+        return cls(
+            int(data["count"]), float(data["mean"]), float(data["stdev"]), tuple(data["quantiles"])
+        )
+
+
+def _quantile(ordered: Sequence[int], q: float) -> float:
+    """Linear interpolation between the closest ranks (as numpy's default)."""
+    position = q * (len(ordered) - 1)
+    low = math.floor(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+
+@dataclass(frozen=True)
+class BoardScore:
+    """One shaken board with its points and word count."""
+
+    board: str
+    seed: int
+    points: int
+    words: int
+
+
+@dataclass(frozen=True)
+class ShakeStats:
+    """What many shakes of one preset's dice hold, under one dictionary."""
+
+    rules: str
+    dictionary: str
+    min_length: int
+    boards: int
+    seed: int
+    points: Distribution
+    words: Distribution
+    best: tuple[BoardScore, ...] = field(default=())
+    worst: tuple[BoardScore, ...] = field(default=())
+    #: The raw sample (for histograms); empty for the shipped statistics.
+    point_values: tuple[int, ...] = field(default=(), repr=False)
+    word_values: tuple[int, ...] = field(default=(), repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "dictionary": self.dictionary,
+            "min_length": self.min_length,
+            "boards": self.boards,
+            "seed": self.seed,
+            "points": self.points.to_json(),
+            "words": self.words.to_json(),
+            "best": [vars(board) for board in self.best],
+            "worst": [vars(board) for board in self.worst],
+        }
+
+
+Progress = Callable[[int], None]
+
+
+def shake_stats(
+    rules: Rules,
+    words: Dictionary,
+    *,
+    boards: int = 100_000,
+    seed: int = 0,
+    threads: int = 2,
+    keep: int = 5,
+    progress: Progress | None = None,
+) -> ShakeStats:
+    """Shake ``boards`` boards of the rules' dice (seeds ``seed``, ``seed + 1``, …), solve them
+    all and summarise. ``progress(n)`` is called after each chunk of ``n`` boards."""
+    if isinstance(boards, bool) or not isinstance(boards, int) or boards < 1:
+        raise RulesError(f"boards={boards!r} must be a whole number of at least 1")
+    points: list[int] = []
+    counts: list[int] = []
+    scored: list[BoardScore] = []
+    for start in range(seed, seed + boards, CHUNK):
+        seeds = range(start, min(start + CHUNK, seed + boards))
+        shaken = [shake(rules.dice, s, challenge=rules.challenge).board for s in seeds]
+        tallies = tally_many(shaken, words, rules, threads=threads)
+        for s, board, (total, count) in zip(seeds, shaken, tallies, strict=True):
+            points.append(total)
+            counts.append(count)
+            scored.append(BoardScore(str(board), s, total, count))
+        scored.sort(key=lambda b: (-b.points, b.seed))
+        scored = scored[:keep] + scored[-keep:] if len(scored) > 2 * keep else scored
+        if progress is not None:
+            progress(len(seeds))
+    ranked = sorted(scored, key=lambda b: (-b.points, b.seed))
+    return ShakeStats(
+        rules=rules.name,
+        dictionary=words.name,
+        min_length=rules.min_length,
+        boards=boards,
+        seed=seed,
+        points=Distribution.of(points),
+        words=Distribution.of(counts),
+        best=tuple(ranked[:keep]),
+        worst=tuple(reversed(ranked[-keep:])),
+        point_values=tuple(points),
+        word_values=tuple(counts),
+    )
+
+
+# -- the shipped distributions ----------------------------------------------------------------
+
+
+@functools.cache
+def shipped() -> dict[str, ShakeStats]:
+    """The precomputed statistics of the built-in presets and dictionaries, by ``preset/dictionary``."""
+    try:
+        text = (
+            resources.files("bigboggle").joinpath("data", "distributions.json").read_text("utf-8")
+        )
+    except FileNotFoundError:
+        return {}
+    table: dict[str, ShakeStats] = {}
+    for key, entry in json.loads(text)["distributions"].items():
+        table[key] = ShakeStats(
+            rules=entry["rules"],
+            dictionary=entry["dictionary"],
+            min_length=entry["min_length"],
+            boards=entry["boards"],
+            seed=entry["seed"],
+            points=Distribution.from_json(entry["points"]),
+            words=Distribution.from_json(entry["words"]),
+        )
+    return table
+
+
+def reference_stats(rules: Rules, words: Dictionary) -> ShakeStats | None:
+    """The shipped statistics that fit these rules and dictionary, if any do."""
+    stats = shipped().get(f"{rules.name}/{words.name}")
+    if stats is None or stats.min_length != rules.min_length:
+        return None
+    base = Rules.preset(rules.name)
+    if (rules.scoring, rules.challenge) != (base.scoring, base.challenge):
+        return None
+    return stats
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a board stands among shakes of its preset's dice."""
+
+    points_rank: float
+    words_rank: float
+    boards: int
+    rules: str
+    dictionary: str
+
+    def describe(self) -> str:
+        return (
+            f"better than {100 * self.points_rank:.0f}% of {self.rules} shakes by points "
+            f"({100 * self.words_rank:.0f}% by words; {self.boards:,} shaken boards, "
+            f"{self.dictionary} dictionary)"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "points_rank": round(self.points_rank, 4),
+            "words_rank": round(self.words_rank, 4),
+            "boards": self.boards,
+        }
+
+
+def standing(
+    board: Board, rules: Rules, words: Dictionary, points: int, count: int
+) -> Standing | None:
+    """How ``board`` (with ``points`` and ``count`` words) compares with shakes of its preset,
+    when the package ships statistics for these rules, dictionary and board size."""
+    stats = reference_stats(rules, words)
+    if stats is None or board.size != (rules.rows, rules.cols):
+        return None
+    return Standing(
+        stats.points.rank(points), stats.words.rank(count), stats.boards, rules.name, words.name
+    )
+
+
+# -- boards to order ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Band:
+    """A range of points and of word counts (inclusive; ``None``: no limit)."""
+
+    min_points: int | None = None
+    max_points: int | None = None
+    min_words: int | None = None
+    max_words: int | None = None
+
+    def holds(self, points: int, words: int) -> bool:
+        return (
+            (self.min_points is None or points >= self.min_points)
+            and (self.max_points is None or points <= self.max_points)
+            and (self.min_words is None or words >= self.min_words)
+            and (self.max_words is None or words <= self.max_words)
+        )
+
+
+#: Named bands as percentile ranges of points among shakes of the preset.
+NAMED_BANDS = {"easy": (0, 25), "normal": (25, 75), "rich": (75, 100)}
+
+
+def named_band(name: str, rules: Rules, words: Dictionary, *, sample: int = 2000) -> Band:
+    """The band ``easy``, ``normal`` or ``rich`` for these rules and dictionary: the shipped
+    statistics' percentiles, or those of a fresh sample when none ship."""
+    if name not in NAMED_BANDS:
+        raise RulesError(f"unknown band {name!r}; bands: {', '.join(NAMED_BANDS)}")
+    stats = reference_stats(rules, words) or shake_stats(rules, words, boards=sample, seed=10**9)
+    low, high = NAMED_BANDS[name]
+    return Band(
+        min_points=None if low == 0 else math.ceil(stats.points.percentile(low)),
+        max_points=None if high == 100 else math.floor(stats.points.percentile(high)),
+    )
+
+
+def shake_in_band(
+    rules: Rules, words: Dictionary, band: Band, *, seed: int = 0, tries: int = 10_000
+) -> tuple[Shake, int]:
+    """The first shake (seeds ``seed``, ``seed + 1``, …) whose board falls in ``band``, and its
+    seed. :class:`RulesError` after ``tries`` shakes without one."""
+    for start in range(seed, seed + tries, 256):
+        seeds = range(start, min(start + 256, seed + tries))
+        shakes = [shake(rules.dice, s, challenge=rules.challenge) for s in seeds]
+        tallies = tally_many([dealt.board for dealt in shakes], words, rules)
+        for s, dealt, (points, count) in zip(seeds, shakes, tallies, strict=True):
+            if band.holds(points, count):
+                return dealt, s
+    raise RulesError(f"no board in the band after {tries} shakes; widen the band")

@@ -1,0 +1,173 @@
+"""Board statistics, boards to order and the best-board search."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bigboggle import Board, Dictionary, Rules, dice_set, score, shake, solve
+from bigboggle.analysis import (
+    Band,
+    Distribution,
+    named_band,
+    shake_in_band,
+    shake_stats,
+    shipped,
+    standing,
+)
+from bigboggle.errors import RulesError
+from bigboggle.search import search_best
+
+
+def test_distribution_of_a_hand_checked_sample() -> None:
+    dist = Distribution.of([5, 1, 4, 2, 3])
+    assert dist.count == 5 and dist.mean == 3
+    assert math.isclose(dist.stdev, math.sqrt(2))
+    assert (dist.percentile(0), dist.percentile(25), dist.percentile(50), dist.percentile(100)) == (
+        1,
+        2,
+        3,
+        5,
+    )
+    assert dist.percentile(10) == pytest.approx(1.4)
+    assert dist.rank(0) == 0 and dist.rank(9) == 1
+    assert dist.rank(3) == pytest.approx(0.5)
+    assert dist.rank(2.5) == pytest.approx(0.375)
+    again = Distribution.from_json(dist.to_json())
+    assert (again.count, again.quantiles) == (dist.count, dist.quantiles)
+    assert again.stdev == pytest.approx(dist.stdev, abs=1e-3)
+
+
+def test_shake_stats_match_solving_the_same_boards(standard: Dictionary) -> None:
+    rules = Rules.preset("classic")
+    stats = shake_stats(rules, standard, boards=300, seed=40, keep=3)
+    boards = [shake("classic", seed).board for seed in range(40, 340)]
+    solutions = [solve(board, standard, rules) for board in boards]
+    points = [s.total_score for s in solutions]
+    counts = [s.count for s in solutions]
+    assert stats.points.mean == pytest.approx(sum(points) / 300)
+    assert stats.words.mean == pytest.approx(sum(counts) / 300)
+    assert stats.points.quantiles[-1] == max(points)
+    assert stats.best[0].points == max(points)
+    assert stats.best[0].board == str(boards[points.index(max(points))])
+    assert stats.worst[0].points == min(points)
+    assert list(stats.point_values) == points
+
+
+@pytest.mark.once
+def test_shipped_distributions_match_a_fresh_run(standard: Dictionary) -> None:
+    table = shipped()
+    assert {"big/standard", "classic/common", "superbig/huge"} <= set(table)
+    reference = table["big/standard"]
+    assert reference.boards >= 20_000
+    fresh = shake_stats(Rules.preset("big"), standard, boards=2000, seed=10**7)
+    for name in ("points", "words"):
+        old, new = getattr(reference, name), getattr(fresh, name)
+        error = old.stdev / math.sqrt(new.count)
+        assert abs(new.mean - old.mean) < 4 * error, (name, new.mean, old.mean)
+        assert abs(new.percentile(50) - old.percentile(50)) < 0.1 * old.percentile(50) + 2
+
+
+def test_standing_says_where_a_board_stands(standard: Dictionary) -> None:
+    rules = Rules.preset("big")
+    rich = Board("LINES/TQARD/HEMOP/ABCKI/PSTEW")
+    place = standing(rich, rules, standard, 469, 233)
+    assert place is not None and place.points_rank > 0.8
+    assert "better than" in place.describe()
+    assert standing(Board("AB/CD"), rules, standard, 0, 0) is None  # not the preset's size
+    assert standing(rich, Rules.preset("big", min_length=3), standard, 469, 233) is None
+
+
+@pytest.mark.once
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), low=st.integers(0, 400), width=st.integers(30, 300))
+def test_the_band_shaker_returns_boards_in_the_band(
+    standard: Dictionary, seed: int, low: int, width: int
+) -> None:
+    rules = Rules.preset("big")
+    band = Band(min_points=low, max_points=low + width)
+    dealt, used = shake_in_band(rules, standard, band, seed=seed)
+    assert dealt.board == shake("big", used).board
+    assert low <= score(dealt.board, standard, rules) <= low + width
+
+
+def test_named_bands_and_word_bands(standard: Dictionary) -> None:
+    rules = Rules.preset("big")
+    easy, rich = named_band("easy", rules, standard), named_band("rich", rules, standard)
+    assert easy.max_points is not None and rich.min_points is not None
+    assert easy.max_points < rich.min_points
+    dealt, _ = shake_in_band(rules, standard, Band(min_words=150, max_words=160), seed=3)
+    assert 150 <= solve(dealt.board, standard, rules).count <= 160
+    with pytest.raises(RulesError, match="unknown band"):
+        named_band("gold", rules, standard)
+    with pytest.raises(RulesError, match="widen"):
+        shake_in_band(rules, standard, Band(min_points=10**6), tries=50)
+
+
+@pytest.mark.once
+def test_search_improves_monotonically_and_scores_what_it_says(enable2k: Dictionary) -> None:
+    rules = Rules.preset("classic")
+    result = search_best(rules, enable2k, seed=3, max_evaluations=20_000, steps_per_restart=5_000)
+    values = [found.value for found in result.improvements]
+    assert values == sorted(values) and len(set(values)) == len(values)
+    assert result.value == values[-1] == score(result.board, enable2k, rules)
+    assert result.value > 1000  # far above a typical shake (about 140)
+    again = search_best(rules, enable2k, seed=3, max_evaluations=20_000, steps_per_restart=5_000)
+    assert (again.board, again.value) == (result.board, result.value)
+
+
+def _dice_can_make(board: Board, dice: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether each cell can get its own die showing that face (bipartite matching)."""
+    match: dict[int, int] = {}
+
+    def place(cell: int, seen: set[int]) -> bool:
+        for die, faces in enumerate(dice):
+            if board.cell_faces[cell] in faces and die not in seen:
+                seen.add(die)
+                if die not in match or place(match[die], seen):
+                    match[die] = cell
+                    return True
+        return False
+
+    return all(place(cell, set()) for cell in range(len(board.cell_faces)))
+
+
+@pytest.mark.once
+def test_search_respects_the_dice_when_asked(standard: Dictionary) -> None:
+    rules = Rules.preset("big")
+    result = search_best(rules, standard, use_dice=True, seed=1, max_evaluations=3000)
+    assert _dice_can_make(result.board, dice_set("big").dice)
+    free = search_best(rules, standard, seed=1, max_evaluations=3000)
+    assert result.board.size == free.board.size == (5, 5)
+
+
+@pytest.mark.once
+def test_search_for_most_words_and_long_words(standard: Dictionary) -> None:
+    rules = Rules.preset("classic")
+    most = search_best(rules, standard, objective="words", seed=2, max_evaluations=4000)
+    assert most.value == solve(most.board, standard, rules).count
+    longest = search_best(
+        rules, standard, objective="long", long_length=7, seed=2, max_evaluations=4000
+    )
+    found = solve(longest.board, standard, rules)
+    assert longest.value == sum(1 for w in found if len(w.word) >= 7) and longest.value > 0
+    with pytest.raises(RulesError, match="long_length"):
+        search_best(rules, standard, objective="long", max_evaluations=10)
+
+
+def test_the_histogram_is_a_png(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from bigboggle.cli import cli
+
+    target = tmp_path / "hist.png"
+    done = CliRunner().invoke(
+        cli, ["stats", "--rules", "classic", "--boards", "500", "--histogram", str(target)]
+    )
+    assert done.exit_code == 0, done.output
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "points" in done.stdout and "Best boards seen" in done.stdout
