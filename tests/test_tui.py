@@ -45,7 +45,7 @@ def text_of(app: BoggleApp, selector: str) -> str:
 
 def solo_app(standard: Dictionary, clock: FakeClock, **options: Any) -> BoggleApp:
     settings = PlaySettings(Rules.preset("big"), standard, board=BOARD, **options)
-    return BoggleApp(settings, clock=clock)
+    return BoggleApp(settings, clock=clock, key_guard=0)
 
 
 def test_solo_round_verdicts_end_and_missed_words(standard: Dictionary) -> None:
@@ -80,7 +80,7 @@ def test_solo_round_verdicts_end_and_missed_words(standard: Dictionary) -> None:
         assert "You scored 7 points with 2 words" in summary
         assert f"worth {best.total_score} points" in summary
         table = app.screen.query_one("#words", DataTable)
-        shown = [table.get_row_at(i)[0] for i in range(table.row_count)]
+        shown = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         assert shown[:4] == ["lines", "xyzzy", "lin", "dockets"]  # yours, as typed (no repeats)
         missed = [found.word for found in best.words if found.word not in ("lines", "dockets")]
         common = [word for word in missed if (standard.level(word) or 99) <= 50]
@@ -92,7 +92,7 @@ def test_solo_round_verdicts_end_and_missed_words(standard: Dictionary) -> None:
         assert app.screen.query_one("#board", BoardView)._path == best.get(common[0]).path  # type: ignore[union-attr]
         await pilot.press("r")
         await pilot.pause()
-        shown = [table.get_row_at(i)[0] for i in range(table.row_count)]
+        shown = [str(table.get_row_at(i)[0]) for i in range(table.row_count)]
         assert rare[0] in shown
         assert len(shown) == 4 + len(missed)
         await pilot.press("n")
@@ -138,7 +138,7 @@ def test_table_mode_round_with_a_crossed_off_word(standard: Dictionary) -> None:
     settings = PlaySettings(
         Rules.preset("big"), standard, board=BOARD, players=("ann", "bob"), target=50
     )
-    app = BoggleApp(settings, clock=clock)
+    app = BoggleApp(settings, clock=clock, key_guard=0)
 
     async def script(pilot: Pilot[None]) -> None:
         assert isinstance(app.screen, TrayScreen)
@@ -170,10 +170,107 @@ def test_table_mode_round_with_a_crossed_off_word(standard: Dictionary) -> None:
 
 def test_settings_are_checked_before_the_game() -> None:
     words = Dictionary.from_words(["lines"])
+    big = Rules.preset("big")
     with pytest.raises(ValueError, match="teams"):
-        PlaySettings(Rules.preset("big"), words, teams={"red": ["ann"]})
+        PlaySettings(big, words, teams={"red": ["ann"]})
     with pytest.raises(ValueError, match="not one of the players"):
-        PlaySettings(Rules.preset("big"), words, players=("ann",), min_length={"zed": 3})
+        PlaySettings(big, words, players=("ann",), min_length={"zed": 3})
+    with pytest.raises(ValueError, match="appears twice"):
+        PlaySettings(big, words, players=("ann", "ann"))
+    with pytest.raises(ValueError, match="--min-length"):
+        PlaySettings(big, words, min_length={"ann": 3})
+    with pytest.raises(ValueError, match="two teams"):
+        PlaySettings(big, words, players=("ann",), teams={"red": ["ann"]})
+    with pytest.raises(ValueError, match="no timer"):
+        PlaySettings(big, words, practice=True, timer=5)
+
+
+def test_typed_brackets_are_words_not_markup(standard: Dictionary) -> None:
+    app = solo_app(standard, FakeClock())
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press(*"[/x]", "enter")
+        await pilot.pause()
+        assert text_of(app, "#verdict") == "[/X]: not a word"
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        assert isinstance(app.screen, ResultsScreen)
+
+    run(app, script)
+
+
+def test_replay_command_names_rules_board_and_challenge(standard: Dictionary) -> None:
+    clock = FakeClock()
+    given = PlaySettings(Rules.preset("classic"), standard, board=Board("AB[He]D/EFGH/IJ.L/MN*OP"))
+    seeded = PlaySettings(Rules.preset("superbig", challenge=True), standard, seed=5)
+    commands = []
+    for settings in (given, seeded):
+        app = BoggleApp(settings, clock=clock, key_guard=0)
+
+        async def script(pilot: Pilot[None], app: BoggleApp = app) -> None:
+            await pilot.press("ctrl+e")
+            await pilot.pause()
+            assert isinstance(app.screen, ResultsScreen)
+            commands.append(app.screen.replay_command())
+
+        run(app, script)
+    assert commands == [
+        "bigboggle play --rules classic --board 'AB[He]D/EFGH/IJ.L/MN*OP'",
+        "bigboggle play --rules superbig --seed 5 --challenge",
+    ]
+
+
+def test_results_ignore_letters_typed_as_time_runs_out(standard: Dictionary) -> None:
+    clock = FakeClock()
+    app = BoggleApp(
+        PlaySettings(Rules.preset("big"), standard, board=BOARD), clock=clock, key_guard=60
+    )
+
+    async def script(pilot: Pilot[None]) -> None:
+        clock.now += 200
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ResultsScreen)
+        await pilot.press("q", "n")  # still typing "sequin..." when the time ran out
+        await pilot.pause()
+        assert isinstance(app.screen, ResultsScreen) and app.is_running
+
+    run(app, script)
+
+
+def test_time_running_out_closes_the_help(standard: Dictionary) -> None:
+    clock = FakeClock()
+    app = solo_app(standard, clock)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        clock.now += 200
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ResultsScreen)
+        assert not any(isinstance(screen, PlayScreen) for screen in app.screen_stack)
+
+    run(app, script)
+
+
+def test_a_tournament_tied_exactly_has_no_winner(standard: Dictionary) -> None:
+    clock = FakeClock()
+    settings = PlaySettings(
+        Rules.preset("big"), standard, board=BOARD, players=("bob", "ann"), rounds=1
+    )
+    app = BoggleApp(settings, clock=clock, key_guard=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableResultsScreen)
+        assert "a tie between ann and bob" in text_of(app, "#summary")
+
+    run(app, script)
 
 
 # -- snapshots of the main screens (tests/__snapshots__; update with --snapshot-update) ---------
@@ -198,6 +295,21 @@ def test_snapshot_solo_results(snap_compare: Any, standard: Dictionary) -> None:
     assert snap_compare(solo_app(standard, clock), run_before=play_and_end)
 
 
+def test_snapshot_help(snap_compare: Any, standard: Dictionary) -> None:
+    assert snap_compare(solo_app(standard, FakeClock()), press=["f1"])
+
+
+def test_snapshot_table_tray(snap_compare: Any, standard: Dictionary) -> None:
+    settings = PlaySettings(
+        Rules.preset("big", challenge=True),
+        standard,
+        board=Board("LINES/TQARD/HEMOP/ABCKI*/PSTEW"),
+        players=("ann", "bob", "kid"),
+        min_length={"kid": 3},
+    )
+    assert snap_compare(BoggleApp(settings, clock=FakeClock(), key_guard=0))
+
+
 def test_snapshot_table_results(snap_compare: Any, standard: Dictionary) -> None:
     clock = FakeClock()
     settings = PlaySettings(Rules.preset("big"), standard, board=BOARD, players=("ann", "bob"))
@@ -209,4 +321,4 @@ def test_snapshot_table_results(snap_compare: Any, standard: Dictionary) -> None
         await pilot.press(*"lines dream", "ctrl+s")
         await pilot.pause()
 
-    assert snap_compare(BoggleApp(settings, clock=clock), run_before=play_round)
+    assert snap_compare(BoggleApp(settings, clock=clock, key_guard=0), run_before=play_round)

@@ -952,6 +952,13 @@ def _parse_handicaps(items: Sequence[str]) -> dict[str, int]:
 @click.option("--practice", is_flag=True, help="No timer: end a round with ctrl+e.")
 @_dictionary_option
 @click.option("--challenge", is_flag=True, help="Play with the challenge cube.")
+@click.option("--advanced", is_flag=True, help="Advanced play: words of 5+ letters.")
+@click.option(
+    "--duplicates",
+    type=click.Choice(["cancel", "keep"]),
+    default=None,
+    help="Table mode: cross off words two players found (cancel, the rule) or keep them.",
+)
 @click.option("--min-length", type=int, default=None, help="Shortest word for everyone.")
 @click.option(
     "--players", default=None, metavar="ANN,BOB", help="Table mode: the players at the table."
@@ -983,6 +990,8 @@ def play_command(
     practice: bool,
     dictionary_spec: str | None,
     challenge: bool,
+    advanced: bool,
+    duplicates: str | None,
     min_length: int | None,
     players: str | None,
     teams_text: str | None,
@@ -1000,7 +1009,13 @@ def play_command(
       bigboggle play --players ann,bob,kid --handicap kid=3 --target 50
       bigboggle play --players ann,bob,cat,dan --teams red=ann+bob,blue=cat+dan
     """
-    rules = _load_rules(rules_name, challenge=challenge or None, min_length=min_length)
+    rules = _load_rules(
+        rules_name,
+        challenge=challenge or None,
+        advanced=advanced or None,
+        duplicates=duplicates,
+        min_length=min_length,
+    )
     try:
         board = Board.parse(board_text) if board_text is not None else None
         names = tuple(name.strip() for name in players.split(",")) if players else ()
@@ -1023,7 +1038,10 @@ def play_command(
         )
     except BoggleError as exc:
         _fail(str(exc))
-    BoggleApp(settings).run()
+    app = BoggleApp(settings)
+    app.run()
+    if app.return_code:
+        sys.exit(app.return_code)
 
 
 @cli.command("info")

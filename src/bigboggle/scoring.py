@@ -403,7 +403,22 @@ class Tournament:
         )
 
     @property
-    def winner(self) -> str | None:
-        """The winner once the tournament is over, else ``None``."""
+    def leaders(self) -> list[str]:
+        """Everyone tied for first place: same points and the same word lengths."""
+        totals = self.totals
+        lengths = self._lengths()
         standings = self.standings
-        return standings[0] if self.is_over and standings else None
+        if not standings:
+            return []
+        first = standings[0]
+        return [
+            name
+            for name in standings
+            if totals[name] == totals[first] and lengths[name] == lengths[first]
+        ]
+
+    @property
+    def winner(self) -> str | None:
+        """The winner once the tournament is over; ``None`` before, or on an exact tie."""
+        leaders = self.leaders
+        return leaders[0] if self.is_over and len(leaders) == 1 else None

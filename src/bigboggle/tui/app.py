@@ -45,10 +45,22 @@ class PlaySettings:
     rounds: int | None = None
 
     def __post_init__(self) -> None:
+        for name in self.players:
+            if self.players.count(name) > 1:
+                raise RoundInputError(f"players: {name!r} appears twice; names must differ")
         if self.players:
             check_setup(list(self.players), self.rules, self.teams, self.min_length)
         elif self.teams:
             raise RoundInputError("teams: team play needs --players")
+        elif self.min_length:
+            raise RoundInputError(
+                "handicaps are for named players at a table (--players); "
+                "for yourself, use --min-length"
+            )
+        if self.teams is not None and len(self.teams) < 2:
+            raise RoundInputError("teams: team play needs at least two teams")
+        if self.practice and self.timer is not None:
+            raise RoundInputError("a practice round has no timer; drop --timer or --practice")
         if self.seed is None and self.board is None:
             self.seed = secrets.randbelow(2**32)
 
@@ -87,10 +99,15 @@ class BoggleApp(App[None]):
         Binding("ctrl+q", "quit", "Quit"),
     ]
 
-    def __init__(self, settings: PlaySettings, clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self, settings: PlaySettings, clock: Clock = time.monotonic, key_guard: float = 1.0
+    ) -> None:
         super().__init__()
         self.settings = settings
         self.clock = clock
+        #: Seconds during which a results screen ignores its letter keys, so that letters still
+        #: being typed when time runs out do not quit or skip the results.
+        self.key_guard = key_guard
         self.round_number = 0
         self.tournament: Tournament | None = None
         if settings.table_mode and (settings.target or settings.rounds):
@@ -121,10 +138,12 @@ class BoggleApp(App[None]):
             self.switch_or_push(PlayScreen(board))
 
     def switch_or_push(self, screen: object) -> None:
-        """Show ``screen`` in place of the current game screen."""
-        from textual.screen import Screen
+        """Show ``screen`` in place of the current game screen (closing the help if open)."""
+        from textual.screen import ModalScreen, Screen
 
         assert isinstance(screen, Screen)
+        while isinstance(self.screen, ModalScreen):
+            self.pop_screen()
         if len(self.screen_stack) > 1:
             self.switch_screen(screen)
         else:

@@ -11,6 +11,18 @@ from ..board import Board, Position
 from ..dice import UNDERLINED_FACES
 
 
+class Plain(Static):
+    """Static text shown as typed: never read as markup (players type ``[`` too)."""
+
+    def __init__(self, content: str = "", **kwargs: object) -> None:
+        super().__init__(content, markup=False, **kwargs)  # type: ignore[arg-type]
+
+
+def cells(*values: object) -> tuple[Text, ...]:
+    """Table cells shown as typed, never read as markup."""
+    return tuple(Text(str(value)) for value in values)
+
+
 class BoardView(Static):
     """A board in a box-drawn grid. ``highlight(path)`` lights the cells of a word, in order.
 
@@ -22,9 +34,10 @@ class BoardView(Static):
     BoardView { width: auto; height: auto; padding: 0 1; }
     """
 
-    def __init__(self, board: Board, **kwargs: object) -> None:
+    def __init__(self, board: Board, *, big: bool = False, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.board = board
+        self.big = big
         self._path: tuple[Position, ...] = ()
 
     def show(self, board: Board) -> None:
@@ -45,17 +58,21 @@ class BoardView(Static):
         """The grid as styled text."""
         board = self.board
         order = {position: number for number, position in enumerate(self._path, start=1)}
-        top = "┌" + "┬".join(["───"] * board.cols) + "┐\n"
-        middle = "├" + "┼".join(["───"] * board.cols) + "┤\n"
-        bottom = "└" + "┴".join(["───"] * board.cols) + "┘"
+        width = 5 if self.big else 3
+        rule = "─" * width
+        top = "┌" + "┬".join([rule] * board.cols) + "┐\n"
+        middle = "├" + "┼".join([rule] * board.cols) + "┤\n"
+        bottom = "└" + "┴".join([rule] * board.cols) + "┘"
+        pad = ("│" + "│".join([" " * width] * board.cols) + "│\n") if self.big else ""
         text = Text(top)
         for row in range(board.rows):
+            text.append(pad)
             text.append("│")
             for col in range(board.cols):
                 face = board[row, col]
                 shown = face if face else "·"
                 mark = "*" if board.challenge == (row, col) else ""
-                cell = (shown + mark).center(3)
+                cell = (shown + mark).center(width)
                 style = "bold"
                 if face in UNDERLINED_FACES:
                     style += " underline"
@@ -66,5 +83,6 @@ class BoardView(Static):
                 text.append(cell, style=style)
                 text.append("│")
             text.append("\n")
+            text.append(pad)
             text.append(middle if row < board.rows - 1 else bottom)
         return text

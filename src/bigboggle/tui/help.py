@@ -8,23 +8,28 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+
+from .board_view import Plain
 
 if TYPE_CHECKING:
     from .app import PlaySettings
 
 KEYS = """Keys
-  Enter     submit the typed word (solo)      ctrl+s   done with this list (table)
-  ctrl+e    end the round now                 arrows   choose a word: its path lights up
-  r         rarer missed words (results)      n        next board
-  ? or F1   this help (Escape closes it)      q        quit (ctrl+q anywhere)
+  Enter    submit the typed word (solo)
+  ctrl+s   done with this list (table mode)
+  ctrl+e   end the round now
+  arrows   choose a word in a list: its path lights up (the first cube in italics)
+  r / n    rarer missed words / next board (on the results)
+  q        quit (on the results; ctrl+q anywhere)
+  ? or F1  this help; Escape closes it
 """
 
 
 def rules_text(settings: PlaySettings) -> str:
     """The rules in force, in words."""
     rules = settings.rules
-    timer = "no timer (practice)" if settings.practice else f"{settings.seconds / 60:g} minutes"
+    seconds = round(settings.seconds)
+    timer = "no timer (practice)" if settings.practice else f"{seconds // 60}:{seconds % 60:02d}"
     lines = [
         f"Rules: {rules.title}",
         f"  Find words of {rules.min_length}+ letters through adjoining cubes (sides or corners),",
@@ -32,6 +37,8 @@ def rules_text(settings: PlaySettings) -> str:
         f"  Timer: {timer}.  Scoring (letters: points): {rules.table.describe()}.",
         f"  Dictionary: {settings.words.name}.",
     ]
+    if rules.advanced:
+        lines.append("  Advanced play: words of 5 or more letters.")
     if rules.challenge:
         lines.append(f"  Challenge cube (*): a word through it scores +{rules.challenge_bonus}.")
     if settings.min_length:
@@ -75,7 +82,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Static(KEYS + "\n" + rules_text(self.settings))
+            yield Plain(KEYS + "\n" + rules_text(self.settings))
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+import time
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
@@ -15,7 +17,7 @@ from ..errors import BoggleError
 from ..game import Game
 from ..scoring import RoundResult
 from ..verdicts import Verdict, WordResult
-from .board_view import BoardView
+from .board_view import BoardView, Plain, cells
 
 if TYPE_CHECKING:
     from .app import BoggleApp
@@ -84,16 +86,16 @@ class PlayScreen(Screen[None]):
         with Horizontal(id="top"):
             with Vertical(id="left", classes="auto"):
                 yield BoardView(self.board, id="board")
-                yield Static("", id="countdown")
+                yield Plain("", id="countdown")
             with Vertical(id="side"):
-                yield Static(
+                yield Plain(
                     f"{settings.rules.title}: words of {settings.rules.min_length}+ letters"
                 )
-                yield Static("Found: 0 words, 0 points", id="score")
+                yield Plain("Found: 0 words, 0 points", id="score")
                 table: DataTable[str] = DataTable(id="found", cursor_type="row", zebra_stripes=True)
                 yield table
         yield WordInput(placeholder="Type a word and press Enter  (? help, ctrl+e end)", id="word")
-        yield Static("", id="verdict")
+        yield Plain("", id="verdict")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -115,7 +117,7 @@ class PlayScreen(Screen[None]):
         now = self.boggle.clock()
         countdown = self.query_one("#countdown", Static)
         if self.boggle.settings.practice:
-            countdown.update("Practice: no timer (ctrl+e ends the round)")
+            countdown.update("Practice: no timer")
         else:
             countdown.update(f"Time left {clock_text(game.time_left(now))}")
         if game.is_over(now):
@@ -139,7 +141,7 @@ class PlayScreen(Screen[None]):
         self.query_one("#verdict", Static).update(verdict_line(result))
         if result.verdict is Verdict.SCORED:
             found = self.query_one("#found", DataTable)
-            found.add_row(result.word, str(result.score))
+            found.add_row(*cells(result.word, result.score))
             found.move_cursor(row=found.row_count - 1)
             self.query_one("#board", BoardView).highlight(result.path)
             total = sum(
@@ -167,7 +169,7 @@ class ResultsScreen(Screen[None]):
     BINDINGS = [
         Binding("r", "toggle_rare", "Rarer words"),
         Binding("n", "new_game", "New board"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "quit", "Quit"),
     ]
 
     def __init__(self, result: RoundResult) -> None:
@@ -175,6 +177,11 @@ class ResultsScreen(Screen[None]):
         self.result = result
         self.show_rare = False
         self.paths: dict[str, Path | None] = {}
+        self.opened = time.monotonic()
+
+    def settled(self) -> bool:
+        """Whether the letter keys work yet (not while the last word is still being typed)."""
+        return time.monotonic() - self.opened >= self.boggle.key_guard
 
     @property
     def boggle(self) -> BoggleApp:
@@ -186,7 +193,7 @@ class ResultsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
             yield BoardView(self.result.board, id="board")
-            yield Static(self.summary(), id="summary")
+            yield Plain(self.summary(), id="summary")
         table: DataTable[str] = DataTable(id="words", cursor_type="row", zebra_stripes=True)
         yield table
         yield Footer()
@@ -198,11 +205,7 @@ class ResultsScreen(Screen[None]):
         best = result.solution.total_score
         share = 100 * player.score / best if best else 0.0
         found = len(player.scored)
-        settings = self.boggle.settings
-        replay = f"bigboggle play --board {result.board}"
-        if settings.board is None and settings.seed is not None:
-            seed = settings.seed + self.boggle.round_number - 1
-            replay = f"bigboggle play --rules {settings.rules.name} --seed {seed}"
+        replay = self.replay_command()
         return (
             f"You scored {plural(player.score, 'point')} with {plural(found, 'word')}.\n"
             f"The board holds {result.solution.count} words worth {best} points: "
@@ -210,6 +213,20 @@ class ResultsScreen(Screen[None]):
             f"Replay this board: {replay}\n\n"
             "Select a word to see its path. r: rarer missed words."
         )
+
+    def replay_command(self) -> str:
+        """The command that plays this board again."""
+        settings = self.boggle.settings
+        parts = ["bigboggle", "play", "--rules", settings.rules.name]
+        if settings.board is None and settings.seed is not None:
+            parts += ["--seed", str(settings.seed + self.boggle.round_number - 1)]
+            if settings.rules.challenge:
+                parts.append("--challenge")
+        else:
+            parts += ["--board", str(self.result.board)]
+        if settings.words.name not in ("standard",):
+            parts += ["--dictionary", settings.words.name]
+        return shlex.join(parts)
 
     def on_mount(self) -> None:
         table = self.query_one("#words", DataTable)
@@ -226,7 +243,7 @@ class ResultsScreen(Screen[None]):
         for entry in self.result.players[PLAYER].words:
             note = VERDICT_TEXT[entry.verdict]
             table.add_row(
-                entry.word, str(entry.score or ""), f"yours: {note}", key=f"y:{entry.word}"
+                *cells(entry.word, entry.score or "", f"yours: {note}"), key=f"y:{entry.word}"
             )
             self.paths[f"y:{entry.word}"] = entry.path
         hidden = 0
@@ -236,18 +253,26 @@ class ResultsScreen(Screen[None]):
                 hidden += 1
                 continue
             rare = "" if level is None or level <= COMMON_LEVEL else " (rare)"
-            table.add_row(missed.word, str(missed.score), f"missed{rare}", key=f"m:{missed.word}")
+            table.add_row(
+                *cells(missed.word, missed.score, f"missed{rare}"), key=f"m:{missed.word}"
+            )
             self.paths[f"m:{missed.word}"] = missed.path
         if hidden:
-            table.add_row("…", "", f"{hidden} rarer words: press r", key="hidden")
+            table.add_row(*cells("…", "", f"{hidden} rarer words: press r"), key="hidden")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         key = event.row_key.value if event.row_key is not None else None
         self.query_one("#board", BoardView).highlight(self.paths.get(key or ""))
 
     def action_toggle_rare(self) -> None:
-        self.show_rare = not self.show_rare
-        self.fill()
+        if self.settled():
+            self.show_rare = not self.show_rare
+            self.fill()
 
     def action_new_game(self) -> None:
-        self.boggle.start_round()
+        if self.settled():
+            self.boggle.start_round()
+
+    def action_quit(self) -> None:
+        if self.settled():
+            self.app.exit()

@@ -14,12 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static, TextArea
+from textual.widgets import DataTable, Digits, Footer, TextArea
 
 from ..board import Board, Path
 from ..errors import BoggleError
 from ..scoring import RoundResult, score_round
-from .board_view import BoardView
+from .board_view import BoardView, Plain, cells
 from .solo import VERDICT_TEXT, clock_text
 
 if TYPE_CHECKING:
@@ -46,18 +46,30 @@ class TrayScreen(_TableScreen):
         self.deadline = 0.0
         self.done = False
 
+    DEFAULT_CSS = """
+    TrayScreen #tray { align: center middle; height: 1fr; width: 100%; }
+    TrayScreen #tray Plain { width: auto; max-width: 100%; }
+    TrayScreen #tray BoardView { width: auto; }
+    TrayScreen #tray Digits { width: auto; }
+    """
+
     def compose(self) -> ComposeResult:
         settings = self.boggle.settings
         players = ", ".join(settings.players)
-        with Horizontal(id="top"):
-            yield BoardView(self.board, id="board")
-            with Vertical(id="side"):
-                yield Static(f"Round {self.boggle.round_number}: {players}")
-                yield Static(
-                    f"{settings.rules.title}\nWrite your words on paper: "
-                    f"{settings.rules.min_length}+ letters, adjoining cubes, no cube twice."
-                )
-                yield Static("", id="countdown")
+        rules = settings.rules
+        notes = [f"{rules.min_length}+ letters, adjoining cubes, no cube twice"]
+        if rules.challenge:
+            notes.append(f"a word through the * cube: +{rules.challenge_bonus}")
+        if settings.min_length:
+            notes.append(
+                "handicaps: "
+                + ", ".join(f"{n} {m}+ letters" for n, m in settings.min_length.items())
+            )
+        with Vertical(id="tray"):
+            yield Plain(f"Round {self.boggle.round_number}: {players}. Write your words on paper.")
+            yield BoardView(self.board, id="board", big=self.app.size.height >= 34)
+            yield Digits("", id="clock")
+            yield Plain("\n".join(notes), id="countdown")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -70,12 +82,14 @@ class TrayScreen(_TableScreen):
         if self.done:
             return
         left = self.deadline - self.boggle.clock()
-        countdown = self.query_one("#countdown", Static)
+        digits = self.query_one("#clock", Digits)
         if self.boggle.settings.practice:
-            countdown.update("No timer: ctrl+e when everyone is done")
+            digits.update("--:--")
         else:
-            countdown.update(f"Time left {clock_text(left)}")
+            digits.update(clock_text(left))
         if left <= 0:
+            self.app.bell()
+            self.notify("Time's up! Pens down.")
             self.collect()
 
     def action_end_round(self) -> None:
@@ -97,7 +111,10 @@ def split_list(text: str) -> list[str]:
 class EntryScreen(_TableScreen):
     """One player types their paper list; ctrl+s passes the keyboard to the next player."""
 
-    BINDINGS = [Binding("ctrl+s", "done", "Done: next player", priority=True)]
+    BINDINGS = [
+        Binding("ctrl+s", "done", "Done: next player", priority=True),
+        Binding("question_mark", "app.help", "Help", priority=True, show=False),
+    ]
 
     def __init__(self, board: Board, players: tuple[str, ...], lists: dict[str, list[str]]) -> None:
         super().__init__()
@@ -110,8 +127,8 @@ class EntryScreen(_TableScreen):
         with Horizontal(id="top"):
             yield BoardView(self.board, id="board")
             with Vertical(id="side"):
-                yield Static(f"{self.player}: type your list", id="who")
-                yield Static(
+                yield Plain(f"{self.player}: type your list", id="who")
+                yield Plain(
                     "One word per line (or separated by spaces), exactly as written on paper.\n"
                     "ctrl+s when done."
                 )
@@ -163,7 +180,7 @@ class TableResultsScreen(_TableScreen):
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
             yield BoardView(self.result.board, id="board")
-            yield Static(self.summary(), id="summary")
+            yield Plain(self.summary(), id="summary")
         table: DataTable[str] = DataTable(id="verdicts", cursor_type="row", zebra_stripes=True)
         yield table
         yield Footer()
@@ -182,7 +199,12 @@ class TableResultsScreen(_TableScreen):
         )
         lines.append("Totals: " + ", ".join(f"{name} {totals[name]}" for name in standings))
         if tournament is not None and tournament.is_over:
-            lines.append(f"The game is over: {tournament.winner} wins!")
+            if tournament.winner is not None:
+                lines.append(f"The game is over: {tournament.winner} wins!")
+            else:
+                lines.append(f"The game is over: a tie between {' and '.join(tournament.leaders)}.")
+        if result.teams is not None:
+            lines.append("Team play: a word two team-mates wrote counts once for the team.")
         missed = result.missed
         lines.append(f"Nobody found {len(missed)} words worth {sum(m.score for m in missed)}.")
         lines.append("Select a row to see its path. n: next round, q: quit.")
@@ -200,7 +222,7 @@ class TableResultsScreen(_TableScreen):
                 self.paths[key] = entry.path
         for missed in self.result.missed[:50]:
             key = f"missed:{missed.word}"
-            table.add_row("(nobody)", missed.word, "missed", str(missed.score), key=key)
+            table.add_row(*cells("(nobody)", missed.word, "missed", missed.score), key=key)
             self.paths[key] = missed.path
         table.focus()
 
