@@ -1,0 +1,105 @@
+"""Best-board search benchmark: how often, and how fast, seeded runs reach a target.
+
+Each run is `bigboggle.search.search_best` from a random start with its own seed, on ENABLE2K at
+minimum length 3 with classic scoring (the convention of published best-board figures), and
+runs go in parallel processes (one per core). Run from the checkout::
+
+    python benchmarks/bench_search.py --size 4 --seeds 1 2 3 4 --seconds 300 --target 3625
+    python benchmarks/bench_search.py --size 5 --seeds 1 2 --seconds 1800 --target 10406
+
+The 4x4 optimum, 3625 points, is PERS/LATG/SINE/TERS (and its rotations and reflections);
+the best known 5x5 board scores 10406 (LIGDR/MANES/IETIL/DSRAC/SEPES).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+
+from bigboggle import Dictionary, Rules
+from bigboggle.search import search_best
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def enable2k() -> Path:
+    return Path(os.environ.get("BIGBOGGLE_ENABLE2K", ROOT.parent / "shared/wordlists/enable2k.txt"))
+
+
+def one_run(size: int, seed: int, seconds: float, target: int) -> dict[str, object]:
+    """One seeded search; when it first reached the target, and the best it found."""
+    words = Dictionary.from_file(enable2k())
+    rules = replace(
+        Rules.preset("classic"), rows=size, cols=size, dice="classic" if size == 4 else "big"
+    )
+    reached: list[float] = []
+
+    def note(found: object) -> None:
+        value = getattr(found, "value", 0)
+        if value >= target and not reached:
+            reached.append(float(getattr(found, "seconds", 0.0)))
+
+    result = search_best(rules, words, seconds=seconds, seed=seed, on_improve=note)
+    return {
+        "seed": seed,
+        "best": result.value,
+        "board": str(result.board),
+        "reached_after_s": reached[0] if reached else None,
+        "evaluations": result.evaluations,
+        "rate": result.evaluations / result.seconds,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--size", type=int, choices=(4, 5), default=4)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4])
+    parser.add_argument("--seconds", type=float, default=300)
+    parser.add_argument(
+        "--target", type=int, default=None, help="default: 3625 (4x4) or 10406 (5x5)"
+    )
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    if not enable2k().is_file():
+        sys.exit(f"ENABLE2K not found at {enable2k()}")
+    target = args.target or (3625 if args.size == 4 else 10406)
+    print(
+        f"{args.size}x{args.size}, ENABLE2K, 3+ letters, classic scoring; target {target}; "
+        f"{args.seconds:.0f} s per run",
+        flush=True,
+    )
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        runs = list(
+            pool.map(
+                one_run,
+                [args.size] * len(args.seeds),
+                args.seeds,
+                [args.seconds] * len(args.seeds),
+                [target] * len(args.seeds),
+            )
+        )
+    for run in runs:
+        when = (
+            f"reached {target} after {run['reached_after_s']:.0f} s"
+            if run["reached_after_s"] is not None
+            else "did not reach it"
+        )
+        print(
+            f"seed {run['seed']}: best {run['best']} {run['board']}  {when}  "
+            f"({run['evaluations']:,} boards, {run['rate']:,.0f}/s)",
+            flush=True,
+        )
+    hits = sum(run["reached_after_s"] is not None for run in runs)
+    print(
+        f"{hits} of {len(runs)} runs reached {target}; best overall {max(run['best'] for run in runs)}"
+    )
+
+
+if __name__ == "__main__":
+    main()
