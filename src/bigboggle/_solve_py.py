@@ -22,30 +22,15 @@ builds no paths.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .board import adjacency
 from .trie import WORD_KEY, Trie, TrieNode
 
 Cells = Sequence[str]
 #: A board for :func:`score_batch`: (letters, rows, cols, challenge).
 BoardCells = tuple[Cells, int, int, int]
-
-
-@functools.cache
-def adjacency(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    """For each row-major cell of a ``rows`` x ``cols`` board, its neighbours' indices."""
-    return tuple(
-        tuple(
-            r * cols + c
-            for r in range(max(0, row - 1), min(rows, row + 2))
-            for c in range(max(0, col - 1), min(cols, col + 2))
-            if (r, c) != (row, col)
-        )
-        for row in range(rows)
-        for col in range(cols)
-    )
 
 
 def _points(points: Sequence[int], letters: int) -> int:

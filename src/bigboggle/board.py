@@ -8,6 +8,7 @@ means ``Qu``), a bracketed multi-letter face such as ``[Th]``, or ``.`` for a bl
 
 from __future__ import annotations
 
+import functools
 import itertools
 import string
 from collections import Counter
@@ -23,6 +24,22 @@ MAX_SIDE = 12
 MAX_FACE_LETTERS = 3
 
 _ASCII_LETTERS = frozenset(string.ascii_letters)
+
+
+@functools.cache
+def adjacency(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    """For each row-major cell of a ``rows`` x ``cols`` grid, its neighbours' indices (sides
+    and corners). One shared table per shape, so solvers can key caches on its identity."""
+    return tuple(
+        tuple(
+            r * cols + c
+            for r in range(max(0, row - 1), min(rows, row + 2))
+            for c in range(max(0, col - 1), min(cols, col + 2))
+            if (r, c) != (row, col)
+        )
+        for row in range(rows)
+        for col in range(cols)
+    )
 
 
 class SearchBudgetExceeded(BoggleError):
@@ -147,16 +164,7 @@ class Board:
         self._challenge = challenge
         self._letter_counts = dict(Counter("".join(self._letters)))
         self._total_letters = sum(map(len, self._letters))
-        self._neighbours = tuple(
-            tuple(
-                r * width + c
-                for r in range(max(0, row - 1), min(height, row + 2))
-                for c in range(max(0, col - 1), min(width, col + 2))
-                if (r, c) != (row, col)
-            )
-            for row in range(height)
-            for col in range(width)
-        )
+        self._neighbours = adjacency(height, width)
 
     # -- shape and cells ---------------------------------------------------------------------
 
