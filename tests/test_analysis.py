@@ -171,3 +171,22 @@ def test_the_histogram_is_a_png(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "points" in done.stdout and "Best boards seen" in done.stdout
+
+
+@pytest.mark.once
+def test_search_reports_progress(standard: Dictionary) -> None:
+    ticks = iter(range(10**6))
+    reports: list[tuple[float, int, int]] = []
+    search_best(
+        Rules.preset("classic"),
+        standard,
+        max_evaluations=20_000,
+        seed=1,
+        steps_per_restart=2000,
+        clock=lambda: float(next(ticks)),  # a second passes at every look at the clock
+        on_progress=lambda *args: reports.append(args),
+        progress_every=10,
+    )
+    assert len(reports) >= 3
+    assert [r[0] for r in reports] == sorted(r[0] for r in reports)
+    assert [r[2] for r in reports] == sorted(r[2] for r in reports)

@@ -765,6 +765,12 @@ def best_command(
         if not as_json:
             click.echo(f"{found.seconds:8.1f} s  {found.value:>7}  {found.board}")
 
+    def progress(elapsed: float, evaluations: int, best: int) -> None:
+        click.echo(
+            f"  ... {elapsed:.0f} s of {seconds:.0f}: {evaluations:,} boards tried, best {best}",
+            err=True,
+        )
+
     try:
         result = search_best(
             rules,
@@ -775,6 +781,8 @@ def best_command(
             seconds=seconds,
             seed=seed,
             on_improve=report,
+            on_progress=progress,
+            progress_every=10.0,
         )
     except BoggleError as exc:
         _fail(str(exc))

@@ -94,11 +94,15 @@ def search_best(
     max_evaluations: int | None = None,
     steps_per_restart: int = 150_000,
     on_improve: Callable[[Improvement], None] | None = None,
+    on_progress: Callable[[float, int, int], None] | None = None,
+    progress_every: float = 2.0,
     clock: Callable[[], float] = time.monotonic,
 ) -> SearchResult:
     """Search for the board of the rules' size with the highest value, for ``seconds`` (or
     ``max_evaluations`` boards). With ``use_dice`` only boards the preset's dice can make count.
-    The same seed and evaluation budget give the same result."""
+    The same seed and evaluation budget give the same result. ``on_improve`` hears of each new
+    best board; ``on_progress(seconds, evaluations, best value)`` every ``progress_every``
+    seconds."""
     if not (isinstance(seconds, int | float) and seconds > 0 and math.isfinite(seconds)):
         raise RulesError(f"seconds={seconds!r} must be a positive number")
     rows, cols = rules.rows, rules.cols
@@ -133,11 +137,17 @@ def search_best(
     best_letters: list[str] = []
     best_state: tuple[list[int], list[int]] = ([], [])
     evaluations = 0
+    next_report = started + progress_every
 
     def out_of_time() -> bool:
+        nonlocal next_report
+        now = clock()
+        if on_progress is not None and now >= next_report:
+            next_report = now + progress_every
+            on_progress(now - started, evaluations, result.value)
         if max_evaluations is not None:
             return evaluations >= max_evaluations
-        return clock() - started >= seconds
+        return now - started >= seconds
 
     while not out_of_time():
         if best_letters and rng.random() < 0.5:
