@@ -978,3 +978,8 @@ def test_solve_says_where_the_board_stands() -> None:
     assert "better than" in out and "big shakes" in out
     data = json_of("solve", "LINES/TQARD/HEMOP/ABCKI/PSTEW")
     assert 0.5 < data["standing"]["points_rank"] <= 1
+
+
+def test_play_band_errors() -> None:
+    fails(run("play", "--band", "lots"), "easy, normal or rich")
+    fails(run("play", "--band", "rich", "--board", "AB/CD"), "--board")

@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from bigboggle import Board, Dictionary, Rules, solve
+from bigboggle import Board, Dictionary, Rules, shake, solve
 from bigboggle.tui import BoggleApp, PlaySettings
 from bigboggle.tui.board_view import BoardView
 from bigboggle.tui.help import HelpScreen
@@ -322,3 +322,23 @@ def test_snapshot_table_results(snap_compare: Any, standard: Dictionary) -> None
         await pilot.pause()
 
     assert snap_compare(BoggleApp(settings, clock=clock, key_guard=0), run_before=play_round)
+
+
+def test_boards_to_order_in_the_terminal_game(standard: Dictionary) -> None:
+    from bigboggle.analysis import Band
+
+    rules = Rules.preset("big")
+    settings = PlaySettings(rules, standard, seed=11, band=Band(min_points=500, max_points=700))
+    app = BoggleApp(settings, clock=FakeClock(), key_guard=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, PlayScreen)
+        assert 500 <= solve(app.screen.board, standard, rules).total_score <= 700
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        assert isinstance(app.screen, ResultsScreen)
+        command = app.screen.replay_command()
+        seed = int(command.split("--seed ")[1].split()[0])
+        assert shake("big", seed).board == app.screen.result.board
+
+    run(app, script)

@@ -981,6 +981,7 @@ def _parse_handicaps(items: Sequence[str]) -> dict[str, int]:
     metavar="NAME=N",
     help="A player's own minimum length, e.g. kid=3.",
 )
+@_band_option
 @click.option(
     "--target",
     type=click.IntRange(min=1),
@@ -1004,6 +1005,7 @@ def play_command(
     players: str | None,
     teams_text: str | None,
     handicaps: Sequence[str],
+    band: str | None,
     target: int | None,
     rounds: int | None,
 ) -> None:
@@ -1014,6 +1016,7 @@ def play_command(
       bigboggle play
       bigboggle play --rules classic --seed 42 --timer 120
       bigboggle play --practice --board LINES/TQARD/HEMOP/ABCKI/PSTEW
+      bigboggle play --band rich
       bigboggle play --players ann,bob,kid --handicap kid=3 --target 50
       bigboggle play --players ann,bob,cat,dan --teams red=ann+bob,blue=cat+dan
     """
@@ -1031,9 +1034,13 @@ def play_command(
             _fail("--target and --rounds are for table mode: add --players")
         from .tui import BoggleApp, PlaySettings
 
+        words = _load_dictionary(dictionary_spec, rules)
+        if band is not None and board is not None:
+            _fail("--band shakes boards to order; it does not go with --board")
         settings = PlaySettings(
             rules=rules,
-            words=_load_dictionary(dictionary_spec, rules),
+            words=words,
+            band=_parse_band(band, rules, words) if band is not None else None,
             seed=seed,
             board=board,
             timer=timer,

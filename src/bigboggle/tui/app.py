@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from textual.app import App
 from textual.binding import Binding
 
+from ..analysis import Band, shake_in_band
 from ..board import Board
 from ..dice import shake
 from ..dictionary import Dictionary
@@ -43,6 +44,8 @@ class PlaySettings:
     min_length: dict[str, int] = field(default_factory=dict)
     target: int | None = None
     rounds: int | None = None
+    #: Only boards in this band (an :class:`bigboggle.analysis.Band`), when set.
+    band: Band | None = None
 
     def __post_init__(self) -> None:
         for name in self.players:
@@ -113,14 +116,23 @@ class BoggleApp(App[None]):
         if settings.table_mode and (settings.target or settings.rounds):
             self.tournament = Tournament(target=settings.target, rounds=settings.rounds)
         self.totals: dict[str, int] = {}
+        #: The seed each round's board was shaken from (None for a given board).
+        self.round_seeds: list[int | None] = []
 
     def next_board(self) -> Board:
         """The board of the next round (the given one first, then seeded or fresh shakes)."""
         self.round_number += 1
         settings = self.settings
         if self.round_number == 1 and settings.board is not None:
+            self.round_seeds.append(None)
             return settings.board
         seed = None if settings.seed is None else settings.seed + self.round_number - 1
+        if settings.band is not None:
+            start = seed if seed is not None else secrets.randbelow(2**32)
+            dealt, used = shake_in_band(settings.rules, settings.words, settings.band, seed=start)
+            self.round_seeds.append(used)
+            return dealt.board
+        self.round_seeds.append(seed)
         return shake(settings.rules.dice, seed, challenge=settings.rules.challenge).board
 
     def on_mount(self) -> None:

@@ -218,8 +218,9 @@ class ResultsScreen(Screen[None]):
         """The command that plays this board again."""
         settings = self.boggle.settings
         parts = ["bigboggle", "play", "--rules", settings.rules.name]
-        if settings.board is None and settings.seed is not None:
-            parts += ["--seed", str(settings.seed + self.boggle.round_number - 1)]
+        seed = self.boggle.round_seeds[-1] if self.boggle.round_seeds else None
+        if seed is not None:
+            parts += ["--seed", str(seed)]
             if settings.rules.challenge:
                 parts.append("--challenge")
         else:
