@@ -190,3 +190,23 @@ def test_search_reports_progress(standard: Dictionary) -> None:
     assert len(reports) >= 3
     assert [r[0] for r in reports] == sorted(r[0] for r in reports)
     assert [r[2] for r in reports] == sorted(r[2] for r in reports)
+
+
+@pytest.mark.once
+def test_parallel_search_uses_several_processes_and_keeps_the_best(standard: Dictionary) -> None:
+    from bigboggle.search import search_parallel
+
+    rules = Rules.preset("classic")
+    result = search_parallel(
+        rules, "standard", jobs=2, seed=5, max_evaluations=3000, steps_per_restart=1000
+    )
+    singles = [
+        search_best(rules, standard, seed=s, max_evaluations=3000, steps_per_restart=1000)
+        for s in (5, 6)
+    ]
+    assert result.value == max(single.value for single in singles)
+    assert result.evaluations == sum(single.evaluations for single in singles)
+    values = [found.value for found in result.improvements]
+    assert values == sorted(values) and values[-1] == result.value
+    with pytest.raises(RulesError, match="jobs"):
+        search_parallel(rules, "standard", jobs=0)

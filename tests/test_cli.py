@@ -957,7 +957,17 @@ def test_best_json_reports_a_board_and_its_value(tmp_path: Path) -> None:
     words = tmp_path / "words.txt"
     words.write_text("cat\ncats\nact\nacts\nscat\ntacs\n", encoding="utf-8")
     data = json_of(
-        "best", "--rules", "classic", "--dictionary", str(words), "--seconds", "0.5", "--seed", "1"
+        "best",
+        "--rules",
+        "classic",
+        "--dictionary",
+        str(words),
+        "--seconds",
+        "0.5",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
     )
     solved = json_of("solve", data["board"], "--rules", "classic", "--dictionary", str(words))
     assert data["value"] == solved["total_score"] > 0
@@ -983,3 +993,14 @@ def test_solve_says_where_the_board_stands() -> None:
 def test_play_band_errors() -> None:
     fails(run("play", "--band", "lots"), "easy, normal or rich")
     fails(run("play", "--band", "rich", "--board", "AB/CD"), "--board")
+
+
+@pytest.mark.once
+def test_best_on_two_cores(tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("cat\ncats\nact\nacts\nscat\ntacs\n", encoding="utf-8")
+    data = json_of(
+        "best", "--rules", "classic", "--dictionary", str(words), "--seconds", "1", "--jobs", "2"
+    )
+    solved = json_of("solve", data["board"], "--rules", "classic", "--dictionary", str(words))
+    assert data["value"] == solved["total_score"] > 0

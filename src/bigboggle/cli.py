@@ -704,6 +704,13 @@ def _histogram(stats: Any, path: str) -> None:
 
 
 @cli.command("best")
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    default=2,
+    show_default=True,
+    help="Searches run at once, one per core (seeds seed, seed+1, ...); the best board wins.",
+)
 @_rules_option
 @_dictionary_option
 @click.option(
@@ -736,6 +743,7 @@ def _histogram(stats: Any, path: str) -> None:
 )
 @_json_option
 def best_command(
+    jobs: int,
     rules_name: str,
     dictionary_spec: str | None,
     objective: str,
@@ -753,10 +761,10 @@ def best_command(
     \b
     Examples:
       bigboggle best --rules classic --dictionary ./enable2k.txt --min-length 3 --seconds 300
-      bigboggle best --dice --seconds 120
+      bigboggle best --dice --seconds 120 --jobs 1
       bigboggle best --objective long --long-length 12 --seconds 60
     """
-    from .search import Improvement, search_best
+    from .search import Improvement, search_best, search_parallel
 
     rules = _load_rules(rules_name, min_length=min_length)
     words = _load_dictionary(dictionary_spec, rules)
@@ -771,19 +779,28 @@ def best_command(
             err=True,
         )
 
+    options: dict[str, Any] = {
+        "objective": objective,
+        "long_length": long_length,
+        "use_dice": use_dice,
+        "seconds": seconds,
+    }
     try:
-        result = search_best(
-            rules,
-            words,
-            objective=objective,  # type: ignore[arg-type]
-            long_length=long_length,
-            use_dice=use_dice,
-            seconds=seconds,
-            seed=seed,
-            on_improve=report,
-            on_progress=progress,
-            progress_every=10.0,
-        )
+        if jobs > 1:
+            spec = dictionary_spec or rules.dictionary
+            result = search_parallel(
+                rules, spec, jobs=jobs, seed=seed, on_improve=report, **options
+            )
+        else:
+            result = search_best(
+                rules,
+                words,
+                seed=seed,
+                on_improve=report,
+                on_progress=progress,
+                progress_every=10.0,
+                **options,
+            )
     except BoggleError as exc:
         _fail(str(exc))
     data = {

@@ -12,11 +12,14 @@ or one per word of at least ``long_length`` letters (boards holding long words).
 from __future__ import annotations
 
 import math
+import multiprocessing
+import queue
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from . import implementation
 from .board import Board
@@ -235,3 +238,84 @@ def _move(
         letters[cell] = before
 
     return undo_letter
+
+
+def _search_worker(
+    rules: Rules, words_spec: str, seed: int, options: dict[str, Any], improvements: Any
+) -> tuple[str, int, int, float, int, list[Improvement]]:
+    """One search in a worker process; improvements go to the parent through a queue."""
+    words = Dictionary.load(words_spec)
+    result = search_best(
+        rules,
+        words,
+        seed=seed,
+        on_improve=lambda found: improvements.put(found),
+        **options,
+    )
+    return (
+        str(result.board),
+        result.value,
+        result.evaluations,
+        result.seconds,
+        result.restarts,
+        result.improvements,
+    )
+
+
+def search_parallel(
+    rules: Rules,
+    words_spec: str,
+    *,
+    jobs: int = 2,
+    seed: int = 0,
+    on_improve: Callable[[Improvement], None] | None = None,
+    **options: Any,
+) -> SearchResult:
+    """:func:`search_best` in ``jobs`` processes at once (seeds ``seed``, ``seed + 1``, …), so a
+    search uses every core; the best board of all wins. ``words_spec`` names the dictionary
+    (a built-in name or a word list path: each process loads it, from the cache).
+    ``on_improve`` hears of each board better than every board reported before."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise RulesError(f"jobs={jobs!r} must be a whole number of at least 1")
+    Dictionary.load(words_spec)  # fail here, clearly, rather than in a worker
+    context = multiprocessing.get_context("spawn")
+    best_reported = -1
+    with context.Manager() as manager:
+        improvements = manager.Queue()
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            futures = [
+                pool.submit(_search_worker, rules, words_spec, seed + i, options, improvements)
+                for i in range(jobs)
+            ]
+
+            def drain(wait: float) -> None:
+                nonlocal best_reported
+                try:
+                    found = improvements.get(timeout=wait)
+                except queue.Empty:
+                    return
+                if found.value > best_reported:
+                    best_reported = found.value
+                    if on_improve is not None:
+                        on_improve(found)
+
+            while not all(future.done() for future in futures):
+                drain(0.2)
+            while not improvements.empty():
+                drain(0.0)
+            outcomes = [future.result() for future in futures]
+    board, value, *_ = max(outcomes, key=lambda outcome: outcome[1])
+    result = SearchResult(
+        Board(board),
+        value,
+        options.get("objective", "points"),
+        evaluations=sum(outcome[2] for outcome in outcomes),
+        seconds=max(outcome[3] for outcome in outcomes),
+        restarts=sum(outcome[4] for outcome in outcomes),
+    )
+    for found in sorted(
+        (found for outcome in outcomes for found in outcome[5]), key=lambda f: f.seconds
+    ):
+        if not result.improvements or found.value > result.improvements[-1].value:
+            result.improvements.append(found)
+    return result
