@@ -299,6 +299,32 @@ def named_band(name: str, rules: Rules, words: Dictionary, *, sample: int = 2000
     )
 
 
+def parse_band(text: str, rules: Rules, words: Dictionary) -> Band:
+    """A band from text: ``easy``, ``normal`` or ``rich``; points as ``300-500`` (or
+    ``points:300-500``); words as ``words:100-200``; one end may stay open (``300-``)."""
+    if text in NAMED_BANDS:
+        return named_band(text, rules, words)
+    kind, _, numbers = text.rpartition(":")
+    low, sep, high = numbers.partition("-")
+    if (
+        kind not in ("", "points", "words")
+        or not sep
+        or not (low.isdigit() or high.isdigit())
+        or (low and not low.isdigit())
+        or (high and not high.isdigit())
+    ):
+        raise RulesError(
+            f"{text!r}: give easy, normal or rich, points like 300-500, or words like "
+            "words:100-200 (one end may be left open: 300-)"
+        )
+    bounds = (int(low) if low else None, int(high) if high else None)
+    if bounds[0] is not None and bounds[1] is not None and bounds[0] > bounds[1]:
+        raise RulesError(f"{text!r}: the low end is above the high end")
+    if kind == "words":
+        return Band(min_words=bounds[0], max_words=bounds[1])
+    return Band(min_points=bounds[0], max_points=bounds[1])
+
+
 def shake_in_band(
     rules: Rules, words: Dictionary, band: Band, *, seed: int = 0, tries: int = 10_000
 ) -> tuple[Shake, int]:

@@ -85,24 +85,12 @@ def _band_option(function: F) -> F:
 
 
 def _parse_band(text: str, rules: Rules, words: Dictionary) -> Any:
-    """A band from --band: a name, ``LOW-HIGH`` points or ``words:LOW-HIGH``."""
-    from .analysis import NAMED_BANDS, Band, named_band
+    from .analysis import parse_band
 
-    if text in NAMED_BANDS:
-        return named_band(text, rules, words)
-    kind, _, numbers = text.rpartition(":")
-    low, sep, high = numbers.partition("-")
-    if kind not in ("", "points", "words") or not sep or not (low.isdigit() or high.isdigit()):
-        _fail(
-            f"--band {text!r}: give easy, normal or rich, points like 300-500, or words like "
-            "words:100-200 (one end may be left open: 300-)"
-        )
-    bounds = (int(low) if low else None, int(high) if high else None)
-    if bounds[0] is not None and bounds[1] is not None and bounds[0] > bounds[1]:
-        _fail(f"--band {text!r}: the low end is above the high end")
-    return (
-        Band(*bounds) if kind in ("", "points") else Band(min_words=bounds[0], max_words=bounds[1])
-    )
+    try:
+        return parse_band(text, rules, words)
+    except BoggleError as exc:
+        _fail(f"--band: {exc}")
 
 
 def _load_rules(name: str, **options: Any) -> Rules:
