@@ -210,3 +210,16 @@ def test_parallel_search_uses_several_processes_and_keeps_the_best(standard: Dic
     assert values == sorted(values) and values[-1] == result.value
     with pytest.raises(RulesError, match="jobs"):
         search_parallel(rules, "standard", jobs=0)
+
+
+def test_parse_band(standard: Dictionary) -> None:
+    from bigboggle.analysis import parse_band
+
+    rules = Rules.preset("big")
+    assert parse_band("300-500", rules, standard) == Band(min_points=300, max_points=500)
+    assert parse_band("points:300-", rules, standard) == Band(min_points=300)
+    assert parse_band("words:-80", rules, standard) == Band(max_words=80)
+    assert parse_band("rich", rules, standard).min_points is not None
+    for bad in ("lots", "5-1", "300", "words:a-b", "colour:1-2", "-"):
+        with pytest.raises(RulesError):
+            parse_band(bad, rules, standard)
