@@ -38,7 +38,8 @@ def test_distribution_of_a_hand_checked_sample() -> None:
     assert dist.rank(3) == pytest.approx(0.5)
     assert dist.rank(2.5) == pytest.approx(0.375)
     again = Distribution.from_json(dist.to_json())
-    assert (again.count, again.quantiles) == (dist.count, dist.quantiles)
+    assert again.count == dist.count
+    assert again.quantiles == pytest.approx(dist.quantiles, abs=0.01)
     assert again.stdev == pytest.approx(dist.stdev, abs=1e-3)
 
 
@@ -223,3 +224,21 @@ def test_parse_band(standard: Dictionary) -> None:
     for bad in ("lots", "5-1", "300", "words:a-b", "colour:1-2", "-"):
         with pytest.raises(RulesError):
             parse_band(bad, rules, standard)
+
+
+def test_standing_only_where_the_shipped_shakes_fit(standard: Dictionary) -> None:
+    rules = Rules.preset("big")
+    board = Board("LINES/TQARD/HEMOP/ABCKI/PSTEW")
+    assert standing(board, rules, standard, 469, 233, min_length=4) is not None
+    assert standing(board, rules, standard, 100, 20, min_length=6) is None
+    challenged = Board("LINES/TQARD/HEMO*P/ABCKI/PSTEW")
+    assert standing(challenged, rules, standard, 989, 233) is None
+    with pytest.raises(RulesError, match="long_length"):
+        search_best(rules, standard, long_length=9, max_evaluations=10)
+
+
+def test_named_bands_do_not_overlap(standard: Dictionary) -> None:
+    rules = Rules.preset("big")
+    easy, normal, rich = (named_band(name, rules, standard) for name in ("easy", "normal", "rich"))
+    assert easy.max_points is not None and normal.min_points == easy.max_points + 1
+    assert normal.max_points is not None and rich.min_points == normal.max_points + 1

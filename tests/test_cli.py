@@ -1004,3 +1004,11 @@ def test_best_on_two_cores(tmp_path: Path) -> None:
     )
     solved = json_of("solve", data["board"], "--rules", "classic", "--dictionary", str(words))
     assert data["value"] == solved["total_score"] > 0
+
+
+def test_stats_histogram_needs_a_png_name(tmp_path: Path) -> None:
+    fails(run("stats", "--boards", "10", "--histogram", str(tmp_path / "h.txt")), ".png")
+    fails(
+        run("stats", "--boards", "10", "--histogram", str(tmp_path / "no" / "h.png")),
+        "cannot write",
+    )

@@ -340,5 +340,12 @@ def test_boards_to_order_in_the_terminal_game(standard: Dictionary) -> None:
         command = app.screen.replay_command()
         seed = int(command.split("--seed ")[1].split()[0])
         assert shake("big", seed).board == app.screen.result.board
+        first = app.screen.result.board
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, PlayScreen) and app.screen.board != first
+        assert app.round_seeds[1] > app.round_seeds[0]
 
     run(app, script)
+    with pytest.raises(ValueError, match="widen"):
+        PlaySettings(rules, standard, seed=1, band=Band(min_points=10**6))

@@ -27,6 +27,8 @@ from .errors import RulesError
 from .rules import Rules
 from .solver import tally_many
 
+#: The largest seed a shake may use (the command line's limit too).
+MAX_SEED = 2**63 - 1
 #: Boards shaken and solved per call of the solver (and per progress report).
 CHUNK = 2000
 #: Percentiles reported in summaries.
@@ -78,8 +80,8 @@ class Distribution:
             "stdev": round(self.stdev, 3),
             "min": self.quantiles[0],
             "max": self.quantiles[-1],
-            "percentiles": {str(p): self.quantiles[p] for p in PERCENTILES},
-            "quantiles": list(self.quantiles),
+            "percentiles": {str(p): round(self.quantiles[p], 2) for p in PERCENTILES},
+            "quantiles": [round(q, 2) for q in self.quantiles],
         }
 
     @classmethod
@@ -245,16 +247,27 @@ class Standing:
             "points_rank": round(self.points_rank, 4),
             "words_rank": round(self.words_rank, 4),
             "boards": self.boards,
+            "rules": self.rules,
+            "dictionary": self.dictionary,
         }
 
 
 def standing(
-    board: Board, rules: Rules, words: Dictionary, points: int, count: int
+    board: Board,
+    rules: Rules,
+    words: Dictionary,
+    points: int,
+    count: int,
+    *,
+    min_length: int | None = None,
 ) -> Standing | None:
-    """How ``board`` (with ``points`` and ``count`` words) compares with shakes of its preset,
-    when the package ships statistics for these rules, dictionary and board size."""
+    """How ``board`` (with ``points`` and ``count`` words of ``min_length``+ letters) compares
+    with shakes of its preset, when the package ships statistics that fit: the same rules,
+    dictionary, minimum length and board size, and no challenge cube (shakes had none)."""
     stats = reference_stats(rules, words)
-    if stats is None or board.size != (rules.rows, rules.cols):
+    if stats is None or board.size != (rules.rows, rules.cols) or board.challenge is not None:
+        return None
+    if min_length is not None and min_length != stats.min_length:
         return None
     return Standing(
         stats.points.rank(points), stats.words.rank(count), stats.boards, rules.name, words.name
@@ -293,8 +306,9 @@ def named_band(name: str, rules: Rules, words: Dictionary, *, sample: int = 2000
         raise RulesError(f"unknown band {name!r}; bands: {', '.join(NAMED_BANDS)}")
     stats = reference_stats(rules, words) or shake_stats(rules, words, boards=sample, seed=10**9)
     low, high = NAMED_BANDS[name]
+    # Each band starts just above the one below it, so no board is in two named bands.
     return Band(
-        min_points=None if low == 0 else math.ceil(stats.points.percentile(low)),
+        min_points=None if low == 0 else math.floor(stats.points.percentile(low)) + 1,
         max_points=None if high == 100 else math.floor(stats.points.percentile(high)),
     )
 
@@ -330,8 +344,9 @@ def shake_in_band(
 ) -> tuple[Shake, int]:
     """The first shake (seeds ``seed``, ``seed + 1``, …) whose board falls in ``band``, and its
     seed. :class:`RulesError` after ``tries`` shakes without one."""
-    for start in range(seed, seed + tries, 256):
-        seeds = range(start, min(start + 256, seed + tries))
+    last = min(seed + tries, MAX_SEED + 1)  # seeds past MAX_SEED could not be replayed
+    for start in range(seed, last, 256):
+        seeds = range(start, min(start + 256, last))
         shakes = [shake(rules.dice, s, challenge=rules.challenge) for s in seeds]
         tallies = tally_many([dealt.board for dealt in shakes], words, rules)
         for s, dealt, (points, count) in zip(seeds, shakes, tallies, strict=True):

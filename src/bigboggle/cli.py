@@ -7,6 +7,7 @@ library error becomes ``Error: …`` on stderr with exit status 2, never a trace
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sys
 from collections.abc import Callable, Sequence
@@ -270,7 +271,9 @@ def solve_command(
         _fail(str(exc))
     from .analysis import standing
 
-    place = standing(board, rules, words, solution.total_score, solution.count)
+    place = standing(
+        board, rules, words, solution.total_score, solution.count, min_length=solution.min_length
+    )
     if as_json:
         data = solution.to_json()
         if seed is not None:
@@ -613,6 +616,11 @@ def stats_command(
     words = _load_dictionary(dictionary_spec, rules)
     if histogram_path is not None:
         _require_matplotlib()
+        if not histogram_path.lower().endswith(".png"):
+            _fail(f"--histogram {histogram_path!r}: the file name must end in .png")
+        folder = os.path.dirname(os.path.abspath(histogram_path))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            _fail(f"--histogram {histogram_path!r}: cannot write in {folder!r}")
     with click.progressbar(length=boards, label="Shaking and solving", file=sys.stderr) as bar:
         stats = shake_stats(
             rules, words, boards=boards, seed=seed, threads=threads, progress=bar.update
@@ -803,12 +811,15 @@ def best_command(
         "evaluations": result.evaluations,
         "seconds": round(result.seconds, 2),
         "improvements": [vars(found) for found in result.improvements],
+        "interrupted": result.interrupted,
     }
     if as_json:
         _print_json(data)
         return
     click.echo()
     click.echo(result.board.render())
+    if result.interrupted:
+        click.echo("Interrupted: the best board found so far:")
     click.echo(
         f"Best: {result.board}  {result.value} ({objective}), "
         f"{result.evaluations:,} boards tried in {result.seconds:.0f} s, {result.restarts} restarts"

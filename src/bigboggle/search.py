@@ -18,6 +18,7 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -57,6 +58,8 @@ class SearchResult:
     seconds: float = 0.0
     restarts: int = 0
     improvements: list[Improvement] = field(default_factory=list)
+    #: Whether Ctrl-C stopped the search early (the best board so far is kept).
+    interrupted: bool = False
 
 
 def _weights(dice: DiceSet) -> list[float]:
@@ -71,6 +74,8 @@ def objective_points(
     objective: Objective, rules: Rules, words: Dictionary, long_length: int | None
 ) -> tuple[int, ...]:
     """The points table that makes the solver's total the objective's value."""
+    if long_length is not None and objective != "long":
+        raise RulesError("long_length goes with the 'long' objective only")
     if objective == "points":
         return points_table(rules, rules.min_length, words.longest)
     if objective == "words":
@@ -152,40 +157,43 @@ def search_best(
             return evaluations >= max_evaluations
         return now - started >= seconds
 
-    while not out_of_time():
-        if best_letters and rng.random() < 0.5:
-            letters = list(best_letters)
-            if use_dice:
-                order[:], faces[:] = list(best_state[0]), list(best_state[1])
-            for _ in range(max(2, size // 4)):
-                _move(rng, letters, order, faces, dice, use_dice, weights)
-        else:
-            letters = fresh()
-        current = value(letters)
-        evaluations += 1
-        temperature = temperature_start
-        for step in range(steps_per_restart):
-            if step % 512 == 0 and out_of_time():
-                break
-            undo = _move(rng, letters, order, faces, dice, use_dice, weights)
-            candidate = value(letters)
-            evaluations += 1
-            delta = candidate - current
-            if delta >= 0 or rng.random() < math.exp(delta / temperature):
-                current = candidate
-                if current > result.value:
-                    board = _board(letters, rows, cols)
-                    result.board, result.value = board, current
-                    best_letters = list(letters)
-                    best_state = (list(order), list(faces))
-                    found = Improvement(clock() - started, evaluations, current, str(board))
-                    result.improvements.append(found)
-                    if on_improve is not None:
-                        on_improve(found)
+    try:
+        while not out_of_time():
+            if best_letters and rng.random() < 0.5:
+                letters = list(best_letters)
+                if use_dice:
+                    order[:], faces[:] = list(best_state[0]), list(best_state[1])
+                for _ in range(max(2, size // 4)):
+                    _move(rng, letters, order, faces, dice, use_dice, weights)
             else:
-                undo()
-            temperature *= cooling
-        result.restarts += 1
+                letters = fresh()
+            current = value(letters)
+            evaluations += 1
+            temperature = temperature_start
+            for step in range(steps_per_restart):
+                if step % 512 == 0 and out_of_time():
+                    break
+                undo = _move(rng, letters, order, faces, dice, use_dice, weights)
+                candidate = value(letters)
+                evaluations += 1
+                delta = candidate - current
+                if delta >= 0 or rng.random() < math.exp(delta / temperature):
+                    current = candidate
+                    if current > result.value:
+                        board = _board(letters, rows, cols)
+                        result.board, result.value = board, current
+                        best_letters = list(letters)
+                        best_state = (list(order), list(faces))
+                        found = Improvement(clock() - started, evaluations, current, str(board))
+                        result.improvements.append(found)
+                        if on_improve is not None:
+                            on_improve(found)
+                else:
+                    undo()
+                temperature *= cooling
+            result.restarts += 1
+    except KeyboardInterrupt:  # stop, and keep the best board so far
+        result.interrupted = True
     result.evaluations = evaluations
     result.seconds = clock() - started
     return result
@@ -241,15 +249,16 @@ def _move(
 
 
 def _search_worker(
-    rules: Rules, words_spec: str, seed: int, options: dict[str, Any], improvements: Any
+    rules: Rules, words_spec: str, seed: int, options: dict[str, Any], messages: Any
 ) -> tuple[str, int, int, float, int, list[Improvement]]:
-    """One search in a worker process; improvements go to the parent through a queue."""
+    """One search in a worker process; improvements and progress go to the parent by a queue."""
     words = Dictionary.load(words_spec)
     result = search_best(
         rules,
         words,
         seed=seed,
-        on_improve=lambda found: improvements.put(found),
+        on_improve=lambda found: messages.put(found),
+        on_progress=lambda *progress: messages.put((seed, *progress)),
         **options,
     )
     return (
@@ -269,46 +278,72 @@ def search_parallel(
     jobs: int = 2,
     seed: int = 0,
     on_improve: Callable[[Improvement], None] | None = None,
+    on_progress: Callable[[float, int, int], None] | None = None,
     **options: Any,
 ) -> SearchResult:
     """:func:`search_best` in ``jobs`` processes at once (seeds ``seed``, ``seed + 1``, …), so a
     search uses every core; the best board of all wins. ``words_spec`` names the dictionary
     (a built-in name or a word list path: each process loads it, from the cache).
-    ``on_improve`` hears of each board better than every board reported before."""
+    ``on_improve`` hears of each board better than every board reported before;
+    ``on_progress(seconds, evaluations, best)`` sums the workers' progress reports. Ctrl-C
+    stops every worker and keeps the best board found; if a worker dies, the others' boards
+    are kept."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RulesError(f"jobs={jobs!r} must be a whole number of at least 1")
     Dictionary.load(words_spec)  # fail here, clearly, rather than in a worker
     context = multiprocessing.get_context("spawn")
     best_reported = -1
+    progress: dict[int, tuple[float, int]] = {}
+    interrupted = False
     with context.Manager() as manager:
-        improvements = manager.Queue()
+        messages = manager.Queue()
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             futures = [
-                pool.submit(_search_worker, rules, words_spec, seed + i, options, improvements)
+                pool.submit(_search_worker, rules, words_spec, seed + i, options, messages)
                 for i in range(jobs)
             ]
 
             def drain(wait: float) -> None:
                 nonlocal best_reported
                 try:
-                    found = improvements.get(timeout=wait)
+                    message = messages.get(timeout=wait)
                 except queue.Empty:
                     return
-                if found.value > best_reported:
-                    best_reported = found.value
-                    if on_improve is not None:
-                        on_improve(found)
+                if isinstance(message, Improvement):
+                    if message.value > best_reported:
+                        best_reported = message.value
+                        if on_improve is not None:
+                            on_improve(message)
+                    return
+                worker, seconds_so_far, evaluations, _ = message
+                progress[worker] = (seconds_so_far, evaluations)
+                if on_progress is not None and len(progress) == jobs:
+                    elapsed = max(done for done, _ in progress.values())
+                    total = sum(count for _, count in progress.values())
+                    on_progress(elapsed, total, best_reported)
+                    progress.clear()
 
             while not all(future.done() for future in futures):
-                drain(0.2)
-            while not improvements.empty():
+                try:
+                    drain(0.2)
+                except KeyboardInterrupt:  # the workers got it too: they stop and report
+                    interrupted = True
+            while not messages.empty():
                 drain(0.0)
-            outcomes = [future.result() for future in futures]
+            outcomes = []
+            for future in futures:
+                try:
+                    outcomes.append(future.result())
+                except (BrokenProcessPool, OSError, EOFError):
+                    continue
+    if not outcomes:
+        raise RulesError("every search process failed; try --jobs 1")
     board, value, *_ = max(outcomes, key=lambda outcome: outcome[1])
     result = SearchResult(
         Board(board),
         value,
         options.get("objective", "points"),
+        interrupted=interrupted,
         evaluations=sum(outcome[2] for outcome in outcomes),
         seconds=max(outcome[3] for outcome in outcomes),
         restarts=sum(outcome[4] for outcome in outcomes),

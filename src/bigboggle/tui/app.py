@@ -64,6 +64,8 @@ class PlaySettings:
             raise RoundInputError("teams: team play needs at least two teams")
         if self.practice and self.timer is not None:
             raise RoundInputError("a practice round has no timer; drop --timer or --practice")
+        if self.band is not None:  # a band no board can meet is an error now, not mid-game
+            shake_in_band(self.rules, self.words, self.band, seed=self.seed or 0)
         if self.seed is None and self.board is None:
             self.seed = secrets.randbelow(2**32)
 
@@ -128,7 +130,10 @@ class BoggleApp(App[None]):
             return settings.board
         seed = None if settings.seed is None else settings.seed + self.round_number - 1
         if settings.band is not None:
-            start = seed if seed is not None else secrets.randbelow(2**32)
+            previous = self.round_seeds[-1] if self.round_seeds else None
+            start = previous + 1 if previous is not None else seed
+            if start is None:
+                start = secrets.randbelow(2**32)
             dealt, used = shake_in_band(settings.rules, settings.words, settings.band, seed=start)
             self.round_seeds.append(used)
             return dealt.board
