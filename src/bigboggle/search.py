@@ -15,11 +15,13 @@ import math
 import multiprocessing
 import queue
 import random
+import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from multiprocessing.managers import SyncManager
 from typing import Any, Literal
 
 from . import implementation
@@ -295,7 +297,10 @@ def search_parallel(
     best_reported = -1
     progress: dict[int, tuple[float, int]] = {}
     interrupted = False
-    with context.Manager() as manager:
+    # The queue's server process ignores Ctrl-C, so the workers can still report after one.
+    manager = SyncManager(ctx=context)
+    manager.start(initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN))
+    with manager:
         messages = manager.Queue()
         with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
             futures = [
@@ -307,7 +312,7 @@ def search_parallel(
                 nonlocal best_reported
                 try:
                     message = messages.get(timeout=wait)
-                except queue.Empty:
+                except (queue.Empty, EOFError, OSError):
                     return
                 if isinstance(message, Improvement):
                     if message.value > best_reported:
@@ -323,18 +328,31 @@ def search_parallel(
                     on_progress(elapsed, total, best_reported)
                     progress.clear()
 
-            while not all(future.done() for future in futures):
-                try:
+            def on_interrupt(signum: int, frame: object) -> None:
+                # The workers get Ctrl-C too: they stop and send their best boards. The parent
+                # only notes it, so no call to the queue is cut off half way.
+                nonlocal interrupted
+                interrupted = True
+
+            previous = signal.signal(signal.SIGINT, on_interrupt)
+            try:
+                while not all(future.done() for future in futures):
                     drain(0.2)
-                except KeyboardInterrupt:  # the workers got it too: they stop and report
-                    interrupted = True
-            while not messages.empty():
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            for _ in range(10_000):  # what is left in the queue
+                try:
+                    if messages.empty():
+                        break
+                except (EOFError, OSError):
+                    break
                 drain(0.0)
             outcomes = []
             for future in futures:
                 try:
                     outcomes.append(future.result())
-                except (BrokenProcessPool, OSError, EOFError):
+                except (BrokenProcessPool, OSError, EOFError, KeyboardInterrupt):
+                    interrupted = True
                     continue
     if not outcomes:
         raise RulesError("every search process failed; try --jobs 1")
