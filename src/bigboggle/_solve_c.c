@@ -663,6 +663,29 @@ static uint32_t *sorted_order(const Walk *w) {
 /* ---------------------------------------------------------------------------------------- */
 /* The contract                                                                               */
 
+/* Check and read one board's arguments into *board, then walk it with the trie's own
+ * de-duplication state (the GIL is held throughout). Results are in *w; with paths, the caller
+ * frees w->found and w->paths. Returns -1 with an exception set on bad arguments. */
+static int walk_one(PackedTrie *t, PyObject *letters, int rows, int cols, int challenge,
+                    PyObject *points_obj, int bonus, int with_paths, BoardSpec *board, Walk *w) {
+    if (bonus < 0 || bonus > 1000000) {
+        PyErr_SetString(PyExc_ValueError, "bonus must be 0-1000000");
+        return -1;
+    }
+    if (read_board(letters, rows, cols, challenge, board) < 0) return -1;
+    int npoints;
+    int32_t *points = read_points(points_obj, &npoints);
+    if (!points) return -1;
+    walk_init(w, t, points, npoints, bonus);
+    walk_use_trie_state(w, t);
+    w->with_paths = with_paths;
+    walk_board(w, board);
+    t->stamp = w->stamp;
+    PyMem_RawFree(points);
+    w->points = NULL;
+    return 0;
+}
+
 static PyObject *solve_cells(PyObject *Py_UNUSED(module), PyObject *args) {
     PyObject *trie_obj, *words, *letters, *points_obj;
     PyTypeObject *make;
@@ -680,23 +703,10 @@ static PyObject *solve_cells(PyObject *Py_UNUSED(module), PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "make must be a tuple subclass of four fields");
         return NULL;
     }
-    if (bonus < 0 || bonus > 1000000) {
-        PyErr_SetString(PyExc_ValueError, "bonus must be 0-1000000");
-        return NULL;
-    }
     BoardSpec board;
-    if (read_board(letters, rows, cols, challenge, &board) < 0) return NULL;
-    int npoints;
-    int32_t *points = read_points(points_obj, &npoints);
-    if (!points) return NULL;
-
     Walk w;
-    walk_init(&w, t, points, npoints, bonus);
-    walk_use_trie_state(&w, t);
-    w.with_paths = 1;
-    walk_board(&w, &board);
-    t->stamp = w.stamp;
-    PyMem_RawFree(points);
+    if (walk_one(t, letters, rows, cols, challenge, points_obj, bonus, 1, &board, &w) < 0)
+        return NULL;
     PyObject *result = NULL, *cells = NULL;
     uint32_t *order = NULL;
     if (w.oom) {
@@ -771,22 +781,11 @@ static PyObject *score_cells(PyObject *Py_UNUSED(module), PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!OiiiOi:score_cells", &PackedTrieType, &trie_obj, &letters,
                           &rows, &cols, &challenge, &points_obj, &bonus))
         return NULL;
-    PackedTrie *t = (PackedTrie *)trie_obj;
-    if (bonus < 0 || bonus > 1000000) {
-        PyErr_SetString(PyExc_ValueError, "bonus must be 0-1000000");
-        return NULL;
-    }
     BoardSpec board;
-    if (read_board(letters, rows, cols, challenge, &board) < 0) return NULL;
-    int npoints;
-    int32_t *points = read_points(points_obj, &npoints);
-    if (!points) return NULL;
     Walk w;
-    walk_init(&w, t, points, npoints, bonus);
-    walk_use_trie_state(&w, t);
-    walk_board(&w, &board);
-    t->stamp = w.stamp;
-    PyMem_RawFree(points);
+    if (walk_one((PackedTrie *)trie_obj, letters, rows, cols, challenge, points_obj, bonus, 0,
+                 &board, &w) < 0)
+        return NULL;
     return PyLong_FromLongLong(w.total);
 }
 
