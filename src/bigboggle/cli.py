@@ -1075,6 +1075,61 @@ def play_command(
         sys.exit(app.return_code)
 
 
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--db",
+    "db_url",
+    default=None,
+    metavar="URL",
+    help="SQLAlchemy database URL (default: a SQLite file in your data directory).",
+)
+@click.option(
+    "--word-list",
+    "word_lists",
+    multiple=True,
+    metavar="NAME=PATH",
+    help="Offer a word list file as dictionary NAME (repeatable).",
+)
+@click.option("--log-level", default="info", show_default=True, help="uvicorn's log level.")
+def serve_command(
+    host: str, port: int, db_url: str | None, word_lists: Sequence[str], log_level: str
+) -> None:
+    """Run the web app: the solver, solo play, the daily board and the scorekeeper.
+
+    Open the address it prints in a browser. Games and tournaments are kept in the
+    database, so nothing is lost when the server stops.
+
+    \b
+    Examples:
+      bigboggle serve
+      bigboggle serve --port 8080 --db sqlite:///boggle.sqlite3
+      bigboggle serve --host 0.0.0.0 --db postgresql+psycopg://boggle@localhost/boggle
+      bigboggle serve --word-list enable=~/lists/enable2k.txt
+    """
+    try:
+        import uvicorn
+
+        from .web import create_app
+    except ImportError as exc:  # pragma: no cover - the web extras are core dependencies
+        _fail(f"the web app needs {exc.name}: pip install bigboggle")
+    extra: dict[str, str] = {}
+    for item in word_lists:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            _fail(f"--word-list {item!r}: give NAME=PATH, like enable=enable2k.txt")
+        extra[name] = os.path.expanduser(path)
+    try:
+        app = create_app(db_url, dictionaries=extra)
+    except BoggleError as exc:
+        _fail(str(exc))
+    store = app.state.services.store
+    click.echo(f"bigboggle {__version__}: database {store.url}")
+    click.echo(f"Open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+
+
 @cli.command("info")
 @_json_option
 def info_command(as_json: bool) -> None:

@@ -33,6 +33,8 @@ LONGEST_WORD = 255
 
 #: Built-in dictionary name -> highest SCOWL level it includes.
 BUILTIN_LEVELS: dict[str, int] = {"common": 50, "standard": 70, "huge": 80}
+#: SCOWL levels up to this are "common" words; rarer ones are shown apart (missed-word lists).
+COMMON_LEVEL = BUILTIN_LEVELS["common"]
 DEFAULT_DICTIONARY = "standard"
 
 _DATA_FILE = "scowl-words.txt.gz"

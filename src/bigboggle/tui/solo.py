@@ -13,6 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from ..board import Board, Path
+from ..dictionary import COMMON_LEVEL
 from ..errors import BoggleError
 from ..game import Game
 from ..scoring import RoundResult
@@ -23,8 +24,6 @@ if TYPE_CHECKING:
     from .app import BoggleApp
 
 PLAYER = "you"
-#: SCOWL levels up to this are "common"; rarer missed words wait behind a key.
-COMMON_LEVEL = 50
 
 VERDICT_TEXT = {
     Verdict.NOT_A_WORD: "not a word",

@@ -1,0 +1,265 @@
+"""Where games and tournaments are kept: a SQL database through SQLAlchemy 2.
+
+A SQLite file in the user's data directory by default; any SQLAlchemy URL otherwise (the tests
+and the multi-process server use PostgreSQL too). The schema is versioned: opening a database
+creates it, or brings an older one up to date step by step, and refuses one written by a newer
+bigboggle rather than guess. Rows are plain mapped classes; the services that give them meaning
+(:mod:`bigboggle.solo_games`, :mod:`bigboggle.paper_games`) hold the game logic.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+    inspect,
+    select,
+    text,
+)
+from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.orm import (
+    DeclarativeBase,
+    Mapped,
+    Session,
+    mapped_column,
+    relationship,
+    sessionmaker,
+)
+
+from .errors import BoggleError
+
+#: The schema this bigboggle writes. Each step in ``_MIGRATIONS`` brings version ``n`` to ``n+1``.
+SCHEMA_VERSION = 1
+
+
+class StoreError(BoggleError):
+    """A database that cannot be opened, or one this version of bigboggle cannot use."""
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: dict[Any, Any] = {dict[str, Any]: JSON, list[Any]: JSON}  # noqa: RUF012
+
+
+class Setting(Base):
+    """A named value kept by the server (the schema version, the daily boards' secret)."""
+
+    __tablename__ = "settings"
+
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+
+
+class GameRow(Base):
+    """A solo game: the board, the rules, the clock, and (once over) the score."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rules: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    dictionary: Mapped[str] = mapped_column(String(80))
+    board: Mapped[str] = mapped_column(String(600))
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    player: Mapped[str] = mapped_column(String(80))
+    daily_date: Mapped[str | None] = mapped_column(String(10))
+    #: ``date/rules/player`` in lower case for a daily game: one counted game per name and day.
+    daily_key: Mapped[str | None] = mapped_column(String(160), unique=True)
+    started_at: Mapped[float] = mapped_column(Float)
+    deadline: Mapped[float] = mapped_column(Float)
+    ended_at: Mapped[float | None] = mapped_column(Float)
+    score: Mapped[int | None] = mapped_column(Integer)
+    max_score: Mapped[int | None] = mapped_column(Integer)
+    words: Mapped[list[WordRow]] = relationship(
+        back_populates="game",
+        order_by="WordRow.seq",
+        cascade="all, delete-orphan",
+        lazy="selectin",
+    )
+
+    __table_args__ = (Index("ix_games_daily", "daily_date", "rules", "score"),)
+
+
+class WordRow(Base):
+    """One word a player submitted, in order, with the verdict it got at the time."""
+
+    __tablename__ = "game_words"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    entry: Mapped[str] = mapped_column(String(200))
+    at: Mapped[float] = mapped_column(Float)
+    game: Mapped[GameRow] = relationship(back_populates="words")
+
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+
+class TournamentRow(Base):
+    """A tournament of paper games scored here: rules, dictionary and when it ends."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    rules: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    dictionary: Mapped[str] = mapped_column(String(80))
+    target: Mapped[int | None] = mapped_column(Integer)
+    rounds: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Float)
+    played: Mapped[list[RoundRow]] = relationship(
+        back_populates="tournament",
+        order_by="RoundRow.number",
+        cascade="all, delete-orphan",
+        lazy="selectin",
+    )
+
+
+class RoundRow(Base):
+    """One scored round of a tournament: what was entered (the result is recomputed from it)."""
+
+    __tablename__ = "tournament_rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), index=True
+    )
+    number: Mapped[int] = mapped_column(Integer)
+    request: Mapped[dict[str, Any]] = mapped_column()
+    created_at: Mapped[float] = mapped_column(Float)
+    tournament: Mapped[TournamentRow] = relationship(back_populates="played")
+
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+
+def _create_v1(engine: Engine) -> None:
+    Base.metadata.create_all(engine)
+
+
+#: ``_MIGRATIONS[n]`` turns a database at schema version ``n`` into version ``n + 1``.
+_MIGRATIONS: dict[int, Callable[[Engine], None]] = {}
+
+
+def default_url() -> str:
+    """The SQLite file in the user's data directory (``BIGBOGGLE_DB`` overrides it)."""
+    if os.environ.get("BIGBOGGLE_DB"):
+        return os.environ["BIGBOGGLE_DB"]
+    folder = Path(platformdirs.user_data_dir("bigboggle", appauthor=False))
+    return f"sqlite:///{folder / 'bigboggle.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+class Store:
+    """A database opened at ``url`` (default: :func:`default_url`), its schema up to date."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        try:
+            if self.url.startswith("sqlite"):
+                self._make_sqlite_folder()
+                self.engine = create_engine(
+                    self.url, connect_args={"check_same_thread": False, "timeout": 30}
+                )
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            else:
+                self.engine = create_engine(self.url, pool_pre_ping=True)
+            self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+            self._migrate()
+        except ArgumentError as exc:
+            raise StoreError(f"database URL {self.url!r} is not valid: {exc}") from None
+        except (OperationalError, ModuleNotFoundError) as exc:
+            raise StoreError(f"cannot open the database {self.url!r}: {exc}") from None
+
+    def _make_sqlite_folder(self) -> None:
+        prefix = "sqlite:///"
+        if self.url.startswith(prefix) and self.url != "sqlite:///:memory:":
+            Path(self.url[len(prefix) :]).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+    def _migrate(self) -> None:
+        tables = set(inspect(self.engine).get_table_names())
+        if "settings" not in tables:
+            if tables & set(Base.metadata.tables):
+                raise StoreError(f"{self.url!r} holds tables but no bigboggle schema version")
+            _create_v1(self.engine)
+            version = 1
+            with self.session() as session:
+                session.add(Setting(key="schema_version", value="1"))
+        else:
+            with self.session() as session:
+                row = session.get(Setting, "schema_version")
+                version = int(row.value) if row is not None else 0
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.url!r} has schema version {version}, newer than this bigboggle's "
+                f"{SCHEMA_VERSION}; upgrade bigboggle to use it"
+            )
+        while version < SCHEMA_VERSION:
+            _MIGRATIONS[version](self.engine)
+            version += 1
+            with self.session() as session:
+                session.merge(Setting(key="schema_version", value=str(version)))
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open database."""
+        with self.session() as session:
+            row = session.get(Setting, "schema_version")
+            return int(row.value) if row is not None else 0
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session committed at the end of the block (rolled back if it raises)."""
+        with self._sessions() as session, session.begin():
+            yield session
+
+    def setting(self, key: str, make: Callable[[], str]) -> str:
+        """The value of setting ``key``, created with ``make()`` the first time it is asked for."""
+        with self.session() as session:
+            row = session.get(Setting, key)
+            if row is not None:
+                return row.value
+        try:
+            with self.session() as session:
+                session.add(Setting(key=key, value=make()))
+        except SQLAlchemyError:
+            pass  # another process stored it first: theirs wins
+        with self.session() as session:
+            stored = session.scalar(select(Setting.value).where(Setting.key == key))
+            if stored is None:  # pragma: no cover - only if the row was deleted meanwhile
+                raise StoreError(f"setting {key!r} could not be stored")
+            return stored
+
+    def ping(self) -> None:
+        """Raise :class:`StoreError` unless the database answers."""
+        try:
+            with self.engine.connect() as connection:
+                connection.execute(text("SELECT 1"))
+        except SQLAlchemyError as exc:
+            raise StoreError(f"the database {self.url!r} does not answer: {exc}") from None
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()

@@ -1,0 +1,268 @@
+"""The JSON API: solve, shake, score, solo games, the daily board and tournaments.
+
+Routes only translate: JSON in, library calls, JSON out; library errors become 4xx answers
+through the app's error handlers. Work that touches the database runs in the thread pool so that
+the event loop keeps answering.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from ..analysis import MAX_SEED, parse_band, shake_in_band, standing
+from ..dice import shake
+from ..errors import RoundInputError
+from ..round_input import parse_round_request
+from ..rules import PRESETS, Rules
+from ..scoring import score_round
+from ..solo_games import SOLO_OPTIONS, check_date, utc_date
+from ..solver import solve
+from .app import services
+from .inputs import (
+    ErrorBody,
+    NewGame,
+    NewTournament,
+    NewWord,
+    RoundRequest,
+    ScoreRequest,
+    SolveRequest,
+    body_schema,
+    read_json,
+    read_model,
+)
+
+router = APIRouter(
+    prefix="/api",
+    tags=["api"],
+    responses={
+        400: {"model": ErrorBody, "description": "Bad input: the message names what and where"},
+        413: {"model": ErrorBody, "description": "The body is over the size limit"},
+        415: {"model": ErrorBody, "description": "The body is not JSON"},
+    },
+)
+
+GameId = Annotated[str, Path(min_length=1, max_length=16, description="A game's id")]
+TournamentId = Annotated[str, Path(min_length=1, max_length=16, description="A tournament's id")]
+RulesName = Annotated[str, Query(max_length=40, description="A rules preset")]
+NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody, "description": "No such id"}
+}
+CONFLICT: dict[int | str, dict[str, Any]] = {
+    409: {"model": ErrorBody, "description": "Too late: the game has ended"}
+}
+
+
+@router.get("/rules", summary="The rules presets, the solo options and the dictionaries")
+async def rules_list(request: Request) -> dict[str, Any]:
+    return {
+        "presets": {name: rules.describe() for name, rules in PRESETS.items()},
+        "solo_options": sorted(SOLO_OPTIONS),
+        "dictionaries": services(request).shelf.names,
+    }
+
+
+@router.get("/shake", summary="Shake a board from a preset's dice")
+async def shake_board(
+    request: Request,
+    rules: RulesName = "big",
+    seed: Annotated[int | None, Query(ge=0, le=MAX_SEED)] = None,
+    challenge: bool = False,
+    band: Annotated[
+        str | None, Query(max_length=40, description="easy, normal, rich, 300-500, words:100-")
+    ] = None,
+    dictionary: Annotated[str | None, Query(max_length=40)] = None,
+) -> dict[str, Any]:
+    """The JSON of ``bigboggle shake --json``: the same seed and rules give the same board."""
+    ruleset = Rules.preset(rules, challenge=challenge or None)
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    if band is not None:
+        words = services(request).shelf.get(dictionary or ruleset.dictionary)
+        wanted = await run_in_threadpool(parse_band, band, ruleset, words)
+        dealt, seed = await run_in_threadpool(
+            lambda: shake_in_band(ruleset, words, wanted, seed=seed, tries=2000)
+        )
+    else:
+        dealt = shake(ruleset.dice, seed, challenge=ruleset.challenge)
+    return {
+        "board": str(dealt.board),
+        "rules": ruleset.name,
+        "seed": seed,
+        "challenge": dealt.challenge,
+        "rotations": list(dealt.rotations),
+        "dice": [list(die) for die in dealt.dice],
+    }
+
+
+@router.post("/solve", summary="Every word on a board", openapi_extra=body_schema(SolveRequest))
+async def solve_board(request: Request) -> dict[str, Any]:
+    """The JSON of ``bigboggle solve --json``, with where the board stands among shakes."""
+    asked = await read_model(request, SolveRequest)
+    ruleset = Rules.preset(asked.rules)
+    words = services(request).shelf.get(asked.dictionary or ruleset.dictionary)
+    solution = solve(asked.board, words, ruleset, min_length=asked.min_length)
+    data = solution.to_json()
+    place = standing(
+        solution.board,
+        ruleset,
+        words,
+        solution.total_score,
+        solution.count,
+        min_length=solution.min_length,
+    )
+    if place is not None:
+        data["standing"] = {**place.to_json(), "text": place.describe()}
+    return data
+
+
+@router.post("/score", summary="Score a round", openapi_extra=body_schema(ScoreRequest))
+async def score_paper_round(request: Request) -> dict[str, Any]:
+    """The JSON of ``bigboggle score --json``; takes the JSON of ``bigboggle score``."""
+    data = await read_json(request)
+    asked = parse_round_request(data)
+    if asked.board is None:
+        raise RoundInputError("board: missing; give the round's board")
+    ruleset = Rules.preset(asked.rules or "big", **(asked.options or {}))
+    words = services(request).shelf.get(asked.dictionary or ruleset.dictionary)
+    result = await run_in_threadpool(
+        lambda: score_round(
+            asked.board,  # type: ignore[arg-type]
+            asked.players,
+            ruleset,
+            words,
+            teams=asked.teams,
+            min_length=asked.min_length,
+        )
+    )
+    return result.to_json()
+
+
+# -- solo games ----------------------------------------------------------------------------------
+
+
+@router.post(
+    "/games",
+    status_code=201,
+    summary="Start a solo game (a shake, a given board, or the daily board)",
+    openapi_extra=body_schema(NewGame),
+    responses=CONFLICT,
+)
+async def start_game(request: Request) -> JSONResponse:
+    asked = await read_model(request, NewGame)
+    found = services(request)
+    options = asked.options.model_dump(exclude_none=True) if asked.options else None
+    band = None
+    if asked.band is not None:
+        ruleset = found.solo.rules_for(asked.rules, options)
+        words = found.shelf.get(asked.dictionary or ruleset.dictionary)
+        band = await run_in_threadpool(parse_band, asked.band, ruleset, words)
+    view = await run_in_threadpool(
+        lambda: found.solo.start(
+            asked.rules,
+            options=options,
+            dictionary=asked.dictionary,
+            seed=asked.seed,
+            board=asked.board,
+            band=band,
+            player=asked.player,
+            daily=asked.daily,
+        )
+    )
+    return JSONResponse(view.to_json(), status_code=201)
+
+
+@router.get("/games/{game_id}", summary="A solo game: the clock, the words, the results once over")
+def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
+    return services(request).solo.get(game_id).to_json()
+
+
+@router.post(
+    "/games/{game_id}/words",
+    summary="Submit a word; the verdict comes back at once",
+    openapi_extra=body_schema(NewWord),
+    responses={**NOT_FOUND, **CONFLICT},
+)
+async def submit_word(request: Request, game_id: GameId) -> dict[str, Any]:
+    asked = await read_model(request, NewWord)
+    solo = services(request).solo
+    result, view = await run_in_threadpool(solo.submit, game_id, asked.word)
+    return {
+        "result": result.to_json(),
+        "words": len(view.game.submissions),
+        "score_so_far": sum(s.result.score for s in view.game.submissions),
+        "time_left": round(view.game.time_left(view.now), 3),
+        "now": view.now,
+        "deadline": view.row.deadline,
+    }
+
+
+@router.post("/games/{game_id}/finish", summary="End a solo game now", responses=NOT_FOUND)
+def finish_game(request: Request, game_id: GameId) -> dict[str, Any]:
+    return services(request).solo.finish(game_id).to_json()
+
+
+@router.get("/daily", summary="The daily board's leaderboard for a preset and date")
+def daily(
+    request: Request,
+    rules: RulesName = "big",
+    date: Annotated[str | None, Query(max_length=10, description="YYYY-MM-DD (UTC)")] = None,
+) -> dict[str, Any]:
+    found = services(request)
+    today = utc_date(found.clock())
+    day = check_date(date) if date is not None else today
+    board = found.solo.leaderboard(rules, day)
+    return {
+        "rules": rules,
+        "date": day,
+        "today": today,
+        "leaderboard": [entry.to_json() for entry in board],
+    }
+
+
+# -- tournaments of paper games ------------------------------------------------------------------
+
+
+@router.post(
+    "/tournaments",
+    status_code=201,
+    summary="Start a tournament of paper games",
+    openapi_extra=body_schema(NewTournament),
+)
+async def create_tournament(request: Request) -> JSONResponse:
+    asked = await read_model(request, NewTournament)
+    tournaments = services(request).tournaments
+    view = await run_in_threadpool(
+        lambda: tournaments.create(
+            asked.name,
+            asked.rules,
+            options=asked.options,
+            dictionary=asked.dictionary,
+            target=asked.target,
+            rounds=asked.rounds,
+        )
+    )
+    return JSONResponse(view.to_json(), status_code=201)
+
+
+@router.get("/tournaments/{tournament_id}", summary="A tournament's rounds and standings")
+def get_tournament(request: Request, tournament_id: TournamentId) -> dict[str, Any]:
+    return services(request).tournaments.get(tournament_id).to_json()
+
+
+@router.post(
+    "/tournaments/{tournament_id}/rounds",
+    status_code=201,
+    summary="Score a round and add it to the tournament",
+    openapi_extra=body_schema(RoundRequest),
+    responses=NOT_FOUND,
+)
+async def add_round(request: Request, tournament_id: TournamentId) -> JSONResponse:
+    data = await read_json(request)
+    tournaments = services(request).tournaments
+    result, view = await run_in_threadpool(tournaments.add_round, tournament_id, data)
+    return JSONResponse({"round": result.to_json(), "tournament": view.to_json()}, status_code=201)

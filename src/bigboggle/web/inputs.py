@@ -1,0 +1,231 @@
+"""What the JSON API accepts: request bodies read within a size limit, duplicate keys refused,
+and checked against the models below; every failure becomes an :class:`ApiError` whose message
+names the key at fault.
+
+The models document the API in the OpenAPI document as well as checking it. Round scoring
+(`/api/score`, tournament rounds) is checked by the library's own round reader, whose messages
+already name the player and entry at fault; its model here documents the shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from fastapi import Request
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..analysis import MAX_SEED
+from ..errors import BoggleError
+from ..round_input import load_json
+from ..rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH
+from ..scoring import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
+from ..solo_games import MAX_ENTRY_LENGTH
+
+#: The largest request body the API reads (bytes): room for 100 players' lists of real words.
+MAX_BODY_BYTES = 1_000_000
+#: The longest board text accepted (a 12×12 board of three-letter faces in brackets).
+MAX_BOARD_TEXT = 800
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+class ApiError(Exception):
+    """A request the API refuses: an HTTP status and a message for ``{"error": …}``."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+BoardText = Field(
+    max_length=MAX_BOARD_TEXT,
+    description="Rows separated by '/': Qu, [Th] for two-letter faces, '.' blank, '*' challenge",
+    examples=["LINES/TQARD/HEMOP/ABCKI/PSTEW"],
+)
+
+
+class SolveRequest(_Strict):
+    """``POST /api/solve``: the board and, optionally, rules, dictionary and minimum length."""
+
+    board: str = BoardText
+    rules: str = Field("big", max_length=40, description="A rules preset (see /api/rules)")
+    dictionary: str | None = Field(None, max_length=40, description="A dictionary's name")
+    min_length: int | None = Field(None, ge=MIN_WORD_LENGTH, le=MAX_WORD_LENGTH)
+
+
+Words = list[str]
+
+
+class ScoreRequest(BaseModel):
+    """``POST /api/score``: the JSON of ``bigboggle score`` (rules and dictionary optional)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    board: str = BoardText
+    players: dict[str, Words] = Field(
+        description=f"Player -> words as written (up to {MAX_PLAYERS} players, "
+        f"{MAX_LIST_LENGTH} words each)",
+        examples=[{"ann": ["lines", "hemp"], "bob": ["lines"]}],
+    )
+    teams: dict[str, list[str]] | None = Field(None, description="Team -> members (team play)")
+    min_length: dict[str, int] | None = Field(
+        None, description="Player -> own minimum word length (handicap)"
+    )
+    rules: str | None = Field(None, max_length=40)
+    dictionary: str | None = Field(None, max_length=40)
+    options: dict[str, Any] | None = Field(
+        None, description="Rules options: advanced, challenge, duplicates, teams, min_length…"
+    )
+
+
+class RoundRequest(BaseModel):
+    """A tournament round: like ``/api/score`` without rules, dictionary or options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    board: str = BoardText
+    players: dict[str, Words]
+    teams: dict[str, list[str]] | None = None
+    min_length: dict[str, int] | None = None
+
+
+class SoloOptions(_Strict):
+    """Rules options of a solo game."""
+
+    advanced: bool | None = Field(None, description="Words of 5+ letters only")
+    challenge: bool | None = Field(None, description="Shake with the challenge cube (+5)")
+    min_length: int | None = Field(None, ge=MIN_WORD_LENGTH, le=MAX_WORD_LENGTH)
+    timer: int | None = Field(None, ge=5, le=MAX_TIMER, description="Seconds on the clock")
+
+
+class NewGame(_Strict):
+    """``POST /api/games``: a solo game (a shake, a given board, or the daily board)."""
+
+    rules: str = Field("big", max_length=40)
+    dictionary: str | None = Field(None, max_length=40)
+    options: SoloOptions | None = None
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
+    board: str | None = Field(None, max_length=MAX_BOARD_TEXT)
+    band: str | None = Field(
+        None, max_length=40, description="easy, normal, rich, 300-500 or words:100-200"
+    )
+    player: str = Field("you", min_length=1, max_length=MAX_NAME_LENGTH)
+    daily: bool = Field(False, description="Play today's daily board (counted once per name)")
+
+
+class NewWord(_Strict):
+    """``POST /api/games/{id}/words``: one word, typed or traced on the board."""
+
+    word: str = Field(min_length=1, max_length=MAX_ENTRY_LENGTH)
+
+
+class NewTournament(_Strict):
+    """``POST /api/tournaments``: rules, dictionary and how the tournament ends."""
+
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH * 2)
+    rules: str = Field("big", max_length=40)
+    dictionary: str | None = Field(None, max_length=40)
+    options: dict[str, Any] | None = None
+    target: int | None = Field(None, ge=1, le=100_000, description="First to this many points")
+    rounds: int | None = Field(None, ge=1, le=200, description="This many rounds")
+
+
+class ErrorBody(BaseModel):
+    """Every refused request answers this."""
+
+    error: str
+
+
+def describe_validation(exc: ValidationError | Any) -> str:
+    """One line naming the first bad key (``players.ann[4]``) and what is wrong with it."""
+    errors = exc.errors() if hasattr(exc, "errors") else []
+    if not errors:
+        return "the request is not valid"
+    first = errors[0]
+    where = ""
+    for part in first.get("loc", ()):
+        if part in ("body", "query", "path"):
+            continue
+        where += f"[{part}]" if isinstance(part, int) else (f".{part}" if where else str(part))
+    message = first.get("msg", "is not valid")
+    kind = first.get("type", "")
+    if kind == "extra_forbidden":
+        message = "is not a known key"
+    elif kind == "missing":
+        message = "is missing"
+    shown = first.get("input")
+    detail = f" (got {_short(shown)})" if kind not in ("missing", "extra_forbidden") else ""
+    more = f"; and {len(errors) - 1} more problem(s)" if len(errors) > 1 else ""
+    return f"{where or 'the request'}: {message}{detail}{more}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+async def read_json(request: Request) -> Any:
+    """The request's JSON body: at most :data:`MAX_BODY_BYTES`, UTF-8, no duplicate keys."""
+    kind = request.headers.get("content-type", "")
+    if kind.split(";")[0].strip().lower() not in ("application/json", ""):
+        raise ApiError(415, f"send JSON (Content-Type: application/json), not {kind!r}")
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise ApiError(413, f"the body is {declared} bytes; the limit is {MAX_BODY_BYTES}")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise ApiError(413, f"the body is over the limit of {MAX_BODY_BYTES} bytes")
+        chunks.append(chunk)
+    body = b"".join(chunks)
+    if not body.strip():
+        raise ApiError(400, "the body is empty; send a JSON object")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, f"the body is not UTF-8 (byte {exc.start})") from None
+    try:
+        return load_json(text, "the body")
+    except BoggleError as exc:
+        raise ApiError(400, str(exc)) from None
+
+
+async def read_model(request: Request, model: type[Model]) -> Model:
+    """The body checked against ``model``; :class:`ApiError` (400) naming the bad key."""
+    data = await read_json(request)
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ApiError(400, describe_validation(exc)) from None
+
+
+def body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """``openapi_extra`` declaring ``model`` as the JSON body (the route reads it itself)."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}
+            },
+        }
+    }
+
+
+#: The models that :func:`body_schema` refers to, for the OpenAPI document's components.
+BODY_MODELS: tuple[type[BaseModel], ...] = (
+    SolveRequest,
+    ScoreRequest,
+    RoundRequest,
+    NewGame,
+    NewWord,
+    NewTournament,
+)

@@ -1,0 +1,157 @@
+"""The pages: rendered by the server (so a link reproduces a board and the pages read without
+scripts), with small script modules for what needs them (paths drawn over the board, the timer,
+word entry by tracing cells, the scorekeeper's form)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import HTMLResponse, Response
+
+from ..analysis import MAX_SEED, standing
+from ..board import Board
+from ..dice import DICE_SETS
+from ..errors import BoggleError
+from ..rules import PRESETS, SCORING_TABLES, Rules
+from ..solo_games import check_date, utc_date
+from ..solver import Solution, solve
+from .app import services
+
+router = APIRouter(include_in_schema=False)
+
+Text = Annotated[str | None, Query(max_length=800)]
+Name = Annotated[str | None, Query(max_length=40)]
+
+
+def _page(request: Request, template: str, status: int = 200, **context: Any) -> Response:
+    found = services(request)
+    context.setdefault("presets", PRESETS)
+    context.setdefault("dictionaries", found.shelf.names)
+    return found.templates.TemplateResponse(request, template, context, status_code=status)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> Response:
+    found = services(request)
+    return _page(
+        request,
+        "index.html",
+        games=found.solo.recent(10),
+        tournaments=found.tournaments.recent(5),
+    )
+
+
+@router.get("/solve", response_class=HTMLResponse)
+def solver(
+    request: Request,
+    board: Text = None,
+    rules: Name = None,
+    dictionary: Name = None,
+    min_length: Annotated[int | None, Query(ge=3, le=25)] = None,
+) -> Response:
+    """The solver: the board is in the URL, so a link shows the same words."""
+    rules_name = rules or "big"
+    solution: Solution | None = None
+    place = None
+    error = None
+    if board:
+        try:
+            ruleset = Rules.preset(rules_name)
+            words = services(request).shelf.get(dictionary or ruleset.dictionary)
+            solution = solve(board, words, ruleset, min_length=min_length)
+            place = standing(
+                solution.board,
+                ruleset,
+                words,
+                solution.total_score,
+                solution.count,
+                min_length=solution.min_length,
+            )
+        except BoggleError as exc:
+            error = str(exc)
+    return _page(
+        request,
+        "solve.html",
+        status=400 if error else 200,
+        board_text=board or "",
+        rules_name=rules_name,
+        dictionary_name=dictionary or "",
+        min_length=min_length,
+        solution=solution,
+        place=place,
+        error=error,
+    )
+
+
+@router.get("/score", response_class=HTMLResponse)
+def scorekeeper(request: Request) -> Response:
+    return _page(request, "score.html")
+
+
+@router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
+def tournament_page(
+    request: Request, tournament_id: Annotated[str, Path(max_length=16)]
+) -> Response:
+    view = services(request).tournaments.get(tournament_id)
+    return _page(request, "tournament.html", view=view, data=view.to_json())
+
+
+@router.get("/play", response_class=HTMLResponse)
+def play(
+    request: Request,
+    rules: Name = None,
+    seed: Annotated[int | None, Query(ge=0, le=MAX_SEED)] = None,
+    board: Text = None,
+    dictionary: Name = None,
+    advanced: bool = False,
+    challenge: bool = False,
+    timer: Annotated[int | None, Query(ge=5, le=3600)] = None,
+) -> Response:
+    """The solo game's settings (a replay link fills them in)."""
+    if board:
+        board = str(Board.parse(board))
+    return _page(
+        request,
+        "play.html",
+        replay={
+            "rules": rules or "big",
+            "seed": seed,
+            "board": board,
+            "dictionary": dictionary or "",
+            "advanced": advanced,
+            "challenge": challenge,
+            "timer": timer,
+        },
+    )
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+def game_page(request: Request, game_id: Annotated[str, Path(max_length=16)]) -> Response:
+    """A game: the board and clock while it runs, the results once it is over."""
+    view = services(request).solo.get(game_id)
+    return _page(
+        request, "game.html", view=view, data=view.to_json(), board=Board.parse(view.row.board)
+    )
+
+
+@router.get("/daily", response_class=HTMLResponse)
+def daily_page(request: Request, rules: Name = None, date: Name = None) -> Response:
+    found = services(request)
+    rules_name = rules or "big"
+    Rules.preset(rules_name)
+    today = utc_date(found.clock())
+    day = check_date(date) if date else today
+    return _page(
+        request,
+        "daily.html",
+        rules_name=rules_name,
+        day=day,
+        today=today,
+        leaderboard=found.solo.leaderboard(rules_name, day),
+    )
+
+
+@router.get("/rules", response_class=HTMLResponse)
+def rules_page(request: Request) -> Response:
+    return _page(request, "rules.html", dice_sets=DICE_SETS, tables=SCORING_TABLES)

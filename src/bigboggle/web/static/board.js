@@ -1,0 +1,183 @@
+// The board on a page: drawing a word's path over it, and tracing words by tapping or dragging.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function parsePath(text) {
+  if (!text) return [];
+  return text.split(";").map((step) => step.split(",").map(Number));
+}
+
+function cellAt(board, r, c) {
+  return board.querySelector(`.cell[data-r="${r}"][data-c="${c}"]`);
+}
+
+// Draw `path` ([[row, col], …]) over `board` as a line through the cells' centres.
+export function drawPath(board, path) {
+  const layer = board.querySelector(".path-layer");
+  clearPath(board);
+  if (!path.length) return;
+  const box = board.getBoundingClientRect();
+  layer.setAttribute("viewBox", `0 0 ${box.width} ${box.height}`);
+  const points = path.map(([r, c]) => {
+    const cell = cellAt(board, r, c);
+    cell.classList.add("on-path");
+    const rect = cell.getBoundingClientRect();
+    return [rect.left - box.left + rect.width / 2, rect.top - box.top + rect.height / 2];
+  });
+  const line = document.createElementNS(SVG, "polyline");
+  line.setAttribute("points", points.map((p) => p.join(",")).join(" "));
+  line.setAttribute("class", "path-line");
+  layer.append(line);
+  const start = document.createElementNS(SVG, "circle");
+  start.setAttribute("cx", points[0][0]);
+  start.setAttribute("cy", points[0][1]);
+  start.setAttribute("r", 7);
+  start.setAttribute("class", "path-start");
+  layer.append(start);
+  cellAt(board, path[0][0], path[0][1]).classList.add("path-first");
+}
+
+export function clearPath(board) {
+  board.querySelector(".path-layer").replaceChildren();
+  for (const cell of board.querySelectorAll(".on-path, .path-first")) {
+    cell.classList.remove("on-path", "path-first");
+  }
+}
+
+export function describePath(board, path) {
+  return path
+    .map(([r, c]) => `${cellAt(board, r, c).textContent.trim()} (row ${r + 1}, column ${c + 1})`)
+    .join(" → ");
+}
+
+// Show a word's path when its button is hovered, focused or tapped.
+export function linkWordsToBoard(list, board, caption) {
+  const show = (button) => {
+    const path = parsePath(button.dataset.path);
+    drawPath(board, path);
+    if (caption) caption.textContent = `${button.querySelector(".w").textContent}: ${describePath(board, path)}`;
+    for (const other of list.querySelectorAll("button.active")) other.classList.remove("active");
+    button.classList.add("active");
+  };
+  list.addEventListener("mouseover", (event) => {
+    const button = event.target.closest("button[data-path]");
+    if (button) show(button);
+  });
+  list.addEventListener("focusin", (event) => {
+    const button = event.target.closest("button[data-path]");
+    if (button) show(button);
+  });
+  list.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-path]");
+    if (button) show(button);
+  });
+}
+
+function adjacent([r1, c1], [r2, c2]) {
+  return Math.max(Math.abs(r1 - r2), Math.abs(c1 - c2)) === 1;
+}
+
+// Tracing words on an interactive board: drag across cells, or tap them one by one (tap the
+// last cell again, or press Enter, to submit; tap the one before it to step back).
+// `onChange(text)` sees the letters so far; `onSubmit(text)` gets a finished word.
+export function traceable(board, { onChange, onSubmit }) {
+  let path = [];
+  let dragging = false;
+  let moved = false;
+  const key = ([r, c]) => `${r},${c}`;
+  const text = () => path.map(([r, c]) => cellAt(board, r, c).dataset.face).join("").toLowerCase();
+  const update = () => {
+    drawPath(board, path);
+    onChange(text());
+  };
+  const positionOf = (cell) => [Number(cell.dataset.r), Number(cell.dataset.c)];
+  const extend = (pos) => {
+    if (path.some((p) => key(p) === key(pos))) {
+      if (path.length >= 2 && key(path[path.length - 2]) === key(pos)) {
+        path.pop();
+        update();
+      }
+      return;
+    }
+    if (path.length && !adjacent(path[path.length - 1], pos)) return;
+    path.push(pos);
+    update();
+  };
+  const finish = () => {
+    const word = text();
+    path = [];
+    clearPath(board);
+    onChange("");
+    if (word) onSubmit(word);
+  };
+  board.addEventListener("pointerdown", (event) => {
+    const cell = event.target.closest(".cell");
+    if (!cell || cell.disabled) return;
+    event.preventDefault();
+    dragging = true;
+    moved = false;
+    const pos = positionOf(cell);
+    if (path.length && key(path[path.length - 1]) === key(pos)) {
+      dragging = false;
+      finish();
+      return;
+    }
+    if (path.length && !adjacent(path[path.length - 1], pos)) path = [];
+    extend(pos);
+  });
+  board.addEventListener("pointermove", (event) => {
+    if (!dragging) return;
+    const target = document.elementFromPoint(event.clientX, event.clientY);
+    const cell = target && target.closest(".cell");
+    if (!cell || !board.contains(cell)) return;
+    // Only count the inner part of a cell, so that crossing a corner does not pick a neighbour.
+    const rect = cell.getBoundingClientRect();
+    const dx = Math.abs(event.clientX - (rect.left + rect.width / 2));
+    const dy = Math.abs(event.clientY - (rect.top + rect.height / 2));
+    if (dx > rect.width * 0.35 || dy > rect.height * 0.35) return;
+    const pos = positionOf(cell);
+    if (path.length && key(path[path.length - 1]) === key(pos)) return;
+    moved = true;
+    extend(pos);
+  });
+  const release = () => {
+    if (!dragging) return;
+    dragging = false;
+    if (moved && path.length > 1) finish();
+  };
+  board.addEventListener("pointerup", release);
+  board.addEventListener("pointercancel", release);
+  board.addEventListener("keydown", (event) => {
+    const cell = event.target.closest(".cell");
+    if (!cell) return;
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      const pos = positionOf(cell);
+      if (path.length && key(path[path.length - 1]) === key(pos)) finish();
+      else {
+        if (path.length && !adjacent(path[path.length - 1], pos)) path = [];
+        extend(pos);
+      }
+    } else if (event.key === "Escape") {
+      path = [];
+      clearPath(board);
+      onChange("");
+    } else if (event.key.startsWith("Arrow")) {
+      event.preventDefault();
+      const [r, c] = positionOf(cell);
+      const delta = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
+      const next = cellAt(board, r + delta[0], c + delta[1]);
+      if (next) next.focus();
+    }
+  });
+  return {
+    clear() {
+      path = [];
+      clearPath(board);
+    },
+    get tracing() {
+      return path.length > 0;
+    },
+    submit: finish,
+  };
+}

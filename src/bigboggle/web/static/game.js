@@ -1,0 +1,128 @@
+// A solo game's page: the countdown from the server's deadline, word entry (typed or traced),
+// verdicts as they come; once over, the results' paths and the rarer missed words.
+import { api, el, VERDICTS } from "./api.js";
+import { linkWordsToBoard, traceable } from "./board.js";
+
+const game = document.getElementById("game");
+
+function formatTime(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+if (game) {
+  const data = JSON.parse(document.getElementById("game-data").textContent);
+  const id = data.id;
+  // The server's clock is the authority: show its deadline, corrected for this device's clock.
+  const offset = data.now - Date.now() / 1000;
+  const serverNow = () => Date.now() / 1000 + offset;
+  const clock = document.getElementById("clock");
+  const announce = document.getElementById("clock-announce");
+  const input = document.getElementById("word");
+  const verdict = document.getElementById("verdict");
+  const list = document.getElementById("my-words");
+  const scoreNode = document.getElementById("score-so-far");
+  const board = game.querySelector(".board");
+  let ending = false;
+  const announced = new Set();
+
+  const end = async () => {
+    if (ending) return;
+    ending = true;
+    input.disabled = true;
+    verdict.textContent = "Time is up. Scoring…";
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        const state = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+        if (state.phase === "ended") break;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(200, state.time_left * 1000)));
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+    location.reload();
+  };
+
+  const tick = () => {
+    const left = data.deadline - serverNow();
+    clock.textContent = formatTime(left);
+    for (const mark of [60, 30, 10]) {
+      if (left <= mark && left > mark - 1 && !announced.has(mark)) {
+        announced.add(mark);
+        announce.textContent = `${mark} seconds left`;
+      }
+    }
+    game.classList.toggle("hurry", left <= 10);
+    if (left <= 0) end();
+  };
+  tick();
+  setInterval(tick, 250);
+
+  const submit = async (word) => {
+    word = word.trim();
+    if (!word || ending) return;
+    try {
+      const answer = await api("POST", `/api/games/${encodeURIComponent(id)}/words`, { word });
+      const result = answer.result;
+      const text = VERDICTS[result.verdict];
+      const points = result.verdict === "scored" ? `, ${result.score} point${result.score === 1 ? "" : "s"}` : "";
+      verdict.textContent = `${result.entry || result.word}: ${text}${points}`;
+      verdict.className = `verdict-line v-${result.verdict}`;
+      scoreNode.textContent = answer.score_so_far;
+      if (result.verdict !== "repeated") {
+        list.prepend(
+          el("li", {}, el("div", { class: "word" },
+            el("span", { class: "w", text: result.entry || result.word }),
+            el("span", { class: `verdict v-${result.verdict}`, text }),
+            el("span", { class: "pts", text: result.verdict === "scored" ? String(result.score) : "" }))),
+        );
+      }
+    } catch (err) {
+      verdict.textContent = err.message;
+      verdict.className = "verdict-line error";
+      if (err.status === 409) end();
+    }
+  };
+
+  document.getElementById("word-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const word = input.value;
+    input.value = "";
+    submit(word);
+  });
+  const tracer = traceable(board, {
+    onChange: (text) => {
+      input.value = text;
+    },
+    onSubmit: (word) => {
+      input.value = "";
+      submit(word);
+    },
+  });
+  input.addEventListener("input", () => tracer.clear());
+  document.getElementById("end-button").addEventListener("click", async () => {
+    if (!confirm("End the game now? Your score is final.")) return;
+    try {
+      await api("POST", `/api/games/${encodeURIComponent(id)}/finish`);
+    } finally {
+      location.reload();
+    }
+  });
+  // The list is newest first while playing.
+  list.replaceChildren(...[...list.children].reverse());
+} else {
+  const board = document.querySelector(".board");
+  const lists = document.getElementById("result-lists");
+  if (board && lists) linkWordsToBoard(lists, board, document.getElementById("path-caption"));
+  const rare = document.getElementById("show-rare");
+  if (rare) {
+    rare.addEventListener("change", () => {
+      for (const item of document.querySelectorAll("#missed-words li.rare")) item.hidden = !rare.checked;
+    });
+  }
+  const heading = document.getElementById("score-heading");
+  if (heading) heading.focus();
+  if (localStorage.getItem("bigboggle:game") === document.location.pathname.split("/").pop()) {
+    localStorage.removeItem("bigboggle:game");
+  }
+}

@@ -1,0 +1,57 @@
+// Starting a solo game: the settings become POST /api/games; the game page takes over.
+import { api } from "./api.js";
+import { showError } from "./roundform.js";
+
+const form = document.getElementById("play-form");
+const errorNode = document.getElementById("play-error");
+const value = (id) => (document.getElementById(id) ? document.getElementById(id).value.trim() : "");
+
+const current = localStorage.getItem("bigboggle:game");
+if (current) {
+  try {
+    const game = await api("GET", `/api/games/${encodeURIComponent(current)}`);
+    if (game.phase === "running") {
+      document.getElementById("resume-link").href = `/games/${game.id}`;
+      document.getElementById("resume").hidden = false;
+    }
+  } catch {
+    localStorage.removeItem("bigboggle:game");
+  }
+}
+const savedName = localStorage.getItem("bigboggle:name");
+if (savedName && value("player") === "you") document.getElementById("player").value = savedName;
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showError(errorNode, "");
+  const request = { rules: value("rules"), player: value("player") || "you", options: {} };
+  if (value("timer")) request.options.timer = Number(value("timer"));
+  if (document.getElementById("advanced").checked) request.options.advanced = true;
+  if (document.getElementById("challenge").checked) request.options.challenge = true;
+  if (value("dictionary")) request.dictionary = value("dictionary");
+  if (value("band")) request.band = value("band");
+  const useBoard = document.getElementById("use-board");
+  if (useBoard && useBoard.checked) request.board = document.getElementById("given-board").textContent;
+  else if (value("seed")) {
+    if (!/^[0-9]+$/.test(value("seed"))) {
+      showError(errorNode, "seed: a whole number, like 12345");
+      return;
+    }
+    request.seed = Number(value("seed"));
+    if (!Number.isSafeInteger(request.seed)) {
+      showError(errorNode, "seed: too large for this page; use a seed below 9007199254740992");
+      return;
+    }
+  }
+  const button = document.getElementById("start-button");
+  button.disabled = true;
+  try {
+    const game = await api("POST", "/api/games", request);
+    localStorage.setItem("bigboggle:game", game.id);
+    localStorage.setItem("bigboggle:name", request.player);
+    location.href = `/games/${game.id}`;
+  } catch (err) {
+    showError(errorNode, err.message);
+    button.disabled = false;
+  }
+});

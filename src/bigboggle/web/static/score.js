@@ -1,0 +1,64 @@
+// The scorekeeper: score one paper round, or start a tournament with the chosen rules.
+import { api } from "./api.js";
+import { renderRound } from "./roundview.js";
+import { setupRoundForm, showError } from "./roundform.js";
+
+const teamBox = document.getElementById("team-play");
+const rulesField = document.getElementById("rules");
+const presets = (await api("GET", "/api/rules").catch(() => ({ presets: {} }))).presets;
+const round = setupRoundForm({
+  teamPlay: () => teamBox.checked,
+  sizeFor: () => (presets[rulesField.value] ? [presets[rulesField.value].rows, presets[rulesField.value].cols] : [5, 5]),
+});
+teamBox.addEventListener("change", round.showTeams);
+const errorNode = document.getElementById("round-error");
+const output = document.getElementById("round-result");
+
+function rulesChoice() {
+  const options = {};
+  if (document.getElementById("advanced").checked) options.advanced = true;
+  if (teamBox.checked) options.teams = true;
+  const duplicates = document.getElementById("duplicates").value;
+  if (duplicates !== "cancel") options.duplicates = duplicates;
+  const choice = { rules: rulesField.value, options };
+  const dictionary = document.getElementById("dictionary").value;
+  if (dictionary) choice.dictionary = dictionary;
+  return choice;
+}
+
+round.form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showError(errorNode, "");
+  try {
+    const result = await api("POST", "/api/score", { ...round.read(), ...rulesChoice() });
+    output.replaceChildren(renderRound(result, { title: "Results" }));
+    output.querySelector("h3").setAttribute("tabindex", "-1");
+    output.querySelector("h3").focus();
+  } catch (err) {
+    showError(errorNode, err.message);
+  }
+});
+
+const tournamentForm = document.getElementById("tournament-form");
+tournamentForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const tournamentError = document.getElementById("tournament-error");
+  showError(tournamentError, "");
+  const [kind, value] = document.getElementById("t-end").value.split(":");
+  try {
+    const created = await api("POST", "/api/tournaments", {
+      name: document.getElementById("t-name").value.trim(),
+      ...rulesChoice(),
+      [kind]: Number(value),
+    });
+    const names = [...document.querySelectorAll(".player")].map((node) => ({
+      name: node.querySelector(".player-name").value.trim(),
+      team: node.querySelector(".player-team").value.trim(),
+      min: node.querySelector(".player-min").value,
+    })).filter((player) => player.name);
+    sessionStorage.setItem(`tournament-players:${created.id}`, JSON.stringify(names));
+    location.href = `/tournaments/${created.id}`;
+  } catch (err) {
+    showError(tournamentError, err.message);
+  }
+});

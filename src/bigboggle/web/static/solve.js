@@ -1,0 +1,64 @@
+// The solver page: paths drawn over the board, filters, the grid editor and the shake button.
+import { api } from "./api.js";
+import { linkWordsToBoard } from "./board.js";
+import { mountGridEditor } from "./gridinput.js";
+
+const form = document.getElementById("solve-form");
+const boardField = document.getElementById("board");
+const rulesField = document.getElementById("rules");
+
+async function presetSizes() {
+  try {
+    return (await api("GET", "/api/rules")).presets;
+  } catch {
+    return {};
+  }
+}
+
+const presets = await presetSizes();
+const sizeFor = () => {
+  const preset = presets[rulesField.value];
+  return preset ? [preset.rows, preset.cols] : [5, 5];
+};
+const editor = mountGridEditor(document.getElementById("grid-editor"), boardField, sizeFor);
+rulesField.addEventListener("change", () => {
+  if (!boardField.value.trim()) editor.resize();
+});
+
+const shakeButton = document.getElementById("shake-button");
+shakeButton.hidden = false;
+shakeButton.addEventListener("click", async () => {
+  shakeButton.disabled = true;
+  try {
+    const shaken = await api("GET", `/api/shake?rules=${encodeURIComponent(rulesField.value)}`);
+    boardField.value = shaken.board;
+    editor.refresh();
+    form.requestSubmit();
+  } catch (err) {
+    alert(err.message);
+  } finally {
+    shakeButton.disabled = false;
+  }
+});
+
+const list = document.getElementById("word-list");
+if (list) {
+  const board = document.querySelector(".board");
+  linkWordsToBoard(list, board, document.getElementById("path-caption"));
+  const lengthFilter = document.getElementById("filter-length");
+  const startFilter = document.getElementById("filter-start");
+  const count = document.getElementById("filter-count");
+  const apply = () => {
+    const length = lengthFilter.value;
+    const start = startFilter.value.trim().toLowerCase();
+    let shown = 0;
+    for (const item of list.children) {
+      const visible = (!length || item.dataset.length === length) && item.dataset.word.startsWith(start);
+      item.hidden = !visible;
+      if (visible) shown++;
+    }
+    count.textContent = `${shown} word${shown === 1 ? "" : "s"} shown.`;
+  };
+  lengthFilter.addEventListener("change", apply);
+  startFilter.addEventListener("input", apply);
+}
