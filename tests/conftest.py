@@ -58,3 +58,28 @@ def enable2k() -> Dictionary:
 def standard() -> Dictionary:
     """The default built-in dictionary."""
     return Dictionary.builtin("standard")
+
+
+class FakeClock:
+    """A clock the test moves by hand (seconds since the epoch, like ``time.time``)."""
+
+    def __init__(self, now: float = 1_790_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """A clock at 2026-09-21 21:33:20 UTC that only moves when told."""
+    return FakeClock()
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    """A fresh SQLite database file for one test."""
+    return f"sqlite:///{tmp_path / 'bigboggle.sqlite3'}"

@@ -190,7 +190,7 @@ class Store:
             self._migrate()
         except ArgumentError as exc:
             raise StoreError(f"database URL {self.url!r} is not valid: {exc}") from None
-        except (OperationalError, ModuleNotFoundError) as exc:
+        except (OperationalError, ModuleNotFoundError, OSError) as exc:
             raise StoreError(f"cannot open the database {self.url!r}: {exc}") from None
 
     def _make_sqlite_folder(self) -> None:

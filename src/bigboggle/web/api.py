@@ -176,7 +176,11 @@ async def start_game(request: Request) -> JSONResponse:
     return JSONResponse(view.to_json(), status_code=201)
 
 
-@router.get("/games/{game_id}", summary="A solo game: the clock, the words, the results once over")
+@router.get(
+    "/games/{game_id}",
+    summary="A solo game: the clock, the words, the results once over",
+    responses=NOT_FOUND,
+)
 def get_game(request: Request, game_id: GameId) -> dict[str, Any]:
     return services(request).solo.get(game_id).to_json()
 
@@ -249,7 +253,11 @@ async def create_tournament(request: Request) -> JSONResponse:
     return JSONResponse(view.to_json(), status_code=201)
 
 
-@router.get("/tournaments/{tournament_id}", summary="A tournament's rounds and standings")
+@router.get(
+    "/tournaments/{tournament_id}",
+    summary="A tournament's rounds and standings",
+    responses=NOT_FOUND,
+)
 def get_tournament(request: Request, tournament_id: TournamentId) -> dict[str, Any]:
     return services(request).tournaments.get(tournament_id).to_json()
 

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from ..analysis import MAX_SEED, standing
 from ..board import Board
 from ..dice import DICE_SETS
-from ..errors import BoggleError
+from ..errors import BoggleError, RulesError
 from ..rules import PRESETS, SCORING_TABLES, Rules
 from ..solo_games import check_date, utc_date
 from ..solver import Solution, solve
@@ -48,18 +48,24 @@ def solver(
     board: Text = None,
     rules: Name = None,
     dictionary: Name = None,
-    min_length: Annotated[int | None, Query(ge=3, le=25)] = None,
+    min_length: Annotated[str | None, Query(max_length=4)] = None,
 ) -> Response:
     """The solver: the board is in the URL, so a link shows the same words."""
     rules_name = rules or "big"
     solution: Solution | None = None
     place = None
     error = None
-    if board:
+    shortest = None
+    if min_length:
+        if not min_length.isdigit():
+            error = f"min_length={min_length!r} must be a whole number of letters"
+        else:
+            shortest = int(min_length)
+    if board and error is None:
         try:
             ruleset = Rules.preset(rules_name)
             words = services(request).shelf.get(dictionary or ruleset.dictionary)
-            solution = solve(board, words, ruleset, min_length=min_length)
+            solution = solve(board, words, ruleset, min_length=shortest)
             place = standing(
                 solution.board,
                 ruleset,
@@ -77,7 +83,7 @@ def solver(
         board_text=board or "",
         rules_name=rules_name,
         dictionary_name=dictionary or "",
-        min_length=min_length,
+        min_length=shortest,
         solution=solution,
         place=place,
         error=error,
@@ -107,8 +113,14 @@ def play(
     advanced: bool = False,
     challenge: bool = False,
     timer: Annotated[int | None, Query(ge=5, le=3600)] = None,
+    code: Annotated[str | None, Query(max_length=80, description="RULES:SEED")] = None,
 ) -> Response:
-    """The solo game's settings (a replay link fills them in)."""
+    """The solo game's settings (a replay link, or a board code like ``big:7``, fills them in)."""
+    if code:
+        preset, _, number = code.strip().rpartition(":")
+        if preset not in PRESETS or not number.isdigit() or int(number) > MAX_SEED:
+            raise RulesError(f"board code {code!r}: expected RULES:SEED, like big:12345")
+        rules, seed = preset, int(number)
     if board:
         board = str(Board.parse(board))
     return _page(

@@ -33,11 +33,14 @@ form.addEventListener("submit", async (event) => {
   const useBoard = document.getElementById("use-board");
   if (useBoard && useBoard.checked) request.board = document.getElementById("given-board").textContent;
   else if (value("seed")) {
-    if (!/^[0-9]+$/.test(value("seed"))) {
-      showError(errorNode, "seed: a whole number, like 12345");
+    // A board code "big:12345" names the game and the seed.
+    const code = value("seed").match(/^(?:([a-z0-9-]+):)?([0-9]+)$/);
+    if (!code) {
+      showError(errorNode, "seed: a whole number like 12345, or a board code like big:12345");
       return;
     }
-    request.seed = Number(value("seed"));
+    if (code[1]) request.rules = code[1];
+    request.seed = Number(code[2]);
     if (!Number.isSafeInteger(request.seed)) {
       showError(errorNode, "seed: too large for this page; use a seed below 9007199254740992");
       return;

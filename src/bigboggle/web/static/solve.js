@@ -25,6 +25,16 @@ rulesField.addEventListener("change", () => {
   if (!boardField.value.trim()) editor.resize();
 });
 
+// Leave empty choices out of the URL, so that a shared link is short and plain.
+form.addEventListener("submit", () => {
+  for (const field of form.querySelectorAll("select, input")) {
+    if (field.name && !field.value) field.disabled = true;
+  }
+  setTimeout(() => {
+    for (const field of form.querySelectorAll("select, input")) field.disabled = false;
+  });
+});
+
 const shakeButton = document.getElementById("shake-button");
 shakeButton.hidden = false;
 shakeButton.addEventListener("click", async () => {

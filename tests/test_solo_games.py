@@ -1,0 +1,192 @@
+"""Solo games on the server's clock: the deadline, every word stored, results, the daily board."""
+
+from __future__ import annotations
+
+import pytest
+
+from bigboggle import Board, Dictionary, Rules, solve
+from bigboggle.analysis import Band
+from bigboggle.dice import shake
+from bigboggle.errors import BoardError, GameStateError, RoundInputError, RulesError
+from bigboggle.shelf import DictionaryShelf
+from bigboggle.solo_games import NotFoundError, SoloGames, check_date, utc_date
+from bigboggle.store import Store
+from bigboggle.verdicts import Verdict
+from conftest import FakeClock
+
+pytestmark = pytest.mark.once
+
+BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+
+
+@pytest.fixture
+def games(db_url: str, clock: FakeClock) -> SoloGames:
+    return SoloGames(Store(db_url), DictionaryShelf(), clock)
+
+
+def test_a_game_is_a_seeded_shake_of_the_presets_dice(games: SoloGames) -> None:
+    view = games.start("big", seed=7)
+    assert view.row.board == str(shake("big", 7).board)
+    assert view.row.deadline - view.row.started_at == Rules.preset("big").timer
+    assert games.start("superbig", seed=1).row.deadline - games.clock() == 240
+
+
+def test_words_get_verdicts_at_once_and_are_stored_in_order(
+    games: SoloGames, clock: FakeClock, standard: Dictionary
+) -> None:
+    game_id = games.start("big", board=BOARD).row.id
+    expected = solve(BOARD, standard, Rules.preset("big"))
+    answers = {}
+    for entry in ["LINES", "lines", "hemp", "xyzzy", "tqa", "arsenite"]:
+        clock.advance(1)
+        result, _ = games.submit(game_id, entry)
+        answers[entry] = result
+    assert answers["LINES"].verdict is Verdict.SCORED
+    assert answers["LINES"].score == expected.get("lines").score  # type: ignore[union-attr]
+    assert answers["lines"].verdict is Verdict.REPEATED
+    assert answers["hemp"].verdict is Verdict.NOT_ON_BOARD
+    assert answers["tqa"].verdict is Verdict.TOO_SHORT
+    assert answers["arsenite"].score == 11
+    stored = games.get(game_id)
+    assert [s.result.entry for s in stored.game.submissions] == [
+        "LINES",
+        "hemp",
+        "xyzzy",
+        "tqa",
+        "arsenite",
+    ]
+
+
+def test_the_deadline_is_the_servers(games: SoloGames, clock: FakeClock) -> None:
+    game_id = games.start("big", board=BOARD, options={"timer": 30}).row.id
+    clock.advance(29.9)
+    games.submit(game_id, "lines")
+    clock.advance(0.1)  # exactly at the deadline: too late
+    with pytest.raises(GameStateError, match="time is up"):
+        games.submit(game_id, "rates")
+    view = games.get(game_id)
+    assert view.over
+    assert view.row.ended_at == view.row.deadline
+    assert view.row.score == view.result.players["you"].score == 2  # type: ignore[union-attr]
+    with pytest.raises(GameStateError, match="ended"):
+        games.submit(game_id, "rates")
+
+
+def test_results_add_up_found_missed_and_share(
+    games: SoloGames, clock: FakeClock, standard: Dictionary
+) -> None:
+    game_id = games.start("big", board=BOARD).row.id
+    for entry in ["lines", "arsenite", "nonsense"]:
+        games.submit(game_id, entry)
+    data = games.finish(game_id).to_json()
+    solution = solve(BOARD, standard, Rules.preset("big"))
+    assert data["phase"] == "ended"
+    assert data["score"] == 13
+    assert data["max_score"] == solution.total_score
+    assert data["score"] + sum(word["score"] for word in data["missed"]) == data["max_score"]
+    assert data["found"] == 2 and data["total_words"] == solution.count
+    assert {word["word"] for word in data["missed"]} == {w.word for w in solution} - {
+        "lines",
+        "arsenite",
+    }
+    rare = [word for word in data["missed"] if word["rare"]]
+    assert rare and all(standard.level(word["word"]) > 50 for word in rare)  # type: ignore[operator]
+    assert data["share"] == round(13 / solution.total_score, 4)
+    assert data["replay"] == {"rules": "big", "dictionary": "standard", "board": str(Board(BOARD))}
+
+
+def test_ending_early_keeps_the_time_it_ended(games: SoloGames, clock: FakeClock) -> None:
+    game_id = games.start("big", seed=3).row.id
+    clock.advance(20)
+    view = games.finish(game_id)
+    assert view.row.ended_at == games.clock()
+    clock.advance(1000)
+    assert games.get(game_id).row.ended_at == view.row.ended_at
+
+
+def test_options_and_bands_apply(games: SoloGames) -> None:
+    view = games.start("big", seed=5, options={"advanced": True, "challenge": True})
+    assert view.rules.min_length == 5
+    assert Board.parse(view.row.board).challenge is not None
+    assert view.to_json()["replay"]["challenge"] is True
+    rich = games.start("big", seed=0, band=Band(min_points=300))
+    assert solve(rich.row.board, rich.dictionary, rich.rules).total_score >= 300
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"options": {"teams": True}}, RulesError, "does not apply to a solo game"),
+        ({"options": {"timer": 0}}, RulesError, "timer"),
+        ({"rules": "giant"}, RulesError, "unknown rules"),
+        ({"dictionary": "klingon"}, Exception, "unknown dictionary"),
+        ({"board": "ABC/DE"}, BoardError, "rectangular"),
+        ({"board": BOARD, "seed": 3}, RulesError, "not both"),
+        ({"player": ""}, RoundInputError, "name"),
+        ({"daily": True, "seed": 4}, RulesError, "daily board"),
+    ],
+)
+def test_bad_settings_are_refused_by_name(
+    games: SoloGames, kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        games.start(**kwargs)  # type: ignore[arg-type]
+
+
+def test_bad_words_and_unknown_games(games: SoloGames) -> None:
+    game_id = games.start("big", seed=1).row.id
+    with pytest.raises(RoundInputError, match="expected a word"):
+        games.submit(game_id, "   ")
+    with pytest.raises(RoundInputError, match="limit"):
+        games.submit(game_id, "a" * 61)
+    with pytest.raises(NotFoundError):
+        games.submit("nope", "word")
+    with pytest.raises(NotFoundError):
+        games.get("x" * 40)
+
+
+def test_the_daily_board_is_the_same_for_everyone_on_a_date(
+    games: SoloGames, clock: FakeClock
+) -> None:
+    ann = games.start("big", daily=True, player="Ann")
+    bob = games.start("big", daily=True, player="Bob")
+    other_preset = games.start("superbig", daily=True, player="Ann")
+    assert ann.row.board == bob.row.board
+    assert ann.row.daily_date == utc_date(clock.now)
+    assert other_preset.row.board != ann.row.board
+    clock.advance(86_400)
+    tomorrow = games.start("big", daily=True, player="Ann")
+    assert tomorrow.row.board != ann.row.board
+    assert games.daily_seed("big", ann.row.daily_date) == ann.row.seed  # type: ignore[arg-type]
+
+
+def test_each_name_plays_the_daily_board_once(games: SoloGames) -> None:
+    games.start("big", daily=True, player="Ann")
+    with pytest.raises(GameStateError, match="already played"):
+        games.start("big", daily=True, player="ann")
+
+
+def test_the_leaderboard_ranks_finished_daily_games(
+    games: SoloGames, clock: FakeClock, standard: Dictionary
+) -> None:
+    date = utc_date(clock.now)
+    ids = {name: games.start("big", daily=True, player=name).row.id for name in ("ann", "bob")}
+    board = games.get(ids["ann"]).row.board
+    words = [found.word for found in solve(board, standard, Rules.preset("big"))]
+    for word in words[:3]:
+        games.submit(ids["bob"], word)
+    games.submit(ids["ann"], words[0])
+    games.finish(ids["ann"])
+    assert [entry.player for entry in games.leaderboard("big", date)] == ["ann"]
+    clock.advance(500)  # bob's deadline passes unattended: he is scored anyway
+    board_now = games.leaderboard("big", date)
+    assert [entry.player for entry in board_now] == ["bob", "ann"]
+    assert board_now[0].score > board_now[1].score > 0
+    assert games.leaderboard("big", "2001-01-01") == []
+
+
+def test_dates_are_checked() -> None:
+    assert check_date("2026-02-28") == "2026-02-28"
+    for bad in ["2026-02-30", "yesterday", "2026-2-3", ""]:
+        with pytest.raises(RoundInputError, match="YYYY-MM-DD"):
+            check_date(bad)

@@ -1,0 +1,317 @@
+"""The JSON API through the ASGI test client: the contracts of DESIGN §4, games, the daily board,
+tournaments, and a clear 4xx for every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from bigboggle.cli import cli
+from bigboggle.web import create_app
+from bigboggle.web.inputs import MAX_BODY_BYTES
+from conftest import FakeClock
+
+pytestmark = pytest.mark.once
+
+BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+
+
+@pytest.fixture
+def client(db_url: str, clock: FakeClock) -> TestClient:
+    return TestClient(create_app(db_url, clock=clock))
+
+
+def cli_json(*args: str, stdin: str | None = None) -> Any:
+    result = CliRunner().invoke(cli, [*args, "--json"], input=stdin)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_solve_answers_the_json_of_solve(client: TestClient) -> None:
+    answer = client.post("/api/solve", json={"board": BOARD})
+    assert answer.status_code == 200
+    data = answer.json()
+    expected = cli_json("solve", BOARD)
+    assert data.pop("standing")["text"].startswith("better than")
+    expected.pop("standing")
+    assert data == expected
+    assert data["count"] == len(data["words"]) and data["total_score"] == 469
+
+
+def test_solve_takes_rules_dictionary_and_minimum(client: TestClient) -> None:
+    data = client.post(
+        "/api/solve",
+        json={
+            "board": "PERS/LATG/SINE/TERS",
+            "rules": "classic",
+            "dictionary": "huge",
+            "min_length": 5,
+        },
+    ).json()
+    expected = cli_json(
+        "solve",
+        "PERS/LATG/SINE/TERS",
+        "--rules",
+        "classic",
+        "--dictionary",
+        "huge",
+        "--min-length",
+        "5",
+    )
+    assert data["words"] == expected["words"]
+    assert (data["rules"], data["dictionary"], data["min_length"]) == ("classic", "huge", 5)
+
+
+def test_shake_answers_the_json_of_shake(client: TestClient) -> None:
+    for rules in ("big", "superbig"):
+        data = client.get("/api/shake", params={"rules": rules, "seed": 42}).json()
+        assert data == cli_json("shake", "--rules", rules, "--seed", "42")
+    fresh = client.get("/api/shake").json()
+    assert fresh["rules"] == "big" and isinstance(fresh["seed"], int)
+    challenge = client.get("/api/shake", params={"seed": 1, "challenge": True}).json()
+    assert "*" in challenge["board"]
+
+
+def test_shake_in_a_band(client: TestClient) -> None:
+    data = client.get("/api/shake", params={"seed": 5, "band": "rich"}).json()
+    solved = client.post("/api/solve", json={"board": data["board"]}).json()
+    assert solved["standing"]["points_rank"] >= 0.74
+    assert client.get("/api/shake", params={"band": "lots"}).status_code == 400
+
+
+def test_score_answers_the_json_of_score(client: TestClient) -> None:
+    round_data = {
+        "board": BOARD,
+        "players": {
+            "ann": ["lines", "arsenite", "bogus"],
+            "bob": ["LINES", "dear"],
+            "kid": ["sea"],
+        },
+        "min_length": {"kid": 3},
+    }
+    answer = client.post("/api/score", json=round_data)
+    assert answer.status_code == 200
+    assert answer.json() == cli_json("score", "-", stdin=json.dumps(round_data))
+    assert answer.json()["ranking"] == ["ann", "bob", "kid"]
+
+
+def test_score_with_teams_rules_and_options(client: TestClient) -> None:
+    round_data = {
+        "board": BOARD,
+        "players": {"ann": ["lines"], "bob": ["lines"], "cy": ["lines"]},
+        "teams": {"red": ["ann", "bob"], "blue": ["cy"]},
+        "rules": "big",
+        "options": {"duplicates": "keep"},
+    }
+    data = client.post("/api/score", json=round_data).json()
+    assert data["teams"]["red"]["score"] == data["teams"]["blue"]["score"] == 2
+
+
+BAD_REQUESTS = [
+    # (method, url, body, status, words the message must contain)
+    ("post", "/api/solve", {"board": "LINES/TQ"}, 400, "rectangular"),
+    ("post", "/api/solve", {"board": "LI1ES/TQARD/HEMOP/ABCKI/PSTEW"}, 400, "'1'"),
+    ("post", "/api/solve", {"board": BOARD, "rules": "giant"}, 400, "unknown rules 'giant'"),
+    (
+        "post",
+        "/api/solve",
+        {"board": BOARD, "dictionary": "/etc/passwd"},
+        400,
+        "unknown dictionary",
+    ),
+    ("post", "/api/solve", {"board": BOARD, "min_length": 99}, 400, "min_length"),
+    ("post", "/api/solve", {"board": BOARD, "color": "red"}, 400, "color: is not a known key"),
+    ("post", "/api/solve", {"board": 5}, 400, "board"),
+    ("post", "/api/solve", {}, 400, "board: is missing"),
+    ("post", "/api/solve", [BOARD], 400, "JSON object"),
+    ("post", "/api/score", {"board": BOARD, "players": {"ann": [1]}}, 400, "players.ann[0]"),
+    ("post", "/api/score", {"players": {"ann": []}}, 400, "board"),
+    ("post", "/api/score", {"board": BOARD, "players": {"a" * 50: []}}, 400, "longer than"),
+    (
+        "post",
+        "/api/score",
+        {"board": BOARD, "players": {"ann": []}, "teams": {"red": ["bob"]}},
+        400,
+        "bob",
+    ),
+    ("post", "/api/score", {"board": BOARD, "players": {"ann": ["x"] * 2001}}, 400, "limit"),
+    ("get", "/api/shake?seed=-1", None, 400, "seed"),
+    ("get", "/api/shake?seed=abc", None, 400, "seed"),
+    ("get", "/api/shake?rules=nope", None, 400, "unknown rules"),
+    ("get", "/api/games/nope", None, 404, "no game 'nope'"),
+    ("get", "/api/tournaments/nope", None, 404, "no tournament"),
+    ("post", "/api/games", {"options": {"timer": 1}}, 400, "options.timer"),
+    ("post", "/api/games", {"options": {"teams": True}}, 400, "options.teams"),
+    ("post", "/api/games", {"seed": 2**64}, 400, "seed"),
+    ("post", "/api/games", {"band": "plenty"}, 400, "plenty"),
+    ("post", "/api/games", {"player": ""}, 400, "player"),
+    ("post", "/api/games", {"daily": True, "seed": 3}, 400, "daily"),
+    ("post", "/api/tournaments", {"name": "x"}, 400, "target"),
+    ("post", "/api/tournaments", {"name": "x", "rounds": 0}, 400, "rounds"),
+    ("get", "/api/daily?date=2026-13-01", None, 400, "YYYY-MM-DD"),
+    ("get", "/api/daily?rules=nope", None, 400, "unknown rules"),
+    ("get", "/api/nothing-here", None, 404, "nothing at"),
+    ("delete", "/api/solve", None, 405, "not allowed"),
+]
+
+
+@pytest.mark.parametrize(("method", "url", "body", "status", "message"), BAD_REQUESTS)
+def test_bad_input_gets_a_4xx_that_says_what_is_wrong(
+    client: TestClient, method: str, url: str, body: Any, status: int, message: str
+) -> None:
+    answer = (
+        client.request(method, url, json=body) if body is not None else client.request(method, url)
+    )
+    assert answer.status_code == status, answer.text
+    assert answer.headers["content-type"] == "application/json"
+    assert message in answer.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("content", "headers", "status", "message"),
+    [
+        (b'{"board": "', {}, 400, "not valid JSON"),
+        (b"", {}, 400, "empty"),
+        (b'{"board": "A", "board": "B"}', {}, 400, "duplicate key 'board'"),
+        (b"\xff\xfe{}", {}, 400, "not UTF-8"),
+        (b"[" * 5000 + b"]" * 5000, {}, 400, "nested too deeply"),
+        (b"board=LINES", {"content-type": "application/x-www-form-urlencoded"}, 415, "JSON"),
+        (b"1e999999", {}, 400, "JSON object"),
+    ],
+    ids=["cut-short", "empty", "duplicate-key", "not-utf8", "deep", "form", "number"],
+)
+def test_malformed_bodies_are_refused(
+    client: TestClient, content: bytes, headers: dict[str, str], status: int, message: str
+) -> None:
+    answer = client.post(
+        "/api/solve", content=content, headers={"content-type": "application/json", **headers}
+    )
+    assert answer.status_code == status, answer.text
+    assert message in answer.json()["error"]
+
+
+def test_an_oversized_body_is_refused_without_reading_it_all(client: TestClient) -> None:
+    huge = b'{"board": "' + b"A" * (MAX_BODY_BYTES + 10) + b'"}'
+    answer = client.post("/api/score", content=huge, headers={"content-type": "application/json"})
+    assert answer.status_code == 413
+    assert str(MAX_BODY_BYTES) in answer.json()["error"]
+
+
+def test_a_solo_game_by_the_servers_clock(client: TestClient, clock: FakeClock) -> None:
+    started = client.post("/api/games", json={"board": BOARD, "options": {"timer": 60}})
+    assert started.status_code == 201
+    game = started.json()
+    assert game["phase"] == "running" and game["time_left"] == 60
+    assert game["deadline"] - game["now"] == 60
+    assert "missed" not in game  # no answers while the game runs
+    url = f"/api/games/{game['id']}"
+    clock.advance(10)
+    answer = client.post(f"{url}/words", json={"word": "Lines"}).json()
+    assert answer["result"] == {
+        "word": "lines",
+        "entry": "Lines",
+        "verdict": "scored",
+        "score": 2,
+        "bonus": 0,
+        "path": [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4]],
+    }
+    assert answer["time_left"] == 50 and answer["score_so_far"] == 2
+    assert client.post(f"{url}/words", json={"word": "lines"}).json()["result"]["verdict"] == (
+        "repeated"
+    )
+    clock.advance(50)
+    late = client.post(f"{url}/words", json={"word": "arsenite"})
+    assert late.status_code == 409 and "time is up" in late.json()["error"]
+    over = client.get(url).json()
+    assert over["phase"] == "ended" and over["score"] == 2
+    assert [word["word"] for word in over["words"]] == ["lines"]
+    assert over["max_score"] == 469 and "arsenite" in {word["word"] for word in over["missed"]}
+    assert client.post(f"{url}/words", json={"word": "dear"}).status_code == 409
+
+
+def test_finishing_early_and_replaying(client: TestClient) -> None:
+    game = client.post("/api/games", json={"seed": 99, "options": {"advanced": True}}).json()
+    finished = client.post(f"/api/games/{game['id']}/finish").json()
+    assert finished["phase"] == "ended" and finished["score"] == 0
+    assert finished["replay"] == {
+        "rules": "big",
+        "dictionary": "standard",
+        "seed": 99,
+        "advanced": True,
+    }
+    again = client.post(
+        "/api/games", json={"seed": 99, "options": {"advanced": True}, "player": "ann"}
+    ).json()
+    assert again["board"] == game["board"] and again["min_length"] == 5
+
+
+def test_the_daily_board_and_its_leaderboard(client: TestClient, clock: FakeClock) -> None:
+    ann = client.post("/api/games", json={"daily": True, "player": "ann"}).json()
+    bob = client.post("/api/games", json={"daily": True, "player": "bob"}).json()
+    assert ann["board"] == bob["board"] and ann["daily"] == bob["daily"]
+    again = client.post("/api/games", json={"daily": True, "player": "ANN"})
+    assert again.status_code == 409 and "already played" in again.json()["error"]
+    word = client.post("/api/solve", json={"board": ann["board"]}).json()["words"][0]["word"]
+    client.post(f"/api/games/{bob['id']}/words", json={"word": word})
+    clock.advance(181)
+    daily = client.get("/api/daily").json()
+    assert daily["date"] == daily["today"] == ann["daily"]
+    assert [entry["player"] for entry in daily["leaderboard"]] == ["bob", "ann"]
+    assert daily["leaderboard"][0]["score"] > 0
+
+
+def test_a_tournament_over_the_api(client: TestClient) -> None:
+    created = client.post("/api/tournaments", json={"name": "Friday", "rounds": 2})
+    assert created.status_code == 201
+    tid = created.json()["id"]
+    round_data = {"board": BOARD, "players": {"ann": ["arsenite"], "bob": ["lines"]}}
+    for _ in (1, 2):
+        answer = client.post(f"/api/tournaments/{tid}/rounds", json=round_data)
+        assert answer.status_code == 201, answer.text
+        assert answer.json()["round"]["players"]["ann"]["score"] == 11
+    data = client.get(f"/api/tournaments/{tid}").json()
+    assert data["totals"] == {"ann": 22, "bob": 4} and data["winner"] == "ann"
+    refused = client.post(f"/api/tournaments/{tid}/rounds", json=round_data)
+    assert refused.status_code == 400 and "over" in refused.json()["error"]
+
+
+def test_the_openapi_document_describes_every_endpoint(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    paths = schema["paths"]
+    for path in (
+        "/api/solve",
+        "/api/shake",
+        "/api/score",
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/words",
+        "/api/daily",
+        "/api/tournaments",
+        "/api/tournaments/{tournament_id}/rounds",
+    ):
+        assert path in paths
+    body = paths["/api/solve"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "#/components/schemas/SolveRequest"}
+    assert "board" in schema["components"]["schemas"]["SolveRequest"]["required"]
+    assert "/solve" not in paths  # pages are not part of the API
+    assert client.get("/api/docs").status_code == 200
+
+
+def test_rules_lists_presets_and_dictionaries(client: TestClient) -> None:
+    data = client.get("/api/rules").json()
+    assert data["presets"]["big"]["rows"] == 5
+    assert data["dictionaries"] == ["common", "standard", "huge"]
+
+
+def test_extra_word_lists_are_offered_by_name(db_url: str, tmp_path: Any, clock: FakeClock) -> None:
+    words = tmp_path / "mine.txt"
+    words.write_text("lines\nline\nzzzz\n")
+    client = TestClient(create_app(db_url, dictionaries={"mine": words}, clock=clock))
+    data = client.post("/api/solve", json={"board": BOARD, "dictionary": "mine"}).json()
+    assert data["dictionary"] == "mine"
+    assert [word["word"] for word in data["words"]] == ["lines", "line"]
+    assert "mine" in client.get("/api/rules").json()["dictionaries"]

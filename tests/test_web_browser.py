@@ -1,0 +1,238 @@
+"""The pages in a real browser (Playwright driving Debian's Chromium) against a real server on
+loopback: solve a board and see a path drawn, score a paper game and a tournament, play a solo
+round with a short timer, play the daily board. Each test saves a screenshot under
+``test-artifacts/screenshots/`` (not committed)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bigboggle import Dictionary, Rules, shake, solve
+from live_server import LiveServer
+
+pytestmark = pytest.mark.once
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("BIGBOGGLE_CHROMIUM") or shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    folder = tmp_path_factory.mktemp("browser")
+    live = LiveServer(f"sqlite:///{folder / 'web.sqlite3'}", folder / "server.log").start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    executable = chromium_path()
+    if executable is None:
+        if os.environ.get("BIGBOGGLE_REQUIRE_BROWSER"):
+            pytest.fail("Chromium is required (apt-get install chromium) but was not found")
+        pytest.skip("no Chromium here (apt-get install chromium, or set BIGBOGGLE_CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh page; JavaScript errors fail the test; a screenshot is saved at the end."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    # A refused request (a 4xx the page shows as a message) is logged by the browser; not a bug.
+    tab.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and "Failed to load resource" not in m.text
+            else None
+        ),
+    )
+    yield tab
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    tab.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+    assert errors == []
+
+
+def test_solve_a_board_typed_into_the_grid_and_see_a_path(
+    page: object, server: LiveServer, standard: Dictionary
+) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    page.goto(server.url + "/solve")
+    cells = page.locator(".grid-cells input")
+    expect(cells).to_have_count(25)
+    cells.first.click()
+    page.keyboard.type("LINESTQuARDHEMOPABCKIPSTEW")  # the cursor moves on by itself
+    expect(page.locator("#board")).to_have_value("LINES/TQuARD/HEMOP/ABCKI/PSTEW")
+    page.get_by_role("button", name="Solve", exact=True).click()
+    solution = solve(BOARD, standard, Rules.preset("big"))
+    expect(page.locator("#result-heading")).to_have_text(
+        f"{solution.count} words, {solution.total_score} points"
+    )
+    assert "board=LINES" in page.url  # the link reproduces the board
+    word = page.locator("#word-list button", has_text="arsenite")
+    word.hover()
+    points = page.locator(".path-layer polyline").get_attribute("points")
+    assert points is not None and len(points.split()) == len("arsenite")
+    expect(page.locator(".cell.on-path")).to_have_count(8)
+    expect(page.locator("#path-caption")).to_contain_text("arsenite: A (row 2, column 3)")
+    page.select_option("#filter-length", "8")
+    expect(page.locator("#word-list li:visible")).to_have_count(solution.counts_by_length()[8])
+    page.fill("#filter-start", "ro")
+    expect(page.locator("#word-list li:visible")).to_have_count(1)
+
+
+def test_score_a_paper_game_then_keep_a_tournament(page: object, server: LiveServer) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    page.goto(server.url + "/score")
+    page.fill("#board", BOARD)
+    names = page.locator(".player-name")
+    names.nth(0).fill("ann")
+    names.nth(1).fill("bob")
+    page.locator(".player-words").nth(0).fill("lines\narsenite\nzebra")
+    page.locator(".player-words").nth(1).fill("lines, dear")
+    page.get_by_role("button", name="Add a player").click()
+    names.nth(2).fill("kid")
+    page.locator(".player-min").nth(2).select_option("3")
+    page.locator(".player-words").nth(2).fill("sea")
+    page.get_by_role("button", name="Score the round").click()
+    ranking = page.locator("#round-result table.ranking tbody tr")
+    expect(ranking).to_have_count(3)
+    expect(ranking.nth(0)).to_contain_text("ann")
+    expect(ranking.nth(0)).to_contain_text("11")
+    expect(page.locator("#round-result .crossed")).to_have_text("Crossed off: lines")
+    expect(page.locator("#round-result")).to_contain_text("kid: 1 point")
+    page.locator("#round-result button.word", has_text="arsenite").hover()
+    expect(page.locator("#round-result .cell.on-path")).to_have_count(8)
+
+    page.fill("#t-name", "Friday night")
+    page.select_option("#t-end", "target:50")
+    page.get_by_role("button", name="Start a tournament").click()
+    page.wait_for_url("**/tournaments/*")
+    expect(page.locator("h1")).to_have_text("Friday night")
+    expect(page.locator(".player-name").nth(2)).to_have_value("kid")  # players carried over
+    page.fill("#board", BOARD)
+    page.locator(".player-words").nth(0).fill("romaine")
+    page.locator(".player-words").nth(1).fill("moraines")
+    page.get_by_role("button", name="Score and add the round").click()
+    expect(page.locator("#standings tbody tr").nth(0)).to_contain_text("bob")
+    expect(page.locator("#standings tbody tr").nth(0)).to_contain_text("11")
+    expect(page.locator("#rounds > details")).to_have_count(1)
+
+
+def test_a_solo_round_with_a_short_timer(
+    page: object, server: LiveServer, standard: Dictionary
+) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    page.goto(server.url + "/play?timer=8&seed=7")
+    page.fill("#player", "tester")
+    page.get_by_role("button", name="Start the clock").click()
+    page.wait_for_url("**/games/*")
+    _, game = server.call("GET", "/api/games/" + page.url.rsplit("/", 1)[1])
+    assert game["board"] == str(shake("big", 7).board) and game["player"] == "tester"
+    found = solve(game["board"], standard, Rules.preset("big"))
+    typed, traced = found.words[0], found.words[1]
+    page.fill("#word", typed.word)
+    page.keyboard.press("Enter")
+    expect(page.locator("#verdict")).to_contain_text(f"{typed.word}: scored")
+    # Trace the second word by dragging across its cells.
+    first = page.locator(f'.cell[data-r="{traced.path[0][0]}"][data-c="{traced.path[0][1]}"]')
+    box = first.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    for row, col in traced.path[1:]:
+        cell = page.locator(f'.cell[data-r="{row}"][data-c="{col}"]').bounding_box()
+        assert cell is not None
+        page.mouse.move(cell["x"] + cell["width"] / 2, cell["y"] + cell["height"] / 2, steps=4)
+    page.mouse.up()
+    expect(page.locator("#verdict")).to_contain_text(f"{traced.word}: scored")
+    page.fill("#word", "zzzz")
+    page.keyboard.press("Enter")
+    expect(page.locator("#verdict")).to_contain_text("zzzz: not on the board")
+    expect(page.locator("#score-so-far")).to_have_text(str(typed.score + traced.score))
+    # The server's deadline ends the game; the page shows the results.
+    expect(page.locator("#score-heading")).to_contain_text(
+        f"{typed.score + traced.score} points of {found.total_score}", timeout=20_000
+    )
+    expect(page.locator("#missed-words li:visible").first).to_be_visible()
+    hidden = page.locator("#missed-words li.rare")
+    if hidden.count():
+        expect(hidden.first).to_be_hidden()
+        page.get_by_label("rarer words").check()
+        expect(hidden.first).to_be_visible()
+    href = page.locator("#replay-link").get_attribute("href")
+    assert href is not None and "seed=7" in href and "timer=8" in href
+
+
+def test_the_daily_board_and_its_leaderboard(page: object, server: LiveServer) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    page.goto(server.url + "/daily")
+    page.fill("#player", "daisy")
+    page.get_by_role("button", name="Start the clock").click()
+    page.wait_for_url("**/games/*")
+    expect(page.locator("h1")).to_contain_text("Daily board")
+    page.fill("#word", "qqqq")
+    page.keyboard.press("Enter")
+    expect(page.locator("#verdict")).to_contain_text("qqqq:")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="I'm done: end the game").click()
+    expect(page.locator("#score-heading")).to_contain_text("0 points")
+    page.get_by_role("link", name="See the leaderboard").click()
+    expect(page.locator("#leaderboard")).to_contain_text("daisy")
+    # The same name cannot play today's board twice.
+    page.fill("#player", "Daisy")
+    page.get_by_role("button", name="Start the clock").click()
+    expect(page.locator("#daily-error")).to_contain_text("already played")
+
+
+def test_phone_width_and_keyboard_only(browser: object, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": 375, "height": 740}, has_touch=True)  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(server.url + f"/solve?board={BOARD}")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375  # nothing spills sideways
+    page.keyboard.press("Tab")
+    expect(page.locator(".skip")).to_be_focused()
+    page.locator("#word-list button").first.focus()
+    expect(page.locator(".cell.on-path").first).to_be_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "test_phone_width_and_keyboard_only.png"), full_page=True)
+    context.close()

@@ -1,0 +1,155 @@
+"""The pages through the ASGI test client: what they show, links that reproduce a board, errors
+shown in the page, names escaped."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from bigboggle import Board, Dictionary, Rules, solve
+from bigboggle.web import create_app
+from conftest import FakeClock
+
+pytestmark = pytest.mark.once
+
+BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+
+
+@pytest.fixture
+def client(db_url: str, clock: FakeClock) -> TestClient:
+    return TestClient(create_app(db_url, clock=clock))
+
+
+@pytest.mark.parametrize("path", ["/", "/solve", "/score", "/play", "/daily", "/rules"])
+def test_every_page_renders_with_labels_and_a_main_landmark(client: TestClient, path: str) -> None:
+    page = client.get(path)
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    html = page.text
+    assert '<main id="main"' in html and 'lang="en"' in html and 'name="viewport"' in html
+    # Every visible form control has a label: by for=id, or by being inside its <label>.
+    ids = set(re.findall(r'<(?:input|select|textarea)[^>]*\bid="([^"]+)"', html))
+    labelled = set(re.findall(r'<label[^>]*\bfor="([^"]+)"', html))
+    hidden = set(re.findall(r'<input[^>]*type="hidden"[^>]*id="([^"]+)"', html))
+    assert ids - hidden <= labelled | _inside_labels(html)
+
+
+def _inside_labels(html: str) -> set[str]:
+    found: set[str] = set()
+    for label in re.findall(r"<label>(.*?)</label>", html, flags=re.S):
+        found.update(re.findall(r'\bid="([^"]+)"', label))
+    return found
+
+
+def test_the_solver_page_shows_every_word_with_its_path(
+    client: TestClient, standard: Dictionary
+) -> None:
+    page = client.get("/solve", params={"board": BOARD})
+    assert page.status_code == 200
+    solution = solve(BOARD, standard, Rules.preset("big"))
+    html = page.text
+    assert f"{solution.count} words, {solution.total_score} points" in html
+    paths = dict(re.findall(r'data-word="(\w+)">\s*<button[^>]*data-path="([\d,;]+)"', html))
+    assert len(paths) == solution.count
+    board = Board(BOARD)
+    for word, path in paths.items():
+        steps = [tuple(int(n) for n in step.split(",")) for step in path.split(";")]
+        assert board.is_valid_path(steps) and board.spell(steps) == word  # type: ignore[arg-type]
+    assert "better than" in html
+    assert 'value="LINES/TQARD/HEMOP/ABCKI/PSTEW"' in html  # the link reproduces the board
+
+
+def test_the_solver_page_takes_rules_and_shows_errors_in_place(client: TestClient) -> None:
+    page = client.get("/solve", params={"board": "PERS/LATG/SINE/TERS", "rules": "classic"})
+    assert "Boggle (4x4, new dice)" in page.text
+    bad = client.get("/solve", params={"board": "LIN/ES"})
+    assert bad.status_code == 400
+    assert 'role="alert"' in bad.text and "rectangular" in bad.text
+    assert client.get("/solve", params={"board": BOARD, "rules": "nope"}).status_code == 400
+    # An empty choice is "the default", as a plain form sends it.
+    page = client.get("/solve", params={"board": BOARD, "dictionary": "", "min_length": ""})
+    assert page.status_code == 200
+    page = client.get("/solve", params={"board": BOARD, "min_length": "5"})
+    assert "words of\n    5+ letters" in page.text
+    assert "must be a whole number" in client.get("/solve?board=AB/CD&min_length=x").text
+
+
+def test_a_game_page_while_running_and_when_over(client: TestClient, clock: FakeClock) -> None:
+    game = client.post("/api/games", json={"board": BOARD, "player": "ann"}).json()
+    client.post(f"/api/games/{game['id']}/words", json={"word": "lines"})
+    running = client.get(f"/games/{game['id']}").text
+    assert 'role="timer"' in running and 'aria-live="assertive"' in running
+    assert 'role="gridcell"' in running and "3:00" in running
+    assert "arsenite" not in running  # no answers before the end
+    clock.advance(200)
+    over = client.get(f"/games/{game['id']}").text
+    assert "2 points" in over and "arsenite" in over
+    assert 'id="show-rare"' in over and 'class="rare" hidden' in over
+    assert "/play?" in over and "board=LINES" in over
+
+
+def test_unknown_pages_and_games_are_404_pages(client: TestClient) -> None:
+    for path in ("/games/nope", "/tournaments/nope", "/no-such-page"):
+        page = client.get(path)
+        assert page.status_code == 404
+        assert page.headers["content-type"].startswith("text/html")
+        assert 'role="alert"' in page.text
+
+
+def test_names_are_escaped(client: TestClient) -> None:
+    evil = "<script>alert(1)</script>"
+    game = client.post("/api/games", json={"seed": 1, "player": evil}).json()
+    client.post(f"/api/games/{game['id']}/finish")
+    for path in (f"/games/{game['id']}", "/"):
+        html = client.get(path).text
+        assert evil not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    tournament = client.post("/api/tournaments", json={"name": evil, "rounds": 1}).json()
+    client.post(
+        f"/api/tournaments/{tournament['id']}/rounds",
+        json={"board": BOARD, "players": {evil: ["lines"]}},
+    )
+    html = client.get(f"/tournaments/{tournament['id']}").text
+    assert "<script>alert" not in html
+
+
+def test_the_tournament_page_shows_standings(client: TestClient) -> None:
+    tid = client.post("/api/tournaments", json={"name": "Friday", "target": 10}).json()["id"]
+    client.post(
+        f"/api/tournaments/{tid}/rounds",
+        json={"board": BOARD, "players": {"ann": ["arsenite"], "bob": ["lines"]}},
+    )
+    html = client.get(f"/tournaments/{tid}").text
+    assert "<strong>ann</strong> wins the tournament" in html
+    assert re.search(r"<th scope=\"row\">ann</th><td class=\"num\">11</td>", html)
+
+
+def test_the_daily_page_lists_the_leaderboard(client: TestClient, clock: FakeClock) -> None:
+    game = client.post("/api/games", json={"daily": True, "player": "zoe"}).json()
+    client.post(f"/api/games/{game['id']}/finish")
+    html = client.get("/daily").text
+    assert f'href="/games/{game["id"]}">zoe</a>' in html
+    assert "Play today" in html
+    past = client.get("/daily", params={"date": "2020-01-01"}).text
+    assert "No finished games yet" in past and "Play today" not in past
+    assert client.get("/daily", params={"date": "someday"}).status_code == 400
+
+
+def test_the_rules_page_covers_every_preset_and_team_play(client: TestClient) -> None:
+    html = client.get("/rules").text
+    for preset in ("classic", "big", "superbig"):
+        assert f'id="preset-{preset}"' in html
+    assert 'id="teams"' in html and "Challenge cube" in html
+
+
+def test_static_files_are_served(client: TestClient) -> None:
+    for name in ("style.css", "board.js", "game.js", "solve.js", "favicon.svg"):
+        assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_a_board_code_fills_in_the_play_page(client: TestClient) -> None:
+    html = client.get("/play", params={"code": "superbig:42"}).text
+    assert 'value="42"' in html and '<option value="superbig" selected>' in html
+    bad = client.get("/play", params={"code": "giant:x"})
+    assert bad.status_code == 400 and "RULES:SEED" in bad.text
