@@ -190,3 +190,15 @@ def test_path_for_rejects_missing_letters_at_once_and_honours_a_budget() -> None
     assert board.path_for("e" * 10, budget=100) is not None
     with pytest.raises(SearchBudgetExceeded):
         board.path_for("e" * 10, budget=5)
+
+
+def test_one_search_budget_can_cover_several_searches() -> None:
+    from bigboggle.board import SearchBudget, SearchBudgetExceeded
+
+    board = Board("/".join(["EEEEE"] * 5))
+    shared = SearchBudget(5)
+    assert board.path_for("eee", budget=shared) is not None
+    assert shared.left == 2  # one cell per letter on the way straight to a path
+    with pytest.raises(SearchBudgetExceeded):
+        board.path_for("eee", budget=shared)
+    assert shared.left < 0

@@ -618,3 +618,27 @@ def test_adversarial_entries_are_judged_quickly() -> None:
     assert verdicts[0] in (Verdict.NOT_ON_BOARD, Verdict.NOT_IN_DICTIONARY)
     assert verdicts[1] is Verdict.NOT_ON_BOARD
     assert verdicts[2] is Verdict.SCORED
+
+
+def test_hostile_lists_draw_on_one_budget_and_cannot_make_scoring_hang(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bigboggle import judge as judge_module
+
+    per_entry = judge_module.PATH_SEARCH_BUDGET
+    monkeypatch.setattr(judge_module, "ROUND_SEARCH_BUDGET", 3 * per_entry)
+    # A's everywhere but two far corners: "b" + k a's + "b" cannot fit for k < 10, and finding
+    # that out means trying every path of A's from each B.
+    rows = [["A"] * 12 for _ in range(12)]
+    rows[0][0] = rows[11][11] = "B"
+    judge = judge_module.Judge(Board.from_faces(rows), BIG, WORDS)
+    entries = ["b" + "a" * k + "b" for k in (9, 8, 7, 6)]
+    results = [judge.judge(entry, 4, set()) for entry in entries]
+    # The first three each use up a search's budget (undecided: certainly not a word); the
+    # fourth finds the round's budget spent and is judged without a search.
+    assert [result.verdict for result in results] == [Verdict.NOT_IN_DICTIONARY] * 4
+    assert judge.search_steps_left == 0
+    # A word whose letters the board lacks is still told apart at once, budget or not.
+    assert judge.judge("bcab", 4, set()).verdict is Verdict.NOT_ON_BOARD
+    # Each entry is searched once: judging it again takes nothing.
+    assert judge.judge(entries[0], 4, set()).verdict is Verdict.NOT_IN_DICTIONARY

@@ -39,6 +39,15 @@ def run(app: BoggleApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> Non
     asyncio.run(main())
 
 
+async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 10) -> None:
+    """Let the app run until ``condition()`` holds (the clock's tick fires on its own timer, which
+    a loaded machine may delay), or ``seconds`` pass; the caller then asserts it."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    await pilot.pause()
+    while not condition() and asyncio.get_running_loop().time() < deadline:
+        await pilot.pause(0.05)
+
+
 def text_of(app: BoggleApp, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
 
@@ -71,10 +80,10 @@ def test_solo_round_verdicts_end_and_missed_words(standard: Dictionary) -> None:
             assert verdict in text_of(app, "#verdict")
         assert "2 words, 7 points" in text_of(app, "#score")
         clock.now += 120
-        await pilot.pause(0.3)
+        await until(pilot, lambda: "1:00" in text_of(app, "#countdown"))
         assert "1:00" in text_of(app, "#countdown")
         clock.now += 60
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, ResultsScreen))
         assert isinstance(app.screen, ResultsScreen)
         summary = text_of(app, "#summary")
         assert "You scored 7 points with 2 words" in summary
@@ -143,7 +152,7 @@ def test_table_mode_round_with_a_crossed_off_word(standard: Dictionary) -> None:
     async def script(pilot: Pilot[None]) -> None:
         assert isinstance(app.screen, TrayScreen)
         clock.now += 181
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, EntryScreen))
         assert isinstance(app.screen, EntryScreen) and app.screen.player == "ann"
         await pilot.press(*"lines", "enter", *"quilt", "enter", *"zzzz", "ctrl+s")
         await pilot.pause()
@@ -228,7 +237,7 @@ def test_results_ignore_letters_typed_as_time_runs_out(standard: Dictionary) -> 
 
     async def script(pilot: Pilot[None]) -> None:
         clock.now += 200
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, ResultsScreen))
         assert isinstance(app.screen, ResultsScreen)
         await pilot.press("q", "n")  # still typing "sequin..." when the time ran out
         await pilot.pause()
@@ -246,7 +255,7 @@ def test_time_running_out_closes_the_help(standard: Dictionary) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         clock.now += 200
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(app.screen, ResultsScreen))
         assert isinstance(app.screen, ResultsScreen)
         assert not any(isinstance(screen, PlayScreen) for screen in app.screen_stack)
 
@@ -290,7 +299,7 @@ def test_snapshot_solo_results(snap_compare: Any, standard: Dictionary) -> None:
     async def play_and_end(pilot: Pilot[None]) -> None:
         await pilot.press(*"lines", "enter", *"dockets", "enter")
         clock.now += 200
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(pilot.app.screen, ResultsScreen))
 
     assert snap_compare(solo_app(standard, clock), run_before=play_and_end)
 
@@ -316,7 +325,7 @@ def test_snapshot_table_results(snap_compare: Any, standard: Dictionary) -> None
 
     async def play_round(pilot: Pilot[None]) -> None:
         clock.now += 200
-        await pilot.pause(0.3)
+        await until(pilot, lambda: isinstance(pilot.app.screen, EntryScreen))
         await pilot.press(*"lines quilt", "ctrl+s")
         await pilot.press(*"lines dream", "ctrl+s")
         await pilot.pause()

@@ -13,6 +13,7 @@ import itertools
 import string
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from .errors import BoardError, BoggleError
 
@@ -40,6 +41,14 @@ def adjacency(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
         for row in range(rows)
         for col in range(cols)
     )
+
+
+@dataclass
+class SearchBudget:
+    """Cells a path search may still try. Pass one object to several searches to cap their
+    total; :meth:`Board.path_for` takes from it as it goes."""
+
+    left: int
 
 
 class SearchBudgetExceeded(BoggleError):
@@ -244,7 +253,11 @@ class Board:
     # -- words -------------------------------------------------------------------------------
 
     def path_for(
-        self, word: str, *, through: Position | None = None, budget: int | None = None
+        self,
+        word: str,
+        *,
+        through: Position | None = None,
+        budget: int | SearchBudget | None = None,
     ) -> Path | None:
         """A path that spells ``word`` on this board, or ``None``.
 
@@ -252,24 +265,25 @@ class Board:
         The path is a tuple of ``(row, column)``; the same cell is never used twice and a blank
         never matches. Words whose letters the board does not hold are rejected at once; a
         search may still take exponential time on adversarial input, so ``budget`` caps the
-        cells tried and raises :class:`SearchBudgetExceeded` past it.
+        cells tried and raises :class:`SearchBudgetExceeded` past it (a :class:`SearchBudget`
+        object is drawn down, so that one budget can cover many searches).
         """
+        allowance = SearchBudget(budget) if isinstance(budget, int) else budget
         target = word.lower()
         required = None if through is None else self.index(*through)
         if not target or not self._could_hold(target):
             return None
         letters = self._letters
         neighbours = self._neighbours
-        steps = [0]
 
         def extend(cell: int, offset: int, used: list[int]) -> list[int] | None:
             face = letters[cell]
             if not face or not target.startswith(face, offset):
                 return None
-            if budget is not None:
-                steps[0] += 1
-                if steps[0] > budget:
-                    raise SearchBudgetExceeded(f"gave up looking for {word!r} after {budget} steps")
+            if allowance is not None:
+                allowance.left -= 1
+                if allowance.left < 0:
+                    raise SearchBudgetExceeded(f"gave up looking for {word!r}: out of steps")
             used.append(cell)
             end = offset + len(face)
             if end == len(target):

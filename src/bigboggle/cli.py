@@ -1092,9 +1092,21 @@ def play_command(
     metavar="NAME=PATH",
     help="Offer a word list file as dictionary NAME (repeatable).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Server processes sharing the port (and the database).",
+)
 @click.option("--log-level", default="info", show_default=True, help="uvicorn's log level.")
 def serve_command(
-    host: str, port: int, db_url: str | None, word_lists: Sequence[str], log_level: str
+    host: str,
+    port: int,
+    db_url: str | None,
+    word_lists: Sequence[str],
+    workers: int,
+    log_level: str,
 ) -> None:
     """Run the web app: the solver, solo play, the daily board and the scorekeeper.
 
@@ -1104,7 +1116,7 @@ def serve_command(
     \b
     Examples:
       bigboggle serve
-      bigboggle serve --port 8080 --db sqlite:///boggle.sqlite3
+      bigboggle serve --port 8080 --db sqlite:///boggle.sqlite3 --workers 2
       bigboggle serve --host 0.0.0.0 --db postgresql+psycopg://boggle@localhost/boggle
       bigboggle serve --word-list enable=~/lists/enable2k.txt
     """
@@ -1127,7 +1139,22 @@ def serve_command(
     store = app.state.services.store
     click.echo(f"bigboggle {__version__}: database {store.url}")
     click.echo(f"Open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+    if workers == 1:
+        uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+        return
+    # Each worker builds its own app from the environment; the schema is already up to date.
+    os.environ["BIGBOGGLE_DB"] = store.url
+    os.environ["BIGBOGGLE_WORD_LISTS"] = json.dumps(extra)
+    store.close()
+    uvicorn.run(
+        "bigboggle.web.app:app_from_environment",
+        factory=True,
+        workers=workers,
+        host=host,
+        port=port,
+        log_level=log_level,
+        access_log=False,
+    )
 
 
 @cli.command("info")

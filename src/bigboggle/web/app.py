@@ -7,6 +7,8 @@ parameter so that tests can move time; the server's clock is the only one a game
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -92,6 +94,14 @@ def create_app(
     _install_error_handlers(app, templates)
     _install_openapi(app)
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app as ``bigboggle serve --workers N`` starts it in each worker process: the database
+    URL from ``BIGBOGGLE_DB`` and extra word lists (JSON name -> path) from
+    ``BIGBOGGLE_WORD_LISTS``."""
+    extra = json.loads(os.environ.get("BIGBOGGLE_WORD_LISTS") or "{}")
+    return create_app(os.environ.get("BIGBOGGLE_DB") or None, dictionaries=extra)
 
 
 def _status_of(exc: BoggleError) -> int:
