@@ -84,3 +84,21 @@ def test_a_setting_is_made_once_and_kept(db_url: str) -> None:
     store = Store(db_url)
     first = store.setting("daily_secret", lambda: "one")
     assert store.setting("daily_secret", lambda: "two") == first == "one"
+
+
+def test_a_version_1_database_is_brought_up_to_date(
+    db_url: str, tmp_path: Path, clock: FakeClock
+) -> None:
+    games = SoloGames(Store(db_url), DictionaryShelf(), clock)
+    kept = games.start("big", seed=5).row.id
+    # Make it what bigboggle 1's schema left: no room tables, version 1.
+    with sqlite3.connect(tmp_path / "bigboggle.sqlite3") as connection:
+        for table in ("room_words", "room_rounds", "room_players", "rooms"):
+            connection.execute(f"DROP TABLE {table}")
+        connection.execute("UPDATE settings SET value = '1' WHERE key = 'schema_version'")
+    store = Store(db_url)
+    assert store.schema_version == SCHEMA_VERSION == 2
+    with sqlite3.connect(tmp_path / "bigboggle.sqlite3") as connection:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
+    assert {"rooms", "room_players", "room_rounds", "room_words"} <= tables
+    assert SoloGames(store, DictionaryShelf(), clock).get(kept).row.seed == 5

@@ -1093,6 +1093,13 @@ def play_command(
     help="Offer a word list file as dictionary NAME (repeatable).",
 )
 @click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    metavar="URL",
+    help="Share multiplayer rooms with other server processes through Redis (redis://host:6379/0).",
+)
+@click.option(
     "--workers",
     type=click.IntRange(1, 64),
     default=1,
@@ -1105,6 +1112,7 @@ def serve_command(
     port: int,
     db_url: str | None,
     word_lists: Sequence[str],
+    redis_url: str | None,
     workers: int,
     log_level: str,
 ) -> None:
@@ -1116,8 +1124,9 @@ def serve_command(
     \b
     Examples:
       bigboggle serve
-      bigboggle serve --port 8080 --db sqlite:///boggle.sqlite3 --workers 2
-      bigboggle serve --host 0.0.0.0 --db postgresql+psycopg://boggle@localhost/boggle
+      bigboggle serve --port 8080 --db sqlite:///boggle.sqlite3
+      bigboggle serve --host 0.0.0.0 --db postgresql+psycopg://boggle@localhost/boggle \\
+                      --redis redis://localhost:6379/0 --workers 4
       bigboggle serve --word-list enable=~/lists/enable2k.txt
     """
     try:
@@ -1133,9 +1142,11 @@ def serve_command(
             _fail(f"--word-list {item!r}: give NAME=PATH, like enable=enable2k.txt")
         extra[name] = os.path.expanduser(path)
     try:
-        app = create_app(db_url, dictionaries=extra)
+        app = create_app(db_url, dictionaries=extra, redis=redis_url)
     except BoggleError as exc:
         _fail(str(exc))
+    if workers > 1 and redis_url is None:
+        _fail("--workers above 1 needs --redis: rooms' players may land on different workers")
     store = app.state.services.store
     click.echo(f"bigboggle {__version__}: database {store.url}")
     click.echo(f"Open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
@@ -1145,6 +1156,7 @@ def serve_command(
     # Each worker builds its own app from the environment; the schema is already up to date.
     os.environ["BIGBOGGLE_DB"] = store.url
     os.environ["BIGBOGGLE_WORD_LISTS"] = json.dumps(extra)
+    os.environ["BIGBOGGLE_REDIS"] = redis_url or ""
     store.close()
     uvicorn.run(
         "bigboggle.web.app:app_from_environment",

@@ -45,7 +45,8 @@ from sqlalchemy.orm import (
 from .errors import BoggleError
 
 #: The schema this bigboggle writes. Each step in ``_MIGRATIONS`` brings version ``n`` to ``n+1``.
-SCHEMA_VERSION = 1
+#: 1: solo games and tournaments; 2: multiplayer rooms.
+SCHEMA_VERSION = 2
 
 
 class StoreError(BoggleError):
@@ -148,12 +149,80 @@ class RoundRow(Base):
     __table_args__ = (UniqueConstraint("tournament_id", "number"),)
 
 
-def _create_v1(engine: Engine) -> None:
+class RoomRow(Base):
+    """A multiplayer room: its settings, its host, and a counter of the events it has seen."""
+
+    __tablename__ = "rooms"
+
+    code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    settings: Mapped[dict[str, Any]] = mapped_column()
+    host: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[float] = mapped_column(Float)
+    #: Bumped by every event (a join, a start, a round's end): clients resync on a gap.
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    over: Mapped[bool] = mapped_column(default=False)
+
+
+class RoomPlayerRow(Base):
+    """A player seated in a room, with the hash of their private resume token."""
+
+    __tablename__ = "room_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    joined_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("room", "name"),)
+
+
+class RoomRoundRow(Base):
+    """One round in a room: the board, the clock, and (once scored) what was entered."""
+
+    __tablename__ = "room_rounds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    board: Mapped[str] = mapped_column(String(600))
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    #: The settings the round was played by (the room's may change between rounds).
+    settings: Mapped[dict[str, Any]] = mapped_column()
+    starts_at: Mapped[float] = mapped_column(Float)
+    deadline: Mapped[float] = mapped_column(Float)
+    ended_at: Mapped[float | None] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("room", "number"),)
+
+
+class RoomWordRow(Base):
+    """A word a player submitted in a round, stored before it is acknowledged."""
+
+    __tablename__ = "room_words"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    round_id: Mapped[int] = mapped_column(
+        ForeignKey("room_rounds.id", ondelete="CASCADE"), index=True
+    )
+    player: Mapped[str] = mapped_column(String(80))
+    entry: Mapped[str] = mapped_column(String(200))
+    at: Mapped[float] = mapped_column(Float)
+
+
+_ROOM_TABLES = ("rooms", "room_players", "room_rounds", "room_words")
+
+
+def _create_current(engine: Engine) -> None:
     Base.metadata.create_all(engine)
 
 
+def _add_rooms(engine: Engine) -> None:
+    Base.metadata.create_all(engine, tables=[Base.metadata.tables[name] for name in _ROOM_TABLES])
+
+
 #: ``_MIGRATIONS[n]`` turns a database at schema version ``n`` into version ``n + 1``.
-_MIGRATIONS: dict[int, Callable[[Engine], None]] = {}
+_MIGRATIONS: dict[int, Callable[[Engine], None]] = {1: _add_rooms}
 
 
 def default_url() -> str:
@@ -203,10 +272,10 @@ class Store:
         if "settings" not in tables:
             if tables & set(Base.metadata.tables):
                 raise StoreError(f"{self.url!r} holds tables but no bigboggle schema version")
-            _create_v1(self.engine)
-            version = 1
+            _create_current(self.engine)
+            version = SCHEMA_VERSION
             with self.session() as session:
-                session.add(Setting(key="schema_version", value="1"))
+                session.add(Setting(key="schema_version", value=str(version)))
         else:
             with self.session() as session:
                 row = session.get(Setting, "schema_version")

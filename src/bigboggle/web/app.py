@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,9 +27,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .._version import __version__
 from ..errors import BoggleError, GameStateError
 from ..paper_games import PaperTournaments
+from ..rooms import Rooms
 from ..shelf import DictionaryShelf
 from ..solo_games import NotFoundError, SoloGames
 from ..store import Store, StoreError
+from .hub import LocalHub, RedisHub
 from .inputs import BODY_MODELS, MAX_BODY_BYTES, ApiError, describe_validation
 
 HERE = Path(__file__).parent
@@ -57,13 +60,29 @@ def create_app(
     *,
     dictionaries: Mapping[str, str | Path] | None = None,
     clock: Callable[[], float] = time.time,
+    redis: str | None = None,
 ) -> FastAPI:
     """The ASGI app on database ``db`` (a URL or an open store; default: the SQLite file in the
-    user's data directory), offering the built-in dictionaries plus ``dictionaries``."""
+    user's data directory), offering the built-in dictionaries plus ``dictionaries``. With
+    ``redis`` (a URL), rooms are shared with other server processes through Redis."""
     store = db if isinstance(db, Store) else Store(db)
     shelf = DictionaryShelf(dictionaries)
     templates = Jinja2Templates(directory=HERE / "templates")
+    from .rooms import RoomTimers
+
+    rooms = Rooms(store, shelf, clock)
+    hub = RedisHub(redis) if redis else LocalHub()
+    timers = RoomTimers(rooms, hub)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        yield
+        await timers.stop()
+        await hub.stop()
+
     app = FastAPI(
+        lifespan=lifespan,
         title="bigboggle",
         version=__version__,
         summary="Big Boggle: solve boards, score paper games, play solo and the daily board.",
@@ -84,11 +103,16 @@ def create_app(
         templates=templates,
     )
     templates.env.globals["version"] = __version__
+    app.state.rooms = rooms
+    app.state.hub = hub
+    app.state.timers = timers
 
     from .api import router as api_router
     from .pages import router as page_router
+    from .rooms import router as room_router
 
     app.include_router(api_router)
+    app.include_router(room_router)
     app.include_router(page_router)
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     _install_error_handlers(app, templates)
@@ -101,7 +125,11 @@ def app_from_environment() -> FastAPI:
     URL from ``BIGBOGGLE_DB`` and extra word lists (JSON name -> path) from
     ``BIGBOGGLE_WORD_LISTS``."""
     extra = json.loads(os.environ.get("BIGBOGGLE_WORD_LISTS") or "{}")
-    return create_app(os.environ.get("BIGBOGGLE_DB") or None, dictionaries=extra)
+    return create_app(
+        os.environ.get("BIGBOGGLE_DB") or None,
+        dictionaries=extra,
+        redis=os.environ.get("BIGBOGGLE_REDIS") or None,
+    )
 
 
 def _status_of(exc: BoggleError) -> int:

@@ -135,6 +135,17 @@ class NewTournament(_Strict):
     rounds: int | None = Field(None, ge=1, le=200, description="This many rounds")
 
 
+class NewRoom(_Strict):
+    """``POST /api/rooms``: the host's name and the room's settings."""
+
+    host: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+    settings: dict[str, Any] = Field(
+        default_factory=dict,
+        description="rules, options {advanced, challenge, duplicates, min_length}, timer, "
+        "dictionary, target or rounds, max_players, handicaps {name: 3}, teams {team: [names]}",
+    )
+
+
 class ErrorBody(BaseModel):
     """Every refused request answers this."""
 
@@ -228,4 +239,5 @@ BODY_MODELS: tuple[type[BaseModel], ...] = (
     NewGame,
     NewWord,
     NewTournament,
+    NewRoom,
 )

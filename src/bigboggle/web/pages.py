@@ -167,3 +167,16 @@ def daily_page(request: Request, rules: Name = None, date: Name = None) -> Respo
 @router.get("/rules", response_class=HTMLResponse)
 def rules_page(request: Request) -> Response:
     return _page(request, "rules.html", dice_sets=DICE_SETS, tables=SCORING_TABLES)
+
+
+@router.get("/rooms", response_class=HTMLResponse)
+def rooms_page(request: Request) -> Response:
+    """Create a multiplayer room, or join one by its code."""
+    return _page(request, "rooms.html")
+
+
+@router.get("/rooms/{code}", response_class=HTMLResponse)
+def room_page(request: Request, code: Annotated[str, Path(max_length=12)]) -> Response:
+    """A room: join it, play its rounds, see the results."""
+    room = request.app.state.rooms.public(code)
+    return _page(request, "room.html", room=room)

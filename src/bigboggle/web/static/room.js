@@ -1,0 +1,342 @@
+// A multiplayer room over the WebSocket protocol (see bigboggle/web/protocol.py): join or come
+// back with the private token kept in this browser, play rounds on the server's clock, see results.
+import { el, VERDICTS } from "./api.js";
+import { traceable } from "./board.js";
+import { renderRound } from "./roundview.js";
+import { splitBoard } from "./gridinput.js";
+
+const root = document.getElementById("room");
+const code = root.dataset.room;
+const tokenKey = `bigboggle:room:${code}`;
+const $ = (id) => document.getElementById(id);
+const connection = $("connection");
+const errorNode = $("room-error");
+
+let socket = null;
+let me = null;
+let state = null;
+let offset = 0; // server clock minus this device's clock, in seconds
+let nextId = 1;
+let retry = 0;
+let tracer = null;
+let boardText = null;
+let shownResults = 0;
+const announced = new Set();
+
+const serverNow = () => Date.now() / 1000 + offset;
+
+function showError(message) {
+  errorNode.textContent = message || "";
+  errorNode.hidden = !message;
+}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ v: 1, id: nextId++, ...message }));
+    return true;
+  }
+  showError("not connected; reconnecting…");
+  return false;
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws`);
+  connection.textContent = "Connecting…";
+  socket.addEventListener("open", () => {
+    retry = 0;
+    connection.textContent = "Connected.";
+    const token = localStorage.getItem(tokenKey);
+    if (token) send({ type: "join", room: code, token });
+    else $("join-form").hidden = false;
+  });
+  socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  socket.addEventListener("close", () => {
+    connection.textContent = "Connection lost; reconnecting…";
+    me = null;
+    retry = Math.min(retry + 1, 5);
+    setTimeout(connect, 500 * 2 ** retry);
+  });
+}
+
+function receive(message) {
+  switch (message.type) {
+    case "welcome":
+      me = message.player;
+      if (message.token) localStorage.setItem(tokenKey, message.token);
+      localStorage.setItem("bigboggle:name", me);
+      $("join-form").hidden = true;
+      showError("");
+      break;
+    case "state":
+      render(message.state);
+      break;
+    case "verdict":
+      showVerdict(message.result);
+      break;
+    case "results":
+      showResults(message.round, message);
+      break;
+    case "error":
+      if (message.code === "not_found" && localStorage.getItem(tokenKey) && !me) {
+        localStorage.removeItem(tokenKey); // a token from an old database: join afresh
+        $("join-form").hidden = false;
+      }
+      if (message.code === "rate_limited") return;
+      showError(message.message);
+      $("verdict").textContent = message.message;
+      break;
+    default:
+      break;
+  }
+}
+
+function render(next) {
+  state = next;
+  offset = next.now - Date.now() / 1000;
+  $("lobby").hidden = false;
+  const players = $("players");
+  players.replaceChildren(
+    ...next.players.map((name) =>
+      el("li", {}, name, name === next.host ? " (host)" : "", name === next.you ? " — you" : ""),
+    ),
+  );
+  const s = next.settings;
+  const ends = s.target ? `first to ${s.target} points` : s.rounds ? `${s.rounds} rounds` : "no set end";
+  const options = [
+    s.options.advanced ? "advanced" : "",
+    s.options.challenge ? "challenge cube" : "",
+    s.options.duplicates === "keep" ? "duplicates kept" : "",
+    s.teams ? `teams: ${Object.entries(s.teams).map(([t, m]) => `${t} (${m.join(", ")})`).join("; ")}` : "",
+    Object.keys(s.handicaps).length ? `3-letter words for ${Object.keys(s.handicaps).join(", ")}` : "",
+  ].filter(Boolean);
+  $("settings-summary").textContent =
+    `${s.rules}, ${s.timer ? `${s.timer} s` : "the game's timer"}, ${ends}${options.length ? `; ${options.join("; ")}` : ""}. ` +
+    `${next.rounds_played} round${next.rounds_played === 1 ? "" : "s"} played.`;
+  const isHost = next.you === next.host;
+  const running = next.round;
+  $("host-controls").hidden = !isHost || next.over || Boolean(running);
+  $("waiting").hidden = isHost || next.over || Boolean(next.round);
+  if (isHost) fillSettings(next);
+  $("start-round").disabled = Boolean(running);
+  if (running) showRound(running);
+  else $("play").hidden = true;
+  if (next.last && next.last.number !== shownResults) showResults(next.last, next);
+  else if (next.last) showTotals(next);
+}
+
+function showRound(round) {
+  $("play").hidden = false;
+  $("round-number").textContent = round.number;
+  if (boardText !== round.board) {
+    boardText = round.board;
+    $("board-slot").replaceChildren(interactiveBoard(round.board));
+    tracer = traceable($("board-slot").querySelector(".board"), {
+      onChange: (text) => ($("word").value = text),
+      onSubmit: (word) => {
+        $("word").value = "";
+        submit(word);
+      },
+    });
+    $("my-words").replaceChildren();
+    $("verdict").textContent = round.playing ? "" : "You joined during this round: play the next one.";
+    announced.clear();
+  }
+  $("my-words").replaceChildren(...round.words.slice().reverse().map(wordItem));
+  $("word").disabled = !round.playing;
+}
+
+function interactiveBoard(text) {
+  const rows = splitBoard(text);
+  const cols = Math.max(...rows.map((row) => row.length));
+  const board = el("div", { class: "board interactive", role: "grid", "aria-label": "The board: tap or drag across cubes to spell a word" });
+  board.style.setProperty("--cols", cols);
+  rows.forEach((row, r) => {
+    const line = el("div", { role: "row", class: "board-row" });
+    row.forEach((cell, c) => {
+      const face = cell.replace("*", "");
+      const classes = ["cell", cell.endsWith("*") ? "challenge" : "", ["M", "W", "Z"].includes(face) ? "underlined" : ""];
+      line.append(
+        el("button", {
+          type: "button",
+          role: "gridcell",
+          class: classes.join(" ").trim(),
+          "data-r": r,
+          "data-c": c,
+          "data-face": face,
+          "aria-label": `${face || "blank"}, row ${r + 1}, column ${c + 1}`,
+          disabled: !face,
+          text: face || "·",
+        }),
+      );
+    });
+    board.append(line);
+  });
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "path-layer");
+  svg.setAttribute("aria-hidden", "true");
+  board.append(svg);
+  return el("div", { class: "board-wrap" }, board);
+}
+
+function wordItem(result) {
+  return el(
+    "li",
+    {},
+    el(
+      "div",
+      { class: "word" },
+      el("span", { class: "w", text: result.entry || result.word }),
+      el("span", { class: `verdict v-${result.verdict}`, text: VERDICTS[result.verdict] || result.verdict }),
+      el("span", { class: "pts", text: result.verdict === "scored" ? String(result.score) : "" }),
+    ),
+  );
+}
+
+function submit(word) {
+  word = word.trim();
+  if (!word) return;
+  send({ type: "submit", word });
+}
+
+function showVerdict(result) {
+  const text = VERDICTS[result.verdict] || result.verdict;
+  const points = result.verdict === "scored" ? `, ${result.score} point${result.score === 1 ? "" : "s"} so far` : "";
+  $("verdict").textContent = `${result.entry || result.word}: ${text}${points}`;
+  $("verdict").className = `verdict-line v-${result.verdict}`;
+  if (result.verdict !== "repeated") $("my-words").prepend(wordItem(result));
+}
+
+function showTotals(view) {
+  const body = $("totals").querySelector("tbody");
+  body.replaceChildren(
+    ...view.standings.map((name, i) =>
+      el("tr", {}, el("td", { text: String(i + 1) }), el("th", { scope: "row", text: name }), el("td", { class: "num", text: String(view.totals[name]) })),
+    ),
+  );
+  const winner = $("winner");
+  if (view.over) {
+    winner.hidden = false;
+    winner.textContent = view.winner ? `${view.winner} wins the game.` : "The game ends in a tie.";
+  } else winner.hidden = true;
+}
+
+function showResults(round, view) {
+  shownResults = round.number;
+  $("results").hidden = false;
+  $("results-heading").textContent = `Results of round ${round.number}`;
+  $("round-result").replaceChildren(renderRound(round));
+  showTotals(view);
+  if (!state || !state.round) $("play").hidden = true;
+  $("results-heading").focus();
+}
+
+function tick() {
+  if (!state || !state.round) return;
+  const round = state.round;
+  const now = serverNow();
+  const clock = $("clock");
+  const form = $("word-form");
+  if (now < round.starts_at) {
+    clock.textContent = `Starts in ${Math.ceil(round.starts_at - now)}`;
+    form.querySelector("button").disabled = true;
+    return;
+  }
+  form.querySelector("button").disabled = false;
+  const left = Math.max(0, round.deadline - now);
+  const whole = Math.ceil(left);
+  clock.textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  for (const mark of [60, 30, 10]) {
+    if (left <= mark && left > mark - 1 && !announced.has(mark)) {
+      announced.add(mark);
+      $("clock-announce").textContent = `${mark} seconds left`;
+    }
+  }
+  if (left <= 0 && !announced.has("end")) {
+    announced.add("end");
+    $("verdict").textContent = "Time is up. Scoring…";
+    if (tracer) tracer.clear();
+    // The server scores the round at the deadline; ask again in case this news was missed.
+    setTimeout(() => send({ type: "state" }), 1500);
+  }
+}
+setInterval(tick, 250);
+
+$("join-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const name = $("name").value.trim();
+  if (name) send({ type: "join", room: code, name });
+});
+$("name").value = localStorage.getItem("bigboggle:name") || "";
+$("word-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const word = $("word").value;
+  $("word").value = "";
+  if (tracer) tracer.clear();
+  submit(word);
+});
+$("start-round").addEventListener("click", () => send({ type: "start" }));
+
+function fillSettings(view) {
+  const form = $("settings-form");
+  if (form.contains(document.activeElement)) return; // the host is editing
+  const s = view.settings;
+  $("s-rules").value = s.rules;
+  $("s-timer").value = s.timer || "";
+  $("s-dictionary").value = s.dictionary || "";
+  $("s-duplicates").value = s.options.duplicates || "cancel";
+  $("s-advanced").checked = Boolean(s.options.advanced);
+  $("s-challenge").checked = Boolean(s.options.challenge);
+  $("s-teams").checked = Boolean(s.teams);
+  $("s-target").value = s.target || "";
+  $("s-rounds").value = s.rounds || "";
+  const teamOf = {};
+  for (const [team, members] of Object.entries(s.teams || {})) for (const m of members) teamOf[m] = team;
+  $("s-players").replaceChildren(
+    ...view.players.map((name, i) =>
+      el(
+        "div",
+        { class: "row", role: "group", "aria-label": name },
+        el("span", { class: "w", text: name }),
+        el("label", {}, "Team ", el("input", { class: "p-team", value: teamOf[name] || "", maxLength: 40, "data-player": name, id: `p-team-${i}` })),
+        el("label", {}, el("input", { type: "checkbox", class: "p-handicap", checked: name in s.handicaps, "data-player": name, id: `p-hc-${i}` }), " 3-letter words"),
+      ),
+    ),
+  );
+}
+
+$("settings-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const number = (id) => ($(id).value ? Number($(id).value) : null);
+  const options = {};
+  if ($("s-advanced").checked) options.advanced = true;
+  if ($("s-challenge").checked) options.challenge = true;
+  if ($("s-duplicates").value !== "cancel") options.duplicates = $("s-duplicates").value;
+  const handicaps = {};
+  for (const box of document.querySelectorAll(".p-handicap")) if (box.checked) handicaps[box.dataset.player] = 3;
+  let teams = null;
+  if ($("s-teams").checked) {
+    teams = {};
+    for (const input of document.querySelectorAll(".p-team")) {
+      const team = input.value.trim() || "no team";
+      (teams[team] ||= []).push(input.dataset.player);
+    }
+  }
+  send({
+    type: "configure",
+    settings: {
+      rules: $("s-rules").value,
+      options,
+      timer: number("s-timer"),
+      dictionary: $("s-dictionary").value || null,
+      target: number("s-target"),
+      rounds: number("s-rounds"),
+      max_players: state ? state.settings.max_players : 12,
+      handicaps,
+      teams,
+    },
+  });
+  document.activeElement.blur();
+});
+
+connect();
