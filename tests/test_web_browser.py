@@ -236,3 +236,61 @@ def test_phone_width_and_keyboard_only(browser: object, server: LiveServer) -> N
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "test_phone_width_and_keyboard_only.png"), full_page=True)
     context.close()
+
+
+def test_two_players_in_a_room_and_a_reload_mid_round(
+    browser: object, server: LiveServer, standard: Dictionary
+) -> None:
+    from playwright.sync_api import Page, expect
+
+    contexts = [browser.new_context(viewport={"width": 1100, "height": 1000}) for _ in range(2)]  # type: ignore[attr-defined]
+    ann, bob = (context.new_page() for context in contexts)
+    errors: list[str] = []
+    for page in (ann, bob):
+        assert isinstance(page, Page)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+    ann.goto(server.url + "/rooms")
+    ann.fill("#host", "ann")
+    ann.get_by_role("button", name="Create the room").click()
+    ann.wait_for_url("**/rooms/*")
+    bob.goto(ann.url)
+    bob.fill("#name", "bob")
+    bob.get_by_role("button", name="Join").click()
+    expect(ann.locator("#players")).to_contain_text("bob")
+    ann.locator("#settings-panel summary").click()
+    ann.fill("#s-timer", "12")
+    ann.get_by_role("button", name="Save the settings").click()
+    expect(bob.locator("#settings-summary")).to_contain_text("12 s")
+    ann.get_by_role("button", name="Start a round").click()
+    expect(bob.locator("#play")).to_be_visible()
+    code = ann.url.rsplit("/", 1)[1]
+    _, public = server.call("GET", f"/api/rooms/{code}")
+    assert public["players"] == ["ann", "bob"]
+    expect(ann.locator("#clock")).to_contain_text("0:", timeout=10_000)  # past "Starts in"
+    board = ann.locator("#board-slot .cell")
+    faces = [board.nth(i).get_attribute("data-face") or "" for i in range(25)]
+    text = "/".join(
+        "".join(f if len(f) == 1 else f"[{f}]" for f in faces[r * 5 : r * 5 + 5]) for r in range(5)
+    )
+    words = [
+        found.word for found in solve(text.replace("[Qu]", "Qu"), standard, Rules.preset("big"))
+    ]
+    for page, entries in ((ann, words[:2]), (bob, [words[0], words[2]])):
+        for word in entries:
+            page.fill("#word", word)
+            page.keyboard.press("Enter")
+            expect(page.locator("#verdict")).to_contain_text(f"{word}: scored")
+    bob.reload()  # bob's page reloads mid-round: his seat and words come back
+    expect(bob.locator("#my-words li")).to_have_count(2)
+    expect(bob.locator("#my-words")).to_contain_text(words[2])
+    for page in (ann, bob):
+        expect(page.locator("#results")).to_be_visible(timeout=30_000)
+        expect(page.locator("#round-result .crossed")).to_have_text(f"Crossed off: {words[0]}")
+    tables = [page.locator("#totals tbody").inner_text() for page in (ann, bob)]
+    assert tables[0] == tables[1]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for name, page in (("ann", ann), ("bob", bob)):
+        page.screenshot(path=str(SHOTS / f"test_room_{name}.png"), full_page=True)
+    for context in contexts:
+        context.close()
+    assert errors == []
