@@ -179,13 +179,17 @@ class Connection:
             await self.leave()
 
     async def handle(self, raw: str | bytes) -> None:
-        if not self.bucket.take():
-            await self.send(protocol.error("rate_limited", "too many messages; slow down"))
-            return
         try:
             msg = protocol.parse(raw)
         except protocol.ProtocolError as exc:
-            await self.send(protocol.error(exc.code, exc.message, exc.re))
+            msg = None
+            refusal = protocol.error(exc.code, exc.message, exc.re)
+        if not self.bucket.take():
+            re = msg.id if msg is not None else None
+            await self.send(protocol.error("rate_limited", "too many messages; slow down", re))
+            return
+        if msg is None:
+            await self.send(refusal)
             return
         try:
             await self.dispatch(msg)
