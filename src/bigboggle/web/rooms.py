@@ -34,7 +34,14 @@ log = logging.getLogger(__name__)
 BURST = 30
 RATE = 10.0
 
-router = APIRouter(tags=["rooms"])
+router = APIRouter(
+    tags=["rooms"],
+    responses={
+        400: {"model": ErrorBody, "description": "Bad input: the message names what and where"},
+        413: {"model": ErrorBody, "description": "The body is over the size limit"},
+        415: {"model": ErrorBody, "description": "The body is not JSON"},
+    },
+)
 
 
 @router.post(
@@ -42,7 +49,6 @@ router = APIRouter(tags=["rooms"])
     status_code=201,
     summary="Create a multiplayer room; the host is seated and gets a resume token",
     openapi_extra=body_schema(NewRoom),
-    responses={400: {"model": ErrorBody}},
 )
 async def create_room(request: Request) -> JSONResponse:
     asked = await read_model(request, NewRoom)
