@@ -40,6 +40,10 @@ export function renderRound(result, { title } = {}) {
   for (const player of Object.values(result.players)) {
     for (const word of player.words) if (word.verdict === "crossed_off") crossed.add(word.word);
   }
+  const unique = Object.entries(result.players)
+    .map(([name, player]) => [name, player.words.filter((w) => w.verdict === "scored").map((w) => w.word)])
+    .filter(([, words]) => words.length)
+    .map(([name, words]) => `${name}: ${words.join(", ")}`);
   const lists = el("div", { class: "lists" });
   for (const [name, player] of Object.entries(result.players)) {
     const team = result.teams && Object.entries(result.teams).find(([, t]) => t.members.includes(name));
@@ -66,6 +70,9 @@ export function renderRound(result, { title } = {}) {
   section.append(
     el("div", { class: "solve-layout" }, el("div", { class: "sticky" }, board, caption), el("div", {}, table,
       crossed.size ? el("p", { class: "crossed", text: `Crossed off: ${[...crossed].sort().join(", ")}` }) : el("p", { class: "crossed", text: "No words were crossed off." }),
+      el("p", { class: "unique", text: unique.length
+          ? `${result.teams ? "Found by one team only" : "Found by one player only"} (these score): ${unique.join("; ")}`
+          : "Nobody scored a word." }),
       lists, missed)),
   );
   linkWordsToBoard(section, board.querySelector(".board"), caption);
