@@ -9,7 +9,7 @@ from bigboggle.analysis import Band
 from bigboggle.dice import shake
 from bigboggle.errors import BoardError, GameStateError, RoundInputError, RulesError
 from bigboggle.shelf import DictionaryShelf
-from bigboggle.solo_games import NotFoundError, SoloGames, check_date, utc_date
+from bigboggle.solo_games import NotFoundError, NotOwnerError, SoloGames, check_date, utc_date
 from bigboggle.store import Store
 from bigboggle.verdicts import Verdict
 from conftest import FakeClock
@@ -34,12 +34,13 @@ def test_a_game_is_a_seeded_shake_of_the_presets_dice(games: SoloGames) -> None:
 def test_words_get_verdicts_at_once_and_are_stored_in_order(
     games: SoloGames, clock: FakeClock, standard: Dictionary
 ) -> None:
-    game_id = games.start("big", board=BOARD).row.id
+    started = games.start("big", board=BOARD)
+    game_id, key = started.row.id, started.key
     expected = solve(BOARD, standard, Rules.preset("big"))
     answers = {}
     for entry in ["LINES", "lines", "hemp", "xyzzy", "tqa", "arsenite"]:
         clock.advance(1)
-        result, _ = games.submit(game_id, entry)
+        result, _ = games.submit(game_id, entry, key)
         answers[entry] = result
     assert answers["LINES"].verdict is Verdict.SCORED
     assert answers["LINES"].score == expected.get("lines").score  # type: ignore[union-attr]
@@ -58,27 +59,29 @@ def test_words_get_verdicts_at_once_and_are_stored_in_order(
 
 
 def test_the_deadline_is_the_servers(games: SoloGames, clock: FakeClock) -> None:
-    game_id = games.start("big", board=BOARD, options={"timer": 30}).row.id
+    started = games.start("big", board=BOARD, options={"timer": 30})
+    game_id, key = started.row.id, started.key
     clock.advance(29.9)
-    games.submit(game_id, "lines")
+    games.submit(game_id, "lines", key)
     clock.advance(0.1)  # exactly at the deadline: too late
     with pytest.raises(GameStateError, match="time is up"):
-        games.submit(game_id, "rates")
+        games.submit(game_id, "rates", key)
     view = games.get(game_id)
     assert view.over
     assert view.row.ended_at == view.row.deadline
     assert view.row.score == view.result.players["you"].score == 2  # type: ignore[union-attr]
     with pytest.raises(GameStateError, match="ended"):
-        games.submit(game_id, "rates")
+        games.submit(game_id, "rates", key)
 
 
 def test_results_add_up_found_missed_and_share(
     games: SoloGames, clock: FakeClock, standard: Dictionary
 ) -> None:
-    game_id = games.start("big", board=BOARD).row.id
+    started = games.start("big", board=BOARD)
+    game_id, key = started.row.id, started.key
     for entry in ["lines", "arsenite", "nonsense"]:
-        games.submit(game_id, entry)
-    data = games.finish(game_id).to_json()
+        games.submit(game_id, entry, key)
+    data = games.finish(game_id, key).to_json()
     solution = solve(BOARD, standard, Rules.preset("big"))
     assert data["phase"] == "ended"
     assert data["score"] == 13
@@ -96,9 +99,10 @@ def test_results_add_up_found_missed_and_share(
 
 
 def test_ending_early_keeps_the_time_it_ended(games: SoloGames, clock: FakeClock) -> None:
-    game_id = games.start("big", seed=3).row.id
+    started = games.start("big", seed=3)
     clock.advance(20)
-    view = games.finish(game_id)
+    view = games.finish(started.row.id, started.key)
+    game_id = started.row.id
     assert view.row.ended_at == games.clock()
     clock.advance(1000)
     assert games.get(game_id).row.ended_at == view.row.ended_at
@@ -134,13 +138,14 @@ def test_bad_settings_are_refused_by_name(
 
 
 def test_bad_words_and_unknown_games(games: SoloGames) -> None:
-    game_id = games.start("big", seed=1).row.id
+    started = games.start("big", seed=1)
+    game_id, key = started.row.id, started.key
     with pytest.raises(RoundInputError, match="expected a word"):
-        games.submit(game_id, "   ")
+        games.submit(game_id, "   ", key)
     with pytest.raises(RoundInputError, match="limit"):
-        games.submit(game_id, "a" * 61)
+        games.submit(game_id, "a" * 61, key)
     with pytest.raises(NotFoundError):
-        games.submit("nope", "word")
+        games.submit("nope", "word", key)
     with pytest.raises(NotFoundError):
         games.get("x" * 40)
 
@@ -170,13 +175,15 @@ def test_the_leaderboard_ranks_finished_daily_games(
     games: SoloGames, clock: FakeClock, standard: Dictionary
 ) -> None:
     date = utc_date(clock.now)
-    ids = {name: games.start("big", daily=True, player=name).row.id for name in ("ann", "bob")}
+    started = {name: games.start("big", daily=True, player=name) for name in ("ann", "bob")}
+    ids = {name: view.row.id for name, view in started.items()}
+    keys = {name: view.key for name, view in started.items()}
     board = games.get(ids["ann"]).row.board
     words = [found.word for found in solve(board, standard, Rules.preset("big"))]
     for word in words[:3]:
-        games.submit(ids["bob"], word)
-    games.submit(ids["ann"], words[0])
-    games.finish(ids["ann"])
+        games.submit(ids["bob"], word, keys["bob"])
+    games.submit(ids["ann"], words[0], keys["ann"])
+    games.finish(ids["ann"], keys["ann"])
     assert [entry.player for entry in games.leaderboard("big", date)] == ["ann"]
     clock.advance(500)  # bob's deadline passes unattended: he is scored anyway
     board_now = games.leaderboard("big", date)
@@ -190,3 +197,46 @@ def test_dates_are_checked() -> None:
     for bad in ["2026-02-30", "yesterday", "2026-2-3", ""]:
         with pytest.raises(RoundInputError, match="YYYY-MM-DD"):
             check_date(bad)
+
+
+def test_only_the_key_holder_plays_or_sees_a_running_game(games: SoloGames) -> None:
+    started = games.start("big", board=BOARD, player="alice")
+    assert started.key and started.to_json()["key"] == started.key
+    game_id = started.row.id
+    games.submit(game_id, "lines", started.key)
+    for wrong in (None, "", "x" * 30):
+        with pytest.raises(NotOwnerError):
+            games.submit(game_id, "rates", wrong)
+        with pytest.raises(NotOwnerError):
+            games.finish(game_id, wrong)
+    stranger = games.get(game_id).to_json()
+    assert stranger["words"] == [] and "key" not in stranger  # nothing to copy
+    assert [w["word"] for w in games.get(game_id, started.key).to_json()["words"]] == ["lines"]
+    games.finish(game_id, started.key)
+    assert [w["word"] for w in games.get(game_id).to_json()["words"]] == ["lines"]  # over: public
+
+
+def test_words_sent_at_once_are_all_stored(games: SoloGames, standard: Dictionary) -> None:
+    import threading
+
+    started = games.start("big", board=BOARD)
+    words = [found.word for found in solve(BOARD, standard, Rules.preset("big"))][:24]
+    barrier = threading.Barrier(8)
+    failures: list[BaseException] = []
+
+    def send(batch: list[str]) -> None:
+        barrier.wait()
+        for word in batch:
+            try:
+                games.submit(started.row.id, word, started.key)
+            except BaseException as exc:  # collected and asserted below
+                failures.append(exc)
+
+    threads = [threading.Thread(target=send, args=(words[n::8],)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    stored = games.get(started.row.id, started.key).game.submissions
+    assert sorted(s.result.word for s in stored) == sorted(words)

@@ -26,7 +26,7 @@ def test_what_is_stored_survives_closing_and_reopening(db_url: str, clock: FakeC
     store = Store(db_url)
     games = SoloGames(store, DictionaryShelf(), clock)
     started = games.start("big", seed=7)
-    games.submit(started.row.id, "mode")
+    games.submit(started.row.id, "mode", started.key)
     store.close()
 
     again = SoloGames(Store(db_url), DictionaryShelf(), clock)
@@ -95,10 +95,12 @@ def test_a_version_1_database_is_brought_up_to_date(
     with sqlite3.connect(tmp_path / "bigboggle.sqlite3") as connection:
         for table in ("room_words", "room_rounds", "room_players", "rooms"):
             connection.execute(f"DROP TABLE {table}")
+        connection.execute("ALTER TABLE games DROP COLUMN owner_hash")
         connection.execute("UPDATE settings SET value = '1' WHERE key = 'schema_version'")
     store = Store(db_url)
     assert store.schema_version == SCHEMA_VERSION == 2
     with sqlite3.connect(tmp_path / "bigboggle.sqlite3") as connection:
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
     assert {"rooms", "room_players", "room_rounds", "room_words"} <= tables
-    assert SoloGames(store, DictionaryShelf(), clock).get(kept).row.seed == 5
+    again = SoloGames(store, DictionaryShelf(), clock).get(kept)
+    assert again.row.seed == 5 and again.row.owner_hash is None  # an old game: no key needed

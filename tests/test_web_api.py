@@ -209,8 +209,11 @@ def test_a_solo_game_by_the_servers_clock(client: TestClient, clock: FakeClock) 
     assert game["deadline"] - game["now"] == 60
     assert "missed" not in game  # no answers while the game runs
     url = f"/api/games/{game['id']}"
+    key = {"X-Game-Key": game["key"]}
+    refused = client.post(f"{url}/words", json={"word": "Lines"})  # no key: not your game
+    assert refused.status_code == 403 and "key" in refused.json()["error"]
     clock.advance(10)
-    answer = client.post(f"{url}/words", json={"word": "Lines"}).json()
+    answer = client.post(f"{url}/words", json={"word": "Lines"}, headers=key).json()
     assert answer["result"] == {
         "word": "lines",
         "entry": "Lines",
@@ -220,22 +223,26 @@ def test_a_solo_game_by_the_servers_clock(client: TestClient, clock: FakeClock) 
         "path": [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4]],
     }
     assert answer["time_left"] == 50 and answer["score_so_far"] == 2
-    assert client.post(f"{url}/words", json={"word": "lines"}).json()["result"]["verdict"] == (
-        "repeated"
-    )
+    again = client.post(f"{url}/words", json={"word": "lines"}, headers=key).json()
+    assert again["result"]["verdict"] == "repeated"
+    assert client.get(url).json()["words"] == []  # a running game's words are private
+    assert [w["word"] for w in client.get(url, headers=key).json()["words"]] == ["lines"]
     clock.advance(50)
-    late = client.post(f"{url}/words", json={"word": "arsenite"})
+    late = client.post(f"{url}/words", json={"word": "arsenite"}, headers=key)
     assert late.status_code == 409 and "time is up" in late.json()["error"]
     over = client.get(url).json()
     assert over["phase"] == "ended" and over["score"] == 2
     assert [word["word"] for word in over["words"]] == ["lines"]
     assert over["max_score"] == 469 and "arsenite" in {word["word"] for word in over["missed"]}
-    assert client.post(f"{url}/words", json={"word": "dear"}).status_code == 409
+    assert client.post(f"{url}/words", json={"word": "dear"}, headers=key).status_code == 409
 
 
 def test_finishing_early_and_replaying(client: TestClient) -> None:
     game = client.post("/api/games", json={"seed": 99, "options": {"advanced": True}}).json()
-    finished = client.post(f"/api/games/{game['id']}/finish").json()
+    assert client.post(f"/api/games/{game['id']}/finish").status_code == 403
+    finished = client.post(
+        f"/api/games/{game['id']}/finish", headers={"X-Game-Key": game["key"]}
+    ).json()
     assert finished["phase"] == "ended" and finished["score"] == 0
     assert finished["replay"] == {
         "rules": "big",
@@ -256,7 +263,9 @@ def test_the_daily_board_and_its_leaderboard(client: TestClient, clock: FakeCloc
     again = client.post("/api/games", json={"daily": True, "player": "ANN"})
     assert again.status_code == 409 and "already played" in again.json()["error"]
     word = client.post("/api/solve", json={"board": ann["board"]}).json()["words"][0]["word"]
-    client.post(f"/api/games/{bob['id']}/words", json={"word": word})
+    client.post(
+        f"/api/games/{bob['id']}/words", json={"word": word}, headers={"X-Game-Key": bob["key"]}
+    )
     clock.advance(181)
     daily = client.get("/api/daily").json()
     assert daily["date"] == daily["today"] == ann["daily"]

@@ -78,7 +78,8 @@ def test_the_solver_page_takes_rules_and_shows_errors_in_place(client: TestClien
 
 def test_a_game_page_while_running_and_when_over(client: TestClient, clock: FakeClock) -> None:
     game = client.post("/api/games", json={"board": BOARD, "player": "ann"}).json()
-    client.post(f"/api/games/{game['id']}/words", json={"word": "lines"})
+    key = {"X-Game-Key": game["key"]}
+    client.post(f"/api/games/{game['id']}/words", json={"word": "lines"}, headers=key)
     running = client.get(f"/games/{game['id']}").text
     assert 'role="timer"' in running and 'aria-live="assertive"' in running
     assert 'role="gridcell"' in running and "3:00" in running
@@ -101,7 +102,7 @@ def test_unknown_pages_and_games_are_404_pages(client: TestClient) -> None:
 def test_names_are_escaped(client: TestClient) -> None:
     evil = "<script>alert(1)</script>"
     game = client.post("/api/games", json={"seed": 1, "player": evil}).json()
-    client.post(f"/api/games/{game['id']}/finish")
+    client.post(f"/api/games/{game['id']}/finish", headers={"X-Game-Key": game["key"]})
     for path in (f"/games/{game['id']}", "/"):
         html = client.get(path).text
         assert evil not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
@@ -127,7 +128,7 @@ def test_the_tournament_page_shows_standings(client: TestClient) -> None:
 
 def test_the_daily_page_lists_the_leaderboard(client: TestClient, clock: FakeClock) -> None:
     game = client.post("/api/games", json={"daily": True, "player": "zoe"}).json()
-    client.post(f"/api/games/{game['id']}/finish")
+    client.post(f"/api/games/{game['id']}/finish", headers={"X-Game-Key": game["key"]})
     html = client.get("/daily").text
     assert f'href="/games/{game["id"]}">zoe</a>' in html
     assert "Play today" in html

@@ -19,9 +19,11 @@ def test_a_finished_game_survives_a_restart(db_url: str, tmp_path: Path) -> None
     try:
         status, game = server.call("POST", "/api/games", {"board": BOARD, "player": "ann"})
         assert status == 201
+        key = {"X-Game-Key": game["key"]}
         for word in ("lines", "arsenite", "qwerty"):
-            assert server.call("POST", f"/api/games/{game['id']}/words", {"word": word})[0] == 200
-        status, finished = server.call("POST", f"/api/games/{game['id']}/finish")
+            path = f"/api/games/{game['id']}/words"
+            assert server.call("POST", path, {"word": word}, key)[0] == 200
+        status, finished = server.call("POST", f"/api/games/{game['id']}/finish", None, key)
         assert finished["score"] == 13
         status, tournament = server.call("POST", "/api/tournaments", {"name": "T", "rounds": 3})
         server.call(
@@ -55,20 +57,22 @@ def test_a_running_game_carries_on_after_a_crash(db_url: str, tmp_path: Path) ->
     server = LiveServer(db_url, tmp_path / "server.log").start()
     try:
         _, game = server.call("POST", "/api/games", {"board": BOARD, "options": {"timer": 600}})
-        _, answer = server.call("POST", f"/api/games/{game['id']}/words", {"word": "lines"})
+        key = {"X-Game-Key": game["key"]}
+        words = f"/api/games/{game['id']}/words"
+        _, answer = server.call("POST", words, {"word": "lines"}, key)
         assert answer["result"]["verdict"] == "scored"
     finally:
         server.kill()  # no clean shutdown: what was acknowledged must already be stored
 
     again = LiveServer(db_url, tmp_path / "server.log").start()
     try:
-        _, state = again.call("GET", f"/api/games/{game['id']}")
+        _, state = again.call("GET", f"/api/games/{game['id']}", None, key)
         assert state["phase"] == "running"
         assert state["deadline"] == game["deadline"]  # the clock did not restart
         assert [word["word"] for word in state["words"]] == ["lines"]
-        _, answer = again.call("POST", f"/api/games/{game['id']}/words", {"word": "lines"})
+        _, answer = again.call("POST", words, {"word": "lines"}, key)
         assert answer["result"]["verdict"] == "repeated"
-        _, answer = again.call("POST", f"/api/games/{game['id']}/words", {"word": "arsenite"})
+        _, answer = again.call("POST", words, {"word": "arsenite"}, key)
         assert answer["score_so_far"] == 13
     finally:
         again.stop()

@@ -19,8 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from .dice import shake
+from .dictionary import normalise
 from .errors import GameStateError, RoundInputError, RulesError
 from .judge import Judge
 from .rules import MAX_TIMER, Rules
@@ -180,7 +183,7 @@ class Rooms:
         self.shelf.get(parsed.dictionary or parsed.ruleset().dictionary)
         for _ in range(20):
             code = "".join(secrets.choice(_CODE_LETTERS) for _ in range(5))
-            with self.store.session() as session:
+            with self.store.write_session() as session:
                 if session.get(RoomRow, code) is not None:
                     continue
                 session.add(
@@ -193,34 +196,39 @@ class Rooms:
                         over=False,
                     )
                 )
-            return code, self._seat(code, host)
+                session.flush()
+                return code, self._seat(session, code, host)
         raise GameStateError("could not find a free room code; try again")  # pragma: no cover
 
     def join(self, code: str, name: str) -> str:
         """Seat ``name`` in room ``code``; returns the player's private resume token."""
         check_name(name, "name")
-        room = self._room(code)
-        code = room.code
-        if room.over:
-            raise GameStateError(f"the game in room {code} is over")
-        settings = RoomSettings.from_json(room.settings)
-        with self.store.session() as session:
-            seated = session.scalars(
-                select(RoomPlayerRow.name).where(RoomPlayerRow.room == code)
-            ).all()
-        if name.casefold() in {other.casefold() for other in seated}:
-            raise RoundInputError(f"name {name!r} is taken in room {code}; choose another")
-        if len(seated) >= settings.max_players:
-            raise RoomFullError(f"room {code} is full ({settings.max_players} players)")
-        return self._seat(code, name)
+        code = self._room(code).code
+        try:
+            with self.store.write_session() as session:
+                room = self._lock_room(session, code)
+                if room.over:
+                    raise GameStateError(f"the game in room {code} is over")
+                settings = RoomSettings.from_json(room.settings)
+                seated = session.scalars(
+                    select(RoomPlayerRow.name).where(RoomPlayerRow.room == code)
+                ).all()
+                if name.casefold() in {other.casefold() for other in seated}:
+                    raise RoundInputError(f"name {name!r} is taken in room {code}; choose another")
+                if len(seated) >= settings.max_players:
+                    raise RoomFullError(f"room {code} is full ({settings.max_players} players)")
+                return self._seat(session, code, name)
+        except IntegrityError:
+            raise RoundInputError(
+                f"name {name!r} is taken in room {code}; choose another"
+            ) from None
 
-    def _seat(self, code: str, name: str) -> str:
+    def _seat(self, session: Session, code: str, name: str) -> str:
         token = secrets.token_urlsafe(18)
-        with self.store.session() as session:
-            session.add(
-                RoomPlayerRow(room=code, name=name, token_hash=_hash(token), joined_at=self.clock())
-            )
-            self._bump(session, code)
+        session.add(
+            RoomPlayerRow(room=code, name=name, token_hash=_hash(token), joined_at=self.clock())
+        )
+        self._bump(session, code)
         return token
 
     def resume(self, token: str) -> Seat:
@@ -249,56 +257,70 @@ class Rooms:
     # -- the host's controls -----------------------------------------------------------------
 
     def configure(self, seat: Seat, settings: Mapping[str, Any]) -> RoomSettings:
-        """New settings, by the host, between rounds."""
-        room = self._room(seat.room)
-        self._require_host(room, seat)
-        if self._running(seat.room) is not None:
-            raise GameStateError("a round is running; change the settings after it")
+        """New settings, by the host, between rounds. If the new ending is already reached
+        (a target the leader has passed), the game ends now."""
         parsed = RoomSettings.from_json(settings)
         self.shelf.get(parsed.dictionary or parsed.ruleset().dictionary)
-        with self.store.session() as session:
-            stored = session.get(RoomRow, seat.room)
-            assert stored is not None
-            stored.settings = parsed.to_json()
+        with self.store.write_session() as session:
+            room = self._lock_room(session, seat.room)
+            self._require_host(room, seat)
+            if room.over:
+                raise GameStateError("the game is over; create a new room to play again")
+            if self._running(seat.room) is not None:
+                raise GameStateError("a round is running; change the settings after it")
+            room.settings = parsed.to_json()
+            room.over = self._tournament(seat.room, parsed).is_over
             self._bump(session, seat.room)
         return parsed
 
     def start_round(self, seat: Seat, seed: int | None = None) -> RoomRoundRow:
         """Shake a board and start a round (the host only; not while one runs)."""
-        room = self._room(seat.room)
-        self._require_host(room, seat)
-        if room.over:
-            raise GameStateError("the game is over; create a new room to play again")
         self.end_round_if_due(seat.room)
-        if self._running(seat.room) is not None:
-            raise GameStateError("a round is already running")
-        settings = RoomSettings.from_json(room.settings)
-        rules = settings.ruleset()
-        players = self.players(seat.room)
-        check_setup(
-            {name: [] for name in players}, rules, settings.teams, self._minimums(settings, players)
-        )
         seed = secrets.randbelow(2**32) if seed is None else seed
-        dealt = shake(rules.dice, seed, challenge=rules.challenge)
-        now = self.clock()
-        with self.store.session() as session:
-            number = (
-                session.scalar(
-                    select(func.max(RoomRoundRow.number)).where(RoomRoundRow.room == seat.room)
+        try:
+            with self.store.write_session() as session:
+                room = self._lock_room(session, seat.room)
+                self._require_host(room, seat)
+                if room.over:
+                    raise GameStateError("the game is over; create a new room to play again")
+                if self._running(seat.room, session) is not None:
+                    raise GameStateError("a round is already running")
+                settings = RoomSettings.from_json(room.settings)
+                rules = settings.ruleset()
+                players = list(
+                    session.scalars(
+                        select(RoomPlayerRow.name)
+                        .where(RoomPlayerRow.room == seat.room)
+                        .order_by(RoomPlayerRow.id)
+                    ).all()
                 )
-                or 0
-            ) + 1
-            row = RoomRoundRow(
-                room=seat.room,
-                number=number,
-                board=str(dealt.board),
-                seed=seed,
-                settings={**settings.to_json(), "players": players},
-                starts_at=now + START_DELAY,
-                deadline=now + START_DELAY + rules.timer,
-            )
-            session.add(row)
-            self._bump(session, seat.room)
+                check_setup(
+                    {name: [] for name in players},
+                    rules,
+                    settings.teams,
+                    self._minimums(settings, players),
+                )
+                dealt = shake(rules.dice, seed, challenge=rules.challenge)
+                now = self.clock()
+                number = (
+                    session.scalar(
+                        select(func.max(RoomRoundRow.number)).where(RoomRoundRow.room == seat.room)
+                    )
+                    or 0
+                ) + 1
+                row = RoomRoundRow(
+                    room=seat.room,
+                    number=number,
+                    board=str(dealt.board),
+                    seed=seed,
+                    settings={**settings.to_json(), "players": players},
+                    starts_at=now + START_DELAY,
+                    deadline=now + START_DELAY + rules.timer,
+                )
+                session.add(row)
+                self._bump(session, seat.room)
+        except IntegrityError:
+            raise GameStateError("a round is already running") from None
         return row
 
     # -- words -------------------------------------------------------------------------------
@@ -306,27 +328,31 @@ class Rooms:
     def submit(self, seat: Seat, entry: str) -> WordResult:
         """Judge ``entry`` for the seat's player now, store it, and return the private verdict.
         :class:`GameStateError` before the round starts, after its deadline, or for a player
-        who is not in the round."""
+        who is not in the round. The round's row is locked while the word is stored, so a word
+        is either in the scored round or refused, never acknowledged and then left out."""
         if not isinstance(entry, str) or not entry.strip():
             raise RoundInputError(f"word: expected a word, not {entry!r}")
         if len(entry) > 60:
             raise RoundInputError(f"word: {entry[:20]!r}… is longer than 60 characters")
-        now = self.clock()
+        entry = entry.strip()
         current = self._running(seat.room)
         if current is None:
             raise GameStateError("no round is running")
-        if now < current.starts_at:
-            raise GameStateError("the round has not started yet")
-        if now >= current.deadline:
-            raise GameStateError("time is up: the round's deadline has passed")
-        if seat.player not in current.settings["players"]:
-            raise GameStateError("you joined during this round; play the next one")
-        entry = entry.strip()
         judge = self._judge(current)
-        minimum = self._minimums(RoomSettings.from_json(_settings_of(current)), [seat.player])[
-            seat.player
-        ]
-        with self.store.session() as session:
+        settings = RoomSettings.from_json(_settings_of(current))
+        with self.store.write_session() as session:
+            locked = session.scalar(
+                select(RoomRoundRow).where(RoomRoundRow.id == current.id).with_for_update()
+            )
+            now = self.clock()
+            if locked is None or locked.ended_at is not None:
+                raise GameStateError("time is up: the round has been scored")
+            if now < locked.starts_at:
+                raise GameStateError("the round has not started yet")
+            if now >= locked.deadline:
+                raise GameStateError("time is up: the round's deadline has passed")
+            if seat.player not in locked.settings["players"]:
+                raise GameStateError("you joined during this round; play the next one")
             earlier = session.scalars(
                 select(RoomWordRow.entry).where(
                     RoomWordRow.round_id == current.id, RoomWordRow.player == seat.player
@@ -334,8 +360,7 @@ class Rooms:
             ).all()
             if len(earlier) >= MAX_LIST_LENGTH:
                 raise RoundInputError(f"you have {MAX_LIST_LENGTH} words; no more fit")
-            from .dictionary import normalise
-
+            minimum = self._minimums(settings, [seat.player])[seat.player]
             result = judge.judge(entry, minimum, {normalise(word) for word in earlier})
             if result.verdict is not Verdict.REPEATED:
                 session.add(
@@ -347,26 +372,28 @@ class Rooms:
 
     def end_round_if_due(self, code: str) -> RoundResult | None:
         """Score the running round if its deadline (and the grace) has passed. Returns the
-        result to whichever caller ended it; ``None`` to everyone else."""
+        result to whichever caller ended it; ``None`` to everyone else. Marking the round
+        ended, scoring it from the stored words and ending the game happen in one locked
+        transaction, so no word can slip in between and no round is scored twice."""
         current = self._running(code)
         if current is None or self.clock() < current.deadline + GRACE:
             return None
-        result = self._score(current)
-        with self.store.session() as session:
-            ended = session.execute(
-                update(RoomRoundRow)
-                .where(RoomRoundRow.id == current.id, RoomRoundRow.ended_at.is_(None))
-                .values(ended_at=self.clock())
+        previous = self._tournament(code)
+        with self.store.write_session() as session:
+            locked = session.scalar(
+                select(RoomRoundRow).where(RoomRoundRow.id == current.id).with_for_update()
             )
-            if ended.rowcount != 1:  # type: ignore[attr-defined]
+            if locked is None or locked.ended_at is not None:
                 return None  # another process scored it first
-            self._bump(session, code)
-        tournament = self._tournament(code)
-        if tournament.is_over:
-            with self.store.session() as session:
-                room = session.get(RoomRow, code)
-                assert room is not None
+            result = self._score(locked, session)
+            locked.ended_at = self.clock()
+            if not previous.is_over:
+                previous.add(result)
+            if previous.is_over:
+                room = self._lock_room(session, code)
                 room.over = True
+            self._bump(session, code)
+        self._results[current.id] = result
         self._judges.pop(current.id, None)
         return result
 
@@ -427,7 +454,7 @@ class Rooms:
             data["last"] = {
                 "number": last.number,
                 "seed": last.seed,
-                **tournament.results[-1].to_json(),
+                **self._result(last).to_json(),
             }
         data["totals"] = {name: tournament.totals.get(name, 0) for name in tournament.standings}
         data["standings"] = tournament.standings
@@ -470,13 +497,22 @@ class Rooms:
     def _bump(self, session: Any, code: str) -> None:
         session.execute(update(RoomRow).where(RoomRow.code == code).values(seq=RoomRow.seq + 1))
 
-    def _running(self, code: str) -> RoomRoundRow | None:
-        with self.store.session() as session:
-            return session.scalar(
-                select(RoomRoundRow).where(
-                    RoomRoundRow.room == code, RoomRoundRow.ended_at.is_(None)
-                )
-            )
+    def _lock_room(self, session: Session, code: str) -> RoomRow:
+        room = session.scalar(select(RoomRow).where(RoomRow.code == code).with_for_update())
+        if room is None:
+            raise NotFoundError(f"no room {code!r}")
+        return room
+
+    def _running(self, code: str, session: Session | None = None) -> RoomRoundRow | None:
+        query = (
+            select(RoomRoundRow)
+            .where(RoomRoundRow.room == code, RoomRoundRow.ended_at.is_(None))
+            .order_by(RoomRoundRow.number)
+        )
+        if session is not None:
+            return session.scalars(query).first()
+        with self.store.session() as own:
+            return own.scalars(query).first()
 
     def _words_of(self, current: RoomRoundRow, player: str) -> list[str]:
         with self.store.session() as session:
@@ -506,19 +542,18 @@ class Rooms:
         rules = settings.ruleset()
         return {name: settings.handicaps.get(name, rules.min_length) for name in players}
 
-    def _score(self, current: RoomRoundRow) -> RoundResult:
+    def _score(self, current: RoomRoundRow, session: Session) -> RoundResult:
         settings = RoomSettings.from_json(_settings_of(current))
         rules = settings.ruleset()
         players: list[str] = current.settings["players"]
         lists: dict[str, list[str]] = {name: [] for name in players}
-        with self.store.session() as session:
-            for player, entry in session.execute(
-                select(RoomWordRow.player, RoomWordRow.entry)
-                .where(RoomWordRow.round_id == current.id)
-                .order_by(RoomWordRow.id)
-            ):
-                if player in lists:
-                    lists[player].append(entry)
+        for player, entry in session.execute(
+            select(RoomWordRow.player, RoomWordRow.entry)
+            .where(RoomWordRow.round_id == current.id)
+            .order_by(RoomWordRow.id)
+        ):
+            if player in lists:
+                lists[player].append(entry)
         return score_round(
             current.board,
             lists,
@@ -528,9 +563,17 @@ class Rooms:
             min_length={n: m for n, m in settings.handicaps.items() if n in lists} or None,
         )
 
-    def _tournament(self, code: str) -> Tournament:
-        room = self._room(code)
-        settings = RoomSettings.from_json(room.settings)
+    def _result(self, played: RoomRoundRow) -> RoundResult:
+        """A scored round's result (it never changes, so any process may keep it)."""
+        if played.id not in self._results:
+            with self.store.session() as session:
+                self._results[played.id] = self._score(played, session)
+        return self._results[played.id]
+
+    def _tournament(self, code: str, settings: RoomSettings | None = None) -> Tournament:
+        """The scored rounds so far, as a tournament with the room's (or these) settings."""
+        if settings is None:
+            settings = RoomSettings.from_json(self._room(code).settings)
         tournament = Tournament(target=settings.target, rounds=settings.rounds or 10_000)
         with self.store.session() as session:
             finished = session.scalars(
@@ -539,10 +582,9 @@ class Rooms:
                 .order_by(RoomRoundRow.number)
             ).all()
         for played in finished:
-            if not tournament.is_over:
-                if played.id not in self._results:
-                    self._results[played.id] = self._score(played)
-                tournament.add(self._results[played.id])
+            if tournament.is_over:
+                break
+            tournament.add(self._result(played))
         return tournament
 
 

@@ -19,7 +19,7 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select
@@ -46,6 +46,10 @@ class NotFoundError(RoundInputError):
     """No game (or tournament) with that id."""
 
 
+class NotOwnerError(GameStateError):
+    """A change to a game by someone without its key."""
+
+
 @dataclass(frozen=True)
 class SoloView:
     """A solo game as the player sees it at ``now``: the board, the clock, the words so far and,
@@ -56,6 +60,10 @@ class SoloView:
     dictionary: Dictionary
     game: Game
     now: float
+    #: Whether the view is its player's (who may see the words of a game still running).
+    owner: bool = False
+    #: The game's private key: only in the answer that starts the game.
+    key: str | None = None
 
     @property
     def over(self) -> bool:
@@ -86,10 +94,14 @@ class SoloView:
             "phase": "ended" if self.over else "running",
             "replay": replay_query(row),
         }
+        if self.key is not None:
+            data["key"] = self.key
         result = self.result
         if result is None:
-            data["words"] = [submission.result.to_json() for submission in self.game.submissions]
-            data["score_so_far"] = sum(s.result.score for s in self.game.submissions)
+            # A running game's words are its player's business (a daily rival could copy them).
+            shown = self.game.submissions if self.owner else ()
+            data["words"] = [submission.result.to_json() for submission in shown]
+            data["score_so_far"] = sum(s.result.score for s in shown)
             return data
         mine = result.players[player]
         best = result.solution.total_score
@@ -141,6 +153,10 @@ class LeaderboardEntry:
             "game": self.game_id,
             "ended_at": self.ended_at,
         }
+
+
+def _hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def utc_date(now: float) -> str:
@@ -227,8 +243,10 @@ class SoloGames:
             else:
                 dealt = shake(ruleset.dice, seed, challenge=ruleset.challenge)
             board_text = str(dealt.board)
+        key = secrets.token_urlsafe(18)
         row = GameRow(
             id=secrets.token_urlsafe(8)[:10],
+            owner_hash=_hash(key),
             rules=ruleset.name,
             options=dict(options or {}),
             dictionary=words.name,
@@ -248,7 +266,7 @@ class SoloGames:
             raise GameStateError(
                 f"{player!r} has already played the {ruleset.name} daily board of {date}"
             ) from None
-        return self._view(row, now)
+        return replace(self._view(row, now, owner=True), key=key)
 
     def daily_seed(self, rules: str, date: str) -> int:
         """The seed of the daily board of ``rules`` on ``date``."""
@@ -258,17 +276,18 @@ class SoloGames:
 
     # -- playing -----------------------------------------------------------------------------
 
-    def get(self, game_id: str) -> SoloView:
-        """The game as it stands now; a game whose deadline has passed is ended and scored."""
+    def get(self, game_id: str, key: str | None = None) -> SoloView:
+        """The game as it stands now; a game whose deadline has passed is ended and scored.
+        With the game's ``key``, a running game's words are shown too."""
         now = self.clock()
         row = self._load(game_id)
         if row.ended_at is None and now >= row.deadline:
-            row = self._end(row, now)
-        return self._view(row, now)
+            row = self._end(row.id, now)
+        return self._view(row, now, owner=self._is_owner(row, key))
 
-    def submit(self, game_id: str, entry: str) -> tuple[WordResult, SoloView]:
-        """Judge ``entry`` now and store it before answering; :class:`GameStateError` once the
-        deadline has passed or the game has ended."""
+    def submit(self, game_id: str, entry: str, key: str | None) -> tuple[WordResult, SoloView]:
+        """Judge ``entry`` now and store it before answering; only with the game's ``key``.
+        :class:`GameStateError` once the deadline has passed or the game has ended."""
         if not isinstance(entry, str) or not entry.strip():
             raise RoundInputError(f"word: expected a word, not {entry!r}")
         if len(entry) > MAX_ENTRY_LENGTH:
@@ -276,29 +295,31 @@ class SoloGames:
                 f"word: {entry[:20]!r}… is {len(entry)} characters; the limit is {MAX_ENTRY_LENGTH}"
             )
         entry = entry.strip()
-        now = self.clock()
-        with self.store.session() as session:
-            row = session.get(GameRow, game_id, with_for_update=True)
+        self._check_owner(self._load(game_id), key)
+        with self.store.write_session() as session:  # one word at a time per game
+            row = session.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
             if row is None:
                 raise NotFoundError(f"no game {game_id!r}")
             if row.ended_at is not None:
                 raise GameStateError("the game has ended")
-            view = self._view(row, now)
-            game = view.game
+            now = self.clock()
+            game = self._view(row, now).game
             if len(row.words) >= MAX_LIST_LENGTH:
                 raise RoundInputError(f"this game has {MAX_LIST_LENGTH} words; no more fit")
             result = game.submit(row.player, entry, now)  # refuses after the deadline
             if len(game.submissions) > len(row.words):
                 session.add(WordRow(game_id=row.id, seq=len(row.words), entry=entry, at=now))
-        return result, self._view(self._load(game_id), now)
+        return result, self._view(self._load(game_id), now, owner=True)
 
-    def finish(self, game_id: str) -> SoloView:
-        """End the game now (before the deadline: the player has had enough)."""
+    def finish(self, game_id: str, key: str | None) -> SoloView:
+        """End the game now (before the deadline: the player has had enough); only with the
+        game's ``key``."""
         now = self.clock()
         row = self._load(game_id)
+        self._check_owner(row, key)
         if row.ended_at is None:
-            row = self._end(row, now)
-        return self._view(row, now)
+            row = self._end(row.id, now)
+        return self._view(row, now, owner=True)
 
     def leaderboard(self, rules: str, date: str, limit: int = 100) -> list[LeaderboardEntry]:
         """The day's finished daily games for ``rules``, best first (earlier finish breaks ties).
@@ -336,11 +357,14 @@ class SoloGames:
             ]
 
     def recent(self, limit: int = 20) -> list[GameRow]:
-        """The most recently started games."""
+        """The most recently finished games (a running one is its player's business)."""
         with self.store.session() as session:
             return list(
                 session.scalars(
-                    select(GameRow).order_by(GameRow.started_at.desc()).limit(limit)
+                    select(GameRow)
+                    .where(GameRow.ended_at.is_not(None))
+                    .order_by(GameRow.ended_at.desc())
+                    .limit(limit)
                 ).all()
             )
 
@@ -364,21 +388,34 @@ class SoloGames:
             game.submit(row.player, word.entry, word.at)
         return rules, words, game
 
-    def _view(self, row: GameRow, now: float) -> SoloView:
+    def _view(self, row: GameRow, now: float, *, owner: bool = False) -> SoloView:
         rules, words, game = self._build(row)
         if row.ended_at is not None:
             game.end(max(row.ended_at, row.started_at), early=True)
-        return SoloView(row, rules, words, game, now)
+        return SoloView(row, rules, words, game, now, owner)
 
-    def _end(self, row: GameRow, now: float) -> GameRow:
-        _, _, game = self._build(row)
-        ended_at = min(now, row.deadline)
-        result = game.end(ended_at, early=True)
-        with self.store.session() as session:
-            stored = session.get(GameRow, row.id, with_for_update=True)
-            assert stored is not None
-            if stored.ended_at is None:
-                stored.ended_at = ended_at
-                stored.score = result.players[row.player].score
-                stored.max_score = result.solution.total_score
-        return self._load(row.id)
+    def _is_owner(self, row: GameRow, key: str | None) -> bool:
+        if row.owner_hash is None:  # a game from before keys: anyone may play it
+            return True
+        return isinstance(key, str) and hmac.compare_digest(_hash(key), row.owner_hash)
+
+    def _check_owner(self, row: GameRow, key: str | None) -> None:
+        if not self._is_owner(row, key):
+            raise NotOwnerError(
+                f"game {row.id!r} is another player's (its key is missing or wrong)"
+            )
+
+    def _end(self, game_id: str, now: float) -> GameRow:
+        """Score the game from its stored words and mark it ended, in one locked transaction
+        (so a word stored meanwhile is either in the score or refused)."""
+        with self.store.write_session() as session:
+            row = session.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
+            assert row is not None
+            if row.ended_at is None:
+                _, _, game = self._build(row)
+                ended_at = min(now, row.deadline)
+                result = game.end(ended_at, early=True)
+                row.ended_at = ended_at
+                row.score = result.players[row.player].score
+                row.max_score = result.solution.total_score
+        return self._load(game_id)

@@ -19,12 +19,14 @@ import platformdirs
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Connection,
     Engine,
     Float,
     ForeignKey,
     Index,
     Integer,
     String,
+    Text,
     UniqueConstraint,
     create_engine,
     event,
@@ -45,7 +47,7 @@ from sqlalchemy.orm import (
 from .errors import BoggleError
 
 #: The schema this bigboggle writes. Each step in ``_MIGRATIONS`` brings version ``n`` to ``n+1``.
-#: 1: solo games and tournaments; 2: multiplayer rooms.
+#: 1: solo games and tournaments; 2: multiplayer rooms, and keys to solo games.
 SCHEMA_VERSION = 2
 
 
@@ -75,9 +77,11 @@ class GameRow(Base):
     rules: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]] = mapped_column(default=dict)
     dictionary: Mapped[str] = mapped_column(String(80))
-    board: Mapped[str] = mapped_column(String(600))
+    board: Mapped[str] = mapped_column(Text)
     seed: Mapped[int | None] = mapped_column(BigInteger)
     player: Mapped[str] = mapped_column(String(80))
+    #: The hash of the key its player holds (needed to play it); none for games from schema 1.
+    owner_hash: Mapped[str | None] = mapped_column(String(64))
     daily_date: Mapped[str | None] = mapped_column(String(10))
     #: ``date/rules/player`` in lower case for a daily game: one counted game per name and day.
     daily_key: Mapped[str | None] = mapped_column(String(160), unique=True)
@@ -185,7 +189,7 @@ class RoomRoundRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     room: Mapped[str] = mapped_column(ForeignKey("rooms.code", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(Integer)
-    board: Mapped[str] = mapped_column(String(600))
+    board: Mapped[str] = mapped_column(Text)
     seed: Mapped[int | None] = mapped_column(BigInteger)
     #: The settings the round was played by (the room's may change between rounds).
     settings: Mapped[dict[str, Any]] = mapped_column()
@@ -219,6 +223,8 @@ def _create_current(engine: Engine) -> None:
 
 def _add_rooms(engine: Engine) -> None:
     Base.metadata.create_all(engine, tables=[Base.metadata.tables[name] for name in _ROOM_TABLES])
+    with engine.begin() as connection:
+        connection.exec_driver_sql("ALTER TABLE games ADD COLUMN owner_hash VARCHAR(64)")
 
 
 #: ``_MIGRATIONS[n]`` turns a database at schema version ``n`` into version ``n + 1``.
@@ -234,11 +240,20 @@ def default_url() -> str:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # SQLAlchemy, not the sqlite3 module, says when a transaction begins (see _sqlite_begin).
+    dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    # A writing transaction takes SQLite's write lock at once (BEGIN IMMEDIATE), so that what it
+    # read still holds when it writes; a reading one does not block anybody.
+    immediate = connection.get_execution_options().get("bigboggle_write", False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 class Store:
@@ -253,6 +268,7 @@ class Store:
                     self.url, connect_args={"check_same_thread": False, "timeout": 30}
                 )
                 event.listen(self.engine, "connect", _sqlite_pragmas)
+                event.listen(self.engine, "begin", _sqlite_begin)
             else:
                 self.engine = create_engine(self.url, pool_pre_ping=True)
             self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -303,6 +319,16 @@ class Store:
         """A session committed at the end of the block (rolled back if it raises)."""
         with self._sessions() as session, session.begin():
             yield session
+
+    @contextmanager
+    def write_session(self) -> Iterator[Session]:
+        """A session for a read-then-write that must not interleave with another one: on
+        SQLite it holds the write lock from the start; elsewhere, lock the rows it reads with
+        ``with_for_update()``. Committed at the end of the block."""
+        with self.engine.connect() as connection:
+            connection = connection.execution_options(bigboggle_write=True)
+            with Session(bind=connection, expire_on_commit=False) as session, session.begin():
+                yield session
 
     def setting(self, key: str, make: Callable[[], str]) -> str:
         """The value of setting ``key``, created with ``make()`` the first time it is asked for."""

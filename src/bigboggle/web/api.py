@@ -11,7 +11,7 @@ import secrets
 from typing import Annotated, Any
 
 import orjson
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse as _StarletteJSON
 from starlette.concurrency import run_in_threadpool
 
@@ -57,10 +57,21 @@ router = APIRouter(
 )
 
 GameId = Annotated[str, Path(min_length=1, max_length=16, description="A game's id")]
+GameKey = Annotated[
+    str | None,
+    Header(
+        alias="X-Game-Key",
+        max_length=100,
+        description="The key POST /api/games gave: needed to play, and to see a running game's words",
+    ),
+]
 TournamentId = Annotated[str, Path(min_length=1, max_length=16, description="A tournament's id")]
 RulesName = Annotated[str, Query(max_length=40, description="A rules preset")]
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "No such id"}
+}
+NOT_YOURS: dict[int | str, dict[str, Any]] = {
+    403: {"model": ErrorBody, "description": "Not without the game's key (X-Game-Key)"}
 }
 CONFLICT: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorBody, "description": "Too late: the game has ended"}
@@ -195,20 +206,20 @@ async def start_game(request: Request) -> JSONResponse:
     summary="A solo game: the clock, the words, the results once over",
     responses=NOT_FOUND,
 )
-def get_game(request: Request, game_id: GameId) -> JSONResponse:
-    return JSONResponse(services(request).solo.get(game_id).to_json())
+def get_game(request: Request, game_id: GameId, key: GameKey = None) -> JSONResponse:
+    return JSONResponse(services(request).solo.get(game_id, key).to_json())
 
 
 @router.post(
     "/games/{game_id}/words",
     summary="Submit a word; the verdict comes back at once",
     openapi_extra=body_schema(NewWord),
-    responses={**NOT_FOUND, **CONFLICT},
+    responses={**NOT_FOUND, **CONFLICT, **NOT_YOURS},
 )
-async def submit_word(request: Request, game_id: GameId) -> JSONResponse:
+async def submit_word(request: Request, game_id: GameId, key: GameKey = None) -> JSONResponse:
     asked = await read_model(request, NewWord)
     solo = services(request).solo
-    result, view = await run_in_threadpool(solo.submit, game_id, asked.word)
+    result, view = await run_in_threadpool(solo.submit, game_id, asked.word, key)
     return JSONResponse(
         {
             "result": result.to_json(),
@@ -221,9 +232,13 @@ async def submit_word(request: Request, game_id: GameId) -> JSONResponse:
     )
 
 
-@router.post("/games/{game_id}/finish", summary="End a solo game now", responses=NOT_FOUND)
-def finish_game(request: Request, game_id: GameId) -> JSONResponse:
-    return JSONResponse(services(request).solo.finish(game_id).to_json())
+@router.post(
+    "/games/{game_id}/finish",
+    summary="End a solo game now",
+    responses={**NOT_FOUND, **NOT_YOURS},
+)
+def finish_game(request: Request, game_id: GameId, key: GameKey = None) -> JSONResponse:
+    return JSONResponse(services(request).solo.finish(game_id, key).to_json())
 
 
 @router.get("/daily", summary="The daily board's leaderboard for a preset and date")

@@ -29,7 +29,7 @@ from ..errors import BoggleError, GameStateError
 from ..paper_games import PaperTournaments
 from ..rooms import Rooms
 from ..shelf import DictionaryShelf
-from ..solo_games import NotFoundError, SoloGames
+from ..solo_games import NotFoundError, NotOwnerError, SoloGames
 from ..store import Store, StoreError
 from .hub import LocalHub, RedisHub
 from .inputs import BODY_MODELS, MAX_BODY_BYTES, ApiError, describe_validation
@@ -135,6 +135,8 @@ def app_from_environment() -> FastAPI:
 def _status_of(exc: BoggleError) -> int:
     if isinstance(exc, NotFoundError):
         return 404
+    if isinstance(exc, NotOwnerError):
+        return 403
     if isinstance(exc, GameStateError):
         return 409
     if isinstance(exc, StoreError):

@@ -1,7 +1,7 @@
 // Calling the JSON API: every refusal carries {"error": "..."}, which becomes an Error's message.
 
-export async function api(method, url, body) {
-  const options = { method, headers: {} };
+export async function api(method, url, body, headers = {}) {
+  const options = { method, headers: { ...headers } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);

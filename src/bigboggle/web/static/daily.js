@@ -19,6 +19,7 @@ if (form) {
     try {
       const game = await api("POST", "/api/games", { rules: form.dataset.rules, player, daily: true });
       localStorage.setItem("bigboggle:game", game.id);
+    localStorage.setItem(`bigboggle:key:${game.id}`, game.key);
       localStorage.setItem("bigboggle:name", player);
       location.href = `/games/${game.id}`;
     } catch (err) {

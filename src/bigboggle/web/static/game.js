@@ -13,6 +13,9 @@ function formatTime(seconds) {
 if (game) {
   const data = JSON.parse(document.getElementById("game-data").textContent);
   const id = data.id;
+  // The key this browser got when it started the game: needed to play it and see its words.
+  const key = localStorage.getItem(`bigboggle:key:${id}`);
+  const withKey = { "X-Game-Key": key || "" };
   // The server's clock is the authority: show its deadline, corrected for this device's clock.
   const offset = data.now - Date.now() / 1000;
   const serverNow = () => Date.now() / 1000 + offset;
@@ -33,7 +36,7 @@ if (game) {
     verdict.textContent = "Time is up. Scoring…";
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
-        const state = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+        const state = await api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, withKey);
         if (state.phase === "ended") break;
         await new Promise((resolve) => setTimeout(resolve, Math.max(200, state.time_left * 1000)));
       } catch {
@@ -62,7 +65,7 @@ if (game) {
     word = word.trim();
     if (!word || ending) return;
     try {
-      const answer = await api("POST", `/api/games/${encodeURIComponent(id)}/words`, { word });
+      const answer = await api("POST", `/api/games/${encodeURIComponent(id)}/words`, { word }, withKey);
       const result = answer.result;
       const text = VERDICTS[result.verdict];
       const points = result.verdict === "scored" ? `, ${result.score} point${result.score === 1 ? "" : "s"}` : "";
@@ -103,13 +106,37 @@ if (game) {
   document.getElementById("end-button").addEventListener("click", async () => {
     if (!confirm("End the game now? Your score is final.")) return;
     try {
-      await api("POST", `/api/games/${encodeURIComponent(id)}/finish`);
+      await api("POST", `/api/games/${encodeURIComponent(id)}/finish`, undefined, withKey);
     } finally {
       location.reload();
     }
   });
-  // The list is newest first while playing.
-  list.replaceChildren(...[...list.children].reverse());
+  const showWords = (words) => {
+    list.replaceChildren(
+      ...words
+        .slice()
+        .reverse()
+        .map((result) =>
+          el("li", {}, el("div", { class: "word" },
+            el("span", { class: "w", text: result.entry || result.word }),
+            el("span", { class: `verdict v-${result.verdict}`, text: VERDICTS[result.verdict] }),
+            el("span", { class: "pts", text: result.verdict === "scored" ? String(result.score) : "" }))),
+        ),
+    );
+  };
+  if (key) {
+    // The page was drawn without the words (they are private); fetch them with the key.
+    api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, withKey)
+      .then((state) => {
+        showWords(state.words);
+        scoreNode.textContent = state.score_so_far;
+      })
+      .catch(() => {});
+  } else {
+    input.disabled = true;
+    document.getElementById("end-button").hidden = true;
+    verdict.textContent = "This game is another player's: you can watch the clock, not play.";
+  }
 } else {
   const board = document.querySelector(".board");
   const lists = document.getElementById("result-lists");

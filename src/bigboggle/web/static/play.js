@@ -9,7 +9,8 @@ const value = (id) => (document.getElementById(id) ? document.getElementById(id)
 const current = localStorage.getItem("bigboggle:game");
 if (current) {
   try {
-    const game = await api("GET", `/api/games/${encodeURIComponent(current)}`);
+    const key = localStorage.getItem(`bigboggle:key:${current}`) || "";
+    const game = await api("GET", `/api/games/${encodeURIComponent(current)}`, undefined, { "X-Game-Key": key });
     if (game.phase === "running") {
       document.getElementById("resume-link").href = `/games/${game.id}`;
       document.getElementById("resume").hidden = false;
@@ -51,6 +52,7 @@ form.addEventListener("submit", async (event) => {
   try {
     const game = await api("POST", "/api/games", request);
     localStorage.setItem("bigboggle:game", game.id);
+    localStorage.setItem(`bigboggle:key:${game.id}`, game.key);
     localStorage.setItem("bigboggle:name", request.player);
     location.href = `/games/${game.id}`;
   } catch (err) {

@@ -21,6 +21,7 @@ let retry = 0;
 let tracer = null;
 let boardText = null;
 let shownResults = 0;
+let lastSeq = null; // the room's event counter as last seen: a gap means news was missed
 const announced = new Set();
 
 const serverNow = () => Date.now() / 1000 + offset;
@@ -60,6 +61,10 @@ function connect() {
 }
 
 function receive(message) {
+  if (typeof message.seq === "number") {
+    if (message.type !== "state" && lastSeq !== null && message.seq > lastSeq + 1) send({ type: "state" });
+    lastSeq = Math.max(lastSeq ?? 0, message.seq);
+  }
   switch (message.type) {
     case "welcome":
       me = message.player;
