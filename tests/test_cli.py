@@ -1012,3 +1012,32 @@ def test_stats_histogram_needs_a_png_name(tmp_path: Path) -> None:
         run("stats", "--boards", "10", "--histogram", str(tmp_path / "no" / "h.png")),
         "cannot write",
     )
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--redis", "notaurl"], "--redis 'notaurl'"),
+        (["--workers", "2"], "--workers above 1 needs --redis"),
+        (["--word-list", "nopath"], "NAME=PATH"),
+        (["--word-list", "mine=/no/such/file.txt"], "no word list file"),
+    ],
+)
+def test_serve_refuses_bad_settings_before_starting(
+    tmp_path: Path, arguments: list[str], message: str
+) -> None:
+    db = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+    result = CliRunner().invoke(cli, ["serve", "--db", db, *arguments])
+    assert result.exit_code == 2
+    assert "Error:" in result.stderr and message in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.once
+def test_serve_does_not_print_the_database_password(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli, ["serve", "--db", "postgresql+psycopg://user:secret@127.0.0.1:1/nothing"]
+    )
+    assert result.exit_code == 2
+    assert "secret" not in result.output and "***" in result.stderr

@@ -96,3 +96,35 @@ def test_bad_settings_and_unknown_tournaments(tournaments: PaperTournaments) -> 
         tournaments.create("T", rounds=10_000)
     with pytest.raises(NotFoundError):
         tournaments.get("missing")
+
+
+def test_two_rounds_sent_at_once_to_a_one_round_tournament(
+    tournaments: PaperTournaments,
+) -> None:
+    import threading
+
+    from bigboggle.errors import GameStateError
+
+    tid = tournaments.create("T", rounds=1).row.id
+    outcomes: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def send() -> None:
+        barrier.wait()
+        try:
+            tournaments.add_round(tid, {"board": BOARD, "players": {"ann": ["lines"]}})
+            outcomes.append("ok")
+        except (GameStateError, RoundInputError) as exc:
+            outcomes.append(type(exc).__name__)
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes)[1] == "ok" and sorted(outcomes)[0] in (
+        "GameStateError",
+        "RoundInputError",
+    )
+    data = tournaments.get(tid).to_json()  # still readable, one round
+    assert len(data["played"]) == 1 and data["over"]

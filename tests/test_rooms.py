@@ -218,3 +218,90 @@ def test_another_process_on_the_same_database_carries_on(
     assert second.end_round_if_due(code) is not None
     assert first.end_round_if_due(code) is None  # already scored by the other
     assert first.view(seat)["totals"]["ann"] > 0
+
+
+def test_a_lowered_target_ends_the_game_at_once(
+    rooms: Rooms, clock: FakeClock, standard: Dictionary
+) -> None:
+    code, _ = rooms.create("ann", {"timer": 30})
+    board = play_round(rooms, clock, code)
+    for word in words_on(board, standard)[:3]:
+        rooms.submit(Seat(code, "ann"), word)
+    finish(rooms, clock, code)
+    rooms.configure(Seat(code, "ann"), {"timer": 30, "target": 1})  # already passed
+    public = rooms.public(code)
+    assert public["over"] and public["winner"] == "ann"
+    with pytest.raises(GameStateError, match="over"):
+        rooms.start_round(Seat(code, "ann"))
+    with pytest.raises(GameStateError, match="over"):
+        rooms.configure(Seat(code, "ann"), {"rounds": 5})
+    view = rooms.view(Seat(code, "ann"))
+    assert view["last"]["number"] == 1 and view["rounds_played"] == 1
+
+
+def test_results_belong_to_their_own_round(
+    rooms: Rooms, clock: FakeClock, standard: Dictionary
+) -> None:
+    code, _ = rooms.create("ann", {"timer": 30})
+    for seed in (1, 2):
+        board = play_round(rooms, clock, code, seed=seed)
+        rooms.submit(Seat(code, "ann"), words_on(board, standard)[seed])
+        finish(rooms, clock, code)
+        last = rooms.view(Seat(code, "ann"))["last"]
+        assert last["number"] == seed and last["board"] == board
+        assert [w["word"] for w in last["players"]["ann"]["words"]] == [
+            words_on(board, standard)[seed]
+        ]
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"teams": {"": ["ann"]}}, "name"),
+        ({"teams": {"red": ["ann", "ann"]}}, "two teams"),
+        ({"teams": {"red": ["ann"], "blue": ["ann"]}}, "two teams"),
+        ({"teams": {"red": []}}, "list of players"),
+        ({"handicaps": {"ann": 99}}, "word length"),
+        ({"handicaps": {"": 3}}, "name"),
+    ],
+)
+def test_teams_and_handicaps_are_checked_when_set(
+    rooms: Rooms, settings: dict[str, object], message: str
+) -> None:
+    code, _ = rooms.create("ann")
+    with pytest.raises(RoundInputError, match=message):
+        rooms.configure(Seat(code, "ann"), settings)
+
+
+def test_two_starts_or_two_joins_at_once_give_one_winner(rooms: Rooms) -> None:
+    import threading
+
+    code, _ = rooms.create("ann")
+    outcomes: list[str] = []
+    barrier = threading.Barrier(4)
+
+    def attempt(action: str) -> None:
+        barrier.wait()
+        try:
+            if action == "start":
+                rooms.start_round(Seat(code, "ann"))
+            else:
+                rooms.join(code, "bob")
+            outcomes.append(f"{action}: ok")
+        except (GameStateError, RoundInputError) as exc:
+            outcomes.append(f"{action}: {type(exc).__name__}")
+
+    threads = [
+        threading.Thread(target=attempt, args=(a,)) for a in ("start", "start", "join", "join")
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == [
+        "join: RoundInputError",
+        "join: ok",
+        "start: GameStateError",
+        "start: ok",
+    ]
+    assert rooms.players(code) == ["ann", "bob"]

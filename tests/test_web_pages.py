@@ -154,3 +154,9 @@ def test_a_board_code_fills_in_the_play_page(client: TestClient) -> None:
     assert 'value="42"' in html and '<option value="superbig" selected>' in html
     bad = client.get("/play", params={"code": "giant:x"})
     assert bad.status_code == 400 and "RULES:SEED" in bad.text
+
+
+def test_odd_digits_in_the_url_are_refused_not_crashed_on(client: TestClient) -> None:
+    page = client.get("/solve", params={"board": BOARD, "min_length": "²"})
+    assert page.status_code == 400 and "whole number" in page.text
+    assert client.get("/play", params={"code": "big:²"}).status_code == 400

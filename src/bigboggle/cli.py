@@ -1145,10 +1145,12 @@ def serve_command(
         app = create_app(db_url, dictionaries=extra, redis=redis_url)
     except BoggleError as exc:
         _fail(str(exc))
+    except ValueError as exc:  # redis' own check of its URL
+        _fail(f"--redis {redis_url!r}: {exc}")
     if workers > 1 and redis_url is None:
         _fail("--workers above 1 needs --redis: rooms' players may land on different workers")
     store = app.state.services.store
-    click.echo(f"bigboggle {__version__}: database {store.url}")
+    click.echo(f"bigboggle {__version__}: database {store.shown_url}")
     click.echo(f"Open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
     if workers == 1:
         uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)

@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from .errors import RoundInputError
+from .errors import GameStateError, RoundInputError
 from .round_input import parse_round_request
 from .rules import Rules
 from .scoring import MAX_NAME_LENGTH, RoundResult, Tournament, score_round
@@ -116,6 +116,8 @@ class PaperTournaments:
         rules = _rules(row.rules, row.options)
         tournament = Tournament(target=row.target, rounds=row.rounds)
         for played in row.played:
+            if tournament.is_over:  # (rounds added by a race before the lock existed)
+                break
             tournament.add(self._score(row, rules, played.request))
         return TournamentView(row, rules, tournament)
 
@@ -139,13 +141,20 @@ class PaperTournaments:
             "min_length": request.min_length,
         }
         result = self._score(view.row, view.rules, stored)
-        with self.store.session() as session:
+        with self.store.write_session() as session:
+            session.scalar(
+                select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
+            )
             number = (
                 session.scalar(
                     select(func.max(RoundRow.number)).where(RoundRow.tournament_id == tournament_id)
                 )
                 or 0
             ) + 1
+            if number != len(view.row.played) + 1:
+                # Another round was added while this one was scored: the standings it was
+                # checked against have changed. The client can send it again.
+                raise GameStateError("another round was added meanwhile; reload and try again")
             session.add(
                 RoundRow(
                     tournament_id=tournament_id,

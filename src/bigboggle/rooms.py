@@ -26,7 +26,7 @@ from .dice import shake
 from .dictionary import normalise
 from .errors import GameStateError, RoundInputError, RulesError
 from .judge import Judge
-from .rules import MAX_TIMER, Rules
+from .rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
 from .scoring import (
     MAX_LIST_LENGTH,
     MAX_NAME_LENGTH,
@@ -98,21 +98,34 @@ class RoomSettings:
                 isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high
             ):
                 raise RoundInputError(f"settings.{label}={value!r} must be a number 1-{high}")
-        if not isinstance(settings.handicaps, dict) or not all(
-            isinstance(name, str) and isinstance(n, int) and not isinstance(n, bool)
-            for name, n in settings.handicaps.items()
-        ):
+        if not isinstance(settings.handicaps, dict):
             raise RoundInputError("settings.handicaps: expected player -> shortest word length")
-        if settings.teams is not None and (
-            not isinstance(settings.teams, dict)
-            or not all(
-                isinstance(team, str)
-                and isinstance(members, list)
-                and all(isinstance(m, str) for m in members)
-                for team, members in settings.teams.items()
-            )
-        ):
-            raise RoundInputError("settings.teams: expected team -> list of player names")
+        for name, shortest in settings.handicaps.items():
+            check_name(name, "settings.handicaps")
+            if (
+                isinstance(shortest, bool)
+                or not isinstance(shortest, int)
+                or not MIN_WORD_LENGTH <= shortest <= MAX_WORD_LENGTH
+            ):
+                raise RoundInputError(
+                    f"settings.handicaps.{name}={shortest!r} must be a word length "
+                    f"{MIN_WORD_LENGTH}-{MAX_WORD_LENGTH}"
+                )
+        if settings.teams is not None:
+            if not isinstance(settings.teams, dict) or not settings.teams:
+                raise RoundInputError("settings.teams: expected team -> list of player names")
+            placed: set[str] = set()
+            for team, members in settings.teams.items():
+                check_name(team, "settings.teams")
+                if not isinstance(members, list) or not members:
+                    raise RoundInputError(f"settings.teams.{team}: expected a list of players")
+                for member in members:
+                    check_name(member, f"settings.teams.{team}")
+                    if member in placed:
+                        raise RoundInputError(
+                            f"settings.teams: {member!r} is in two teams (or twice in one)"
+                        )
+                    placed.add(member)
         return settings
 
     def to_json(self) -> dict[str, Any]:

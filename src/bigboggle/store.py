@@ -31,6 +31,7 @@ from sqlalchemy import (
     create_engine,
     event,
     inspect,
+    make_url,
     select,
     text,
 )
@@ -274,9 +275,9 @@ class Store:
             self._sessions = sessionmaker(self.engine, expire_on_commit=False)
             self._migrate()
         except ArgumentError as exc:
-            raise StoreError(f"database URL {self.url!r} is not valid: {exc}") from None
+            raise StoreError(f"database URL {self.shown_url!r} is not valid: {exc}") from None
         except (OperationalError, ModuleNotFoundError, OSError) as exc:
-            raise StoreError(f"cannot open the database {self.url!r}: {exc}") from None
+            raise StoreError(f"cannot open the database {self.shown_url!r}: {exc}") from None
 
     def _make_sqlite_folder(self) -> None:
         prefix = "sqlite:///"
@@ -287,7 +288,7 @@ class Store:
         tables = set(inspect(self.engine).get_table_names())
         if "settings" not in tables:
             if tables & set(Base.metadata.tables):
-                raise StoreError(f"{self.url!r} holds tables but no bigboggle schema version")
+                raise StoreError(f"{self.shown_url!r} holds tables but no bigboggle schema version")
             _create_current(self.engine)
             version = SCHEMA_VERSION
             with self.session() as session:
@@ -298,7 +299,7 @@ class Store:
                 version = int(row.value) if row is not None else 0
         if version > SCHEMA_VERSION:
             raise StoreError(
-                f"{self.url!r} has schema version {version}, newer than this bigboggle's "
+                f"{self.shown_url!r} has schema version {version}, newer than this bigboggle's "
                 f"{SCHEMA_VERSION}; upgrade bigboggle to use it"
             )
         while version < SCHEMA_VERSION:
@@ -306,6 +307,14 @@ class Store:
             version += 1
             with self.session() as session:
                 session.merge(Setting(key="schema_version", value=str(version)))
+
+    @property
+    def shown_url(self) -> str:
+        """The URL with its password (if any) hidden, for messages and logs."""
+        try:
+            return make_url(self.url).render_as_string(hide_password=True)
+        except ArgumentError:
+            return self.url
 
     @property
     def schema_version(self) -> int:
@@ -353,7 +362,7 @@ class Store:
             with self.engine.connect() as connection:
                 connection.execute(text("SELECT 1"))
         except SQLAlchemyError as exc:
-            raise StoreError(f"the database {self.url!r} does not answer: {exc}") from None
+            raise StoreError(f"the database {self.shown_url!r} does not answer: {exc}") from None
 
     def close(self) -> None:
         """Close every pooled connection."""

@@ -4,6 +4,7 @@ word entry by tracing cells, the scorekeeper's form)."""
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -57,7 +58,7 @@ def solver(
     error = None
     shortest = None
     if min_length:
-        if not min_length.isdigit():
+        if not re.fullmatch(r"[0-9]{1,2}", min_length):
             error = f"min_length={min_length!r} must be a whole number of letters"
         else:
             shortest = int(min_length)
@@ -118,7 +119,11 @@ def play(
     """The solo game's settings (a replay link, or a board code like ``big:7``, fills them in)."""
     if code:
         preset, _, number = code.strip().rpartition(":")
-        if preset not in PRESETS or not number.isdigit() or int(number) > MAX_SEED:
+        if (
+            preset not in PRESETS
+            or not re.fullmatch(r"[0-9]{1,19}", number)
+            or int(number) > MAX_SEED
+        ):
             raise RulesError(f"board code {code!r}: expected RULES:SEED, like big:12345")
         rules, seed = preset, int(number)
     if board:

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 import orjson
 from fastapi import APIRouter, Path, Request, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import BoggleError, GameStateError
@@ -115,7 +116,12 @@ class RoomTimers:
         # Short sleeps: the clock may be a test's, moved by hand; and a round may start anew.
         idle = 0
         while room in self.hub.local_rooms() or idle < 3:
-            due = await run_in_threadpool(self.rooms.next_deadline, room)
+            try:
+                due = await run_in_threadpool(self.rooms.next_deadline, room)
+            except Exception:  # the database hiccuped: look again shortly
+                log.exception("cannot read the deadline of room %s", room)
+                await asyncio.sleep(1)
+                continue
             if due is None:
                 idle += 1
                 await asyncio.sleep(0.5)
@@ -126,13 +132,14 @@ class RoomTimers:
                 await asyncio.sleep(min(wait, 0.5))
                 continue
             await end_if_due(self.rooms, self.hub, room)
+            await asyncio.sleep(0.1)  # never a busy loop, even if scoring keeps failing
 
 
 async def end_if_due(rooms: Rooms, hub: LocalHub, room: str) -> None:
     """Score the room's round if it is due, and tell everyone if this process did it."""
     try:
         ended = await run_in_threadpool(rooms.end_round_if_due, room)
-    except BoggleError:  # pragma: no cover - scoring stored, valid lists cannot fail
+    except Exception:  # the database hiccuped (the next look will try again)
         log.exception("could not score a round of room %s", room)
         return
     if ended is not None:
@@ -203,6 +210,16 @@ class Connection:
             await self.send(protocol.error(exc.code, exc.message, exc.re))
         except BoggleError as exc:
             await self.send(protocol.error(_code_of(exc), str(exc), msg.id))
+        except SQLAlchemyError:
+            log.exception("database trouble answering %s", msg.type)
+            await self.send(
+                protocol.error("busy", "the server could not do that just now; try again", msg.id)
+            )
+        except (WebSocketDisconnect, RuntimeError):
+            raise
+        except Exception:  # a bug: say so, keep the connection and the room
+            log.exception("could not answer a %s message", msg.type)
+            await self.send(protocol.error("internal", "the server failed on that; sorry", msg.id))
 
     async def dispatch(self, msg: protocol.ClientMessage) -> None:
         if isinstance(msg, protocol.Ping):
@@ -297,8 +314,8 @@ class Connection:
                     self.timers.watch(self.seat.room)
             except (WebSocketDisconnect, RuntimeError):
                 return
-            except BoggleError as exc:  # pragma: no cover - the room vanished
-                log.warning("cannot forward an event of room %s: %s", self.seat.room, exc)
+            except Exception:  # the database hiccuped: this player resyncs on the next event
+                log.exception("cannot forward an event of room %s", self.seat.room)
 
     async def leave(self) -> None:
         if self.forwarder is not None:

@@ -145,8 +145,9 @@ export function traceable(board, { onChange, onSubmit }) {
     dragging = false;
     if (moved && path.length > 1) finish();
   };
-  board.addEventListener("pointerup", release);
-  board.addEventListener("pointercancel", release);
+  // A drag may end outside the board: listen on the window, or the next move would go on.
+  window.addEventListener("pointerup", release);
+  window.addEventListener("pointercancel", release);
   board.addEventListener("keydown", (event) => {
     const cell = event.target.closest(".cell");
     if (!cell) return;

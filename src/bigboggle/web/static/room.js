@@ -144,8 +144,11 @@ function showRound(round) {
       },
     });
     $("my-words").replaceChildren();
-    $("verdict").textContent = round.playing ? "" : "You joined during this round: play the next one.";
+    $("verdict").textContent = round.playing
+      ? `Round ${round.number}: the board is here. Type words and press Enter, or trace them.`
+      : "You joined during this round: play the next one.";
     announced.clear();
+    if (round.playing) $("word").focus();
   }
   $("my-words").replaceChildren(...round.words.slice().reverse().map(wordItem));
   $("word").disabled = !round.playing;
@@ -169,7 +172,7 @@ function interactiveBoard(text) {
           "data-r": r,
           "data-c": c,
           "data-face": face,
-          "aria-label": `${face || "blank"}, row ${r + 1}, column ${c + 1}`,
+          "aria-label": `${face || "blank"}, row ${r + 1}, column ${c + 1}${cell.endsWith("*") ? ", challenge cube" : ""}`,
           disabled: !face,
           text: face || "·",
         }),
@@ -295,7 +298,7 @@ function fillSettings(view) {
   $("s-teams").checked = Boolean(s.teams);
   $("s-target").value = s.target || "";
   $("s-rounds").value = s.rounds || "";
-  const teamOf = {};
+  const teamOf = Object.create(null);
   for (const [team, members] of Object.entries(s.teams || {})) for (const m of members) teamOf[m] = team;
   $("s-players").replaceChildren(
     ...view.players.map((name, i) =>
@@ -304,7 +307,7 @@ function fillSettings(view) {
         { class: "row", role: "group", "aria-label": name },
         el("span", { class: "w", text: name }),
         el("label", {}, "Team ", el("input", { class: "p-team", value: teamOf[name] || "", maxLength: 40, "data-player": name, id: `p-team-${i}` })),
-        el("label", {}, el("input", { type: "checkbox", class: "p-handicap", checked: name in s.handicaps, "data-player": name, id: `p-hc-${i}` }), " 3-letter words"),
+        el("label", {}, el("input", { type: "checkbox", class: "p-handicap", checked: Object.hasOwn(s.handicaps, name), "data-player": name, id: `p-hc-${i}` }), " 3-letter words"),
       ),
     ),
   );
@@ -317,11 +320,11 @@ $("settings-form").addEventListener("submit", (event) => {
   if ($("s-advanced").checked) options.advanced = true;
   if ($("s-challenge").checked) options.challenge = true;
   if ($("s-duplicates").value !== "cancel") options.duplicates = $("s-duplicates").value;
-  const handicaps = {};
+  const handicaps = Object.create(null);
   for (const box of document.querySelectorAll(".p-handicap")) if (box.checked) handicaps[box.dataset.player] = 3;
   let teams = null;
   if ($("s-teams").checked) {
-    teams = {};
+    teams = Object.create(null);
     for (const input of document.querySelectorAll(".p-team")) {
       const team = input.value.trim() || "no team";
       (teams[team] ||= []).push(input.dataset.player);

@@ -42,15 +42,16 @@ export function setupRoundForm({ teamPlay, players = ["", ""], sizeFor = () => [
   const read = () => {
     const board = boardField.value.trim();
     if (!board) throw new Error("board: enter the board (type it or use the grid)");
-    const data = { board, players: {} };
-    const minimums = {};
-    const teams = {};
+    // Objects without a prototype: a player or team may be called "constructor".
+    const data = { board, players: Object.create(null) };
+    const minimums = Object.create(null);
+    const teams = Object.create(null);
     const nodes = [...container.querySelectorAll(".player")];
     if (!nodes.length) throw new Error("players: add at least one player");
     nodes.forEach((node, i) => {
       const name = node.querySelector(".player-name").value.trim();
       if (!name) throw new Error(`player ${i + 1}: give a name`);
-      if (name in data.players) throw new Error(`player ${i + 1}: the name ${JSON.stringify(name)} is used twice`);
+      if (Object.hasOwn(data.players, name)) throw new Error(`player ${i + 1}: the name ${JSON.stringify(name)} is used twice`);
       data.players[name] = node.querySelector(".player-words").value.split(/[\s,;]+/).filter(Boolean);
       const min = node.querySelector(".player-min").value;
       if (min) minimums[name] = Number(min);
