@@ -46,6 +46,12 @@ async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: floa
     await pilot.pause()
     while not condition() and asyncio.get_running_loop().time() < deadline:
         await pilot.pause(0.05)
+    await pilot.pause()  # a screen just pushed still composes its widgets
+
+
+def on_screen(pilot: Pilot[None], screen: type, selector: str) -> Callable[[], bool]:
+    """Whether ``screen`` is on top and has composed ``selector``."""
+    return lambda: isinstance(pilot.app.screen, screen) and bool(pilot.app.screen.query(selector))
 
 
 def text_of(app: BoggleApp, selector: str) -> str:
@@ -83,7 +89,7 @@ def test_solo_round_verdicts_end_and_missed_words(standard: Dictionary) -> None:
         await until(pilot, lambda: "1:00" in text_of(app, "#countdown"))
         assert "1:00" in text_of(app, "#countdown")
         clock.now += 60
-        await until(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        await until(pilot, on_screen(pilot, ResultsScreen, "#summary"))
         assert isinstance(app.screen, ResultsScreen)
         summary = text_of(app, "#summary")
         assert "You scored 7 points with 2 words" in summary
@@ -152,7 +158,7 @@ def test_table_mode_round_with_a_crossed_off_word(standard: Dictionary) -> None:
     async def script(pilot: Pilot[None]) -> None:
         assert isinstance(app.screen, TrayScreen)
         clock.now += 181
-        await until(pilot, lambda: isinstance(app.screen, EntryScreen))
+        await until(pilot, on_screen(pilot, EntryScreen, "#list"))
         assert isinstance(app.screen, EntryScreen) and app.screen.player == "ann"
         await pilot.press(*"lines", "enter", *"quilt", "enter", *"zzzz", "ctrl+s")
         await pilot.pause()
@@ -237,7 +243,7 @@ def test_results_ignore_letters_typed_as_time_runs_out(standard: Dictionary) -> 
 
     async def script(pilot: Pilot[None]) -> None:
         clock.now += 200
-        await until(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        await until(pilot, on_screen(pilot, ResultsScreen, "#board"))
         assert isinstance(app.screen, ResultsScreen)
         await pilot.press("q", "n")  # still typing "sequin..." when the time ran out
         await pilot.pause()
@@ -255,7 +261,7 @@ def test_time_running_out_closes_the_help(standard: Dictionary) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         clock.now += 200
-        await until(pilot, lambda: isinstance(app.screen, ResultsScreen))
+        await until(pilot, on_screen(pilot, ResultsScreen, "#board"))
         assert isinstance(app.screen, ResultsScreen)
         assert not any(isinstance(screen, PlayScreen) for screen in app.screen_stack)
 
@@ -299,7 +305,7 @@ def test_snapshot_solo_results(snap_compare: Any, standard: Dictionary) -> None:
     async def play_and_end(pilot: Pilot[None]) -> None:
         await pilot.press(*"lines", "enter", *"dockets", "enter")
         clock.now += 200
-        await until(pilot, lambda: isinstance(pilot.app.screen, ResultsScreen))
+        await until(pilot, on_screen(pilot, ResultsScreen, "#board"))
 
     assert snap_compare(solo_app(standard, clock), run_before=play_and_end)
 
@@ -325,7 +331,7 @@ def test_snapshot_table_results(snap_compare: Any, standard: Dictionary) -> None
 
     async def play_round(pilot: Pilot[None]) -> None:
         clock.now += 200
-        await until(pilot, lambda: isinstance(pilot.app.screen, EntryScreen))
+        await until(pilot, on_screen(pilot, EntryScreen, "#list"))
         await pilot.press(*"lines quilt", "ctrl+s")
         await pilot.press(*"lines dream", "ctrl+s")
         await pilot.pause()
