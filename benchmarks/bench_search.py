@@ -2,7 +2,8 @@
 
 Each run is `bigboggle.search.search_best` from a random start with its own seed, on ENABLE2K at
 minimum length 3 with classic scoring (the convention of published best-board figures), and
-runs go in parallel processes (one per core). Run from the checkout::
+runs go in parallel processes (``--jobs``, default one per core of a 2-core machine). Run from
+the checkout::
 
     python benchmarks/bench_search.py --size 4 --seeds 1 2 3 4 --seconds 300 --target 3625
     python benchmarks/bench_search.py --size 5 --seeds 1 2 --seconds 1800 --target 10406
@@ -30,8 +31,11 @@ def enable2k() -> Path:
     return Path(os.environ.get("BIGBOGGLE_ENABLE2K", ROOT.parent / "shared/wordlists/enable2k.txt"))
 
 
-def one_run(size: int, seed: int, seconds: float, target: int) -> dict[str, object]:
-    """One seeded search; when it first reached the target, and the best it found."""
+def one_run(
+    size: int, seed: int, seconds: float, target: int, verbose: bool = False
+) -> dict[str, object]:
+    """One seeded search; when it first reached the target, and the best it found. With
+    ``verbose``, each new best board is printed as it comes (to follow a long run's log)."""
     words = Dictionary.from_file(enable2k())
     rules = replace(
         Rules.preset("classic"), rows=size, cols=size, dice="classic" if size == 4 else "big"
@@ -40,6 +44,9 @@ def one_run(size: int, seed: int, seconds: float, target: int) -> dict[str, obje
 
     def note(found: object) -> None:
         value = getattr(found, "value", 0)
+        if verbose:
+            seconds_so_far = float(getattr(found, "seconds", 0.0))
+            print(f"  seed {seed}: {value} after {seconds_so_far:.0f} s", flush=True)
         if value >= target and not reached:
             reached.append(float(getattr(found, "seconds", 0.0)))
 
@@ -49,6 +56,7 @@ def one_run(size: int, seed: int, seconds: float, target: int) -> dict[str, obje
         "best": result.value,
         "board": str(result.board),
         "reached_after_s": reached[0] if reached else None,
+        "best_after_s": result.improvements[-1].seconds if result.improvements else 0.0,
         "evaluations": result.evaluations,
         "rate": result.evaluations / result.seconds,
     }
@@ -64,7 +72,8 @@ def main() -> None:
     parser.add_argument(
         "--target", type=int, default=None, help="default: 3625 (4x4) or 10406 (5x5)"
     )
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2, help="runs at once (1 on a shared machine)")
+    parser.add_argument("--verbose", action="store_true", help="print every new best board")
     args = parser.parse_args()
     if not enable2k().is_file():
         sys.exit(f"ENABLE2K not found at {enable2k()}")
@@ -82,6 +91,7 @@ def main() -> None:
                 args.seeds,
                 [args.seconds] * len(args.seeds),
                 [target] * len(args.seeds),
+                [args.verbose] * len(args.seeds),
             )
         )
     for run in runs:
@@ -91,7 +101,8 @@ def main() -> None:
             else "did not reach it"
         )
         print(
-            f"seed {run['seed']}: best {run['best']} {run['board']}  {when}  "
+            f"seed {run['seed']}: best {run['best']} {run['board']} "
+            f"(found after {run['best_after_s']:.0f} s)  {when}  "
             f"({run['evaluations']:,} boards, {run['rate']:,.0f}/s)",
             flush=True,
         )

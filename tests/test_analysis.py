@@ -125,6 +125,20 @@ def test_search_improves_monotonically_and_scores_what_it_says(enable2k: Diction
     assert (again.board, again.value) == (result.board, result.value)
 
 
+def test_search_regions_are_connected_patches_of_the_board() -> None:
+    from bigboggle.search import _regions
+
+    regions = _regions(5, 5)
+    # 4 pairs of rows, 4 pairs of columns, 9 blocks of 3x3.
+    assert len(regions) == 17
+    assert sorted(len(region) for region in regions) == [9] * 9 + [10] * 8
+    assert all(
+        len(set(region)) == len(region) and set(region) <= set(range(25)) for region in regions
+    )
+    assert {cell for region in regions for cell in region} == set(range(25))
+    assert _regions(1, 1) == [[0]]  # too small for any patch: the whole board
+
+
 def _dice_can_make(board: Board, dice: tuple[tuple[str, ...], ...]) -> bool:
     """Whether each cell can get its own die showing that face (bipartite matching)."""
     match: dict[int, int] = {}
@@ -146,6 +160,11 @@ def test_search_respects_the_dice_when_asked(standard: Dictionary) -> None:
     rules = Rules.preset("big")
     result = search_best(rules, standard, use_dice=True, seed=1, max_evaluations=3000)
     assert _dice_can_make(result.board, dice_set("big").dice)
+    # Short anneals, so that the climbs and region moves (turning and swapping dice) run too.
+    shorter = search_best(
+        rules, standard, use_dice=True, seed=1, max_evaluations=6000, steps_per_restart=300
+    )
+    assert _dice_can_make(shorter.board, dice_set("big").dice)
     free = search_best(rules, standard, seed=1, max_evaluations=3000)
     assert result.board.size == free.board.size == (5, 5)
 
@@ -162,6 +181,8 @@ def test_search_for_most_words_and_long_words(standard: Dictionary) -> None:
     assert longest.value == sum(1 for w in found if len(w.word) >= 7) and longest.value > 0
     with pytest.raises(RulesError, match="long_length"):
         search_best(rules, standard, objective="long", max_evaluations=10)
+    with pytest.raises(RulesError, match="steps_per_restart"):
+        search_best(rules, standard, steps_per_restart=0, max_evaluations=10)
 
 
 def test_the_histogram_is_a_png(tmp_path: Path) -> None:

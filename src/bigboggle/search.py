@@ -1,12 +1,22 @@
-"""The search for the best board: simulated annealing with restarts.
+"""The search for the best board: simulated annealing, then large-neighbourhood search.
 
 A state is a board (free letters, or the real dice: which die lies where and which face is up).
 A move changes one cell's letter or swaps two cells (with dice: swaps two dice or turns one to
 another face). Moves that lower the value are accepted with probability ``exp(delta / T)``, the
-temperature ``T`` falling geometrically over each restart; every restart begins either afresh
-or from a shaken-up copy of the best board so far. The value of a board is the solver's total
-with a points table that encodes the objective: the rules' points, one per word (most words),
-or one per word of at least ``long_length`` letters (boards holding long words).
+temperature ``T`` falling geometrically over each anneal; its scale grows with the board, since
+a move's change does.
+
+Each restart anneals a fresh board, then climbs exhaustively to a local optimum (every letter at
+every cell, every swap). Then comes a large-neighbourhood search around that peak: rewrite a
+region (two neighbouring rows or columns, or a 3x3 block), re-anneal only that region, climb,
+and keep the result if it is no worse. Plain annealing gets the board's broad shape right but
+stalls a few hundred points short on 5x5: the last gains need several neighbouring letters
+changed together, which these region moves make. After a run of region moves that do not beat
+the peak, the search restarts afresh, which keeps it from spending all its time on one peak.
+
+The value of a board is the solver's total with a points table that encodes the objective: the
+rules' points, one per word (most words), or one per word of at least ``long_length`` letters
+(boards holding long words).
 """
 
 from __future__ import annotations
@@ -92,6 +102,53 @@ def objective_points(
     raise RulesError(f"unknown objective {objective!r}; objectives: points, words, long")
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """The knobs of one search, chosen by :func:`_plan` for the objective and board size."""
+
+    #: Temperatures at the start and end of an anneal: a move that loses ``d`` is taken with
+    #: probability ``exp(-d / T)``.
+    temperature_start: float
+    temperature_end: float
+    #: Moves per anneal from a fresh board.
+    steps: int
+    #: Region re-anneals in a row that may fail to beat the restart's peak before the search
+    #: gives up on that peak and starts afresh.
+    patience: int
+    #: Moves and starting temperature of each region re-anneal.
+    region_steps: int
+    region_temperature: float
+
+
+def _plan(objective: Objective, size: int, steps: int | None) -> _Plan:
+    """The plan for an objective on a board of ``size`` cells (``steps`` per fresh anneal)."""
+    steps = 100_000 if steps is None else steps
+    # Points: a move's change grows with the board's total, which grows faster than the number
+    # of cells. 40 suits 4x4, and (cells / 16) ** 2 scales it: about 100 on 5x5, where 40
+    # froze the board into a mediocre peak. Word counts change by a few words a move.
+    hot = 40.0 * (size / 16) ** 2 if objective == "points" else 8.0
+    cold = 0.3 if objective == "points" else 0.1
+    return _Plan(hot, cold, steps, 60, max(1, steps // 10), 0.3 * hot)
+
+
+def _regions(rows: int, cols: int) -> list[list[int]]:
+    """The regions a large-neighbourhood move re-anneals: every two neighbouring rows, every
+    two neighbouring columns and every 3x3 block. Each is a connected patch where a run of
+    letters can be rewritten as a whole, which single changes and swaps cannot do uphill."""
+    regions = [
+        [r * cols + c for r in (top, top + 1) for c in range(cols)] for top in range(rows - 1)
+    ]
+    regions += [
+        [r * cols + c for c in (left, left + 1) for r in range(rows)] for left in range(cols - 1)
+    ]
+    regions += [
+        [r * cols + c for r in range(top, top + 3) for c in range(left, left + 3)]
+        for top in range(rows - 2)
+        for left in range(cols - 2)
+    ]
+    return regions or [list(range(rows * cols))]
+
+
 def search_best(
     rules: Rules,
     words: Dictionary,
@@ -102,7 +159,7 @@ def search_best(
     seconds: float = 60.0,
     seed: int = 0,
     max_evaluations: int | None = None,
-    steps_per_restart: int = 150_000,
+    steps_per_restart: int | None = None,
     on_improve: Callable[[Improvement], None] | None = None,
     on_progress: Callable[[float, int, int], None] | None = None,
     progress_every: float = 2.0,
@@ -112,42 +169,50 @@ def search_best(
     ``max_evaluations`` boards). With ``use_dice`` only boards the preset's dice can make count.
     The same seed and evaluation budget give the same result. ``on_improve`` hears of each new
     best board; ``on_progress(seconds, evaluations, best value)`` every ``progress_every``
-    seconds."""
+    seconds. ``steps_per_restart`` is the length of each fresh anneal (default 100,000 moves;
+    each region re-anneal is a tenth of it)."""
     if not (isinstance(seconds, int | float) and seconds > 0 and math.isfinite(seconds)):
         raise RulesError(f"seconds={seconds!r} must be a positive number")
+    if steps_per_restart is not None and (
+        isinstance(steps_per_restart, bool)
+        or not isinstance(steps_per_restart, int)
+        or steps_per_restart < 1
+    ):
+        raise RulesError(f"steps_per_restart={steps_per_restart!r} must be a whole number >= 1")
     rows, cols = rules.rows, rules.cols
     size = rows * cols
     dice = dice_set(rules.dice)
     points = objective_points(objective, rules, words, long_length)
+    plan = _plan(objective, size, steps_per_restart)
+    regions = _regions(rows, cols)
     core = implementation.core()
     trie = implementation.trie_for(words)
+    score_cells = core.score_cells
     rng = random.Random(seed)
-    weights = _weights(dice)
-    temperature_start = 40.0 if objective == "points" else 8.0
-    temperature_end = 0.3 if objective == "points" else 0.1
-    cooling = (temperature_end / temperature_start) ** (1 / steps_per_restart)
+    random_ = rng.random
+    randrange = rng.randrange
+    # Letters drawn with the dice's frequencies, from a flat table: one random() a draw, which
+    # is much cheaper than choices() in the hot loop.
+    table = [
+        letter
+        for letter, weight in zip(_ALPHABET, _weights(dice), strict=True)
+        for _ in range(round(weight * 2))
+    ]
 
-    def value(letters: list[str]) -> int:
-        return int(core.score_cells(trie, letters, rows, cols, -1, points, 0))
-
-    # A state: letters per cell; with dice, also which die is where and which face is up.
+    # The state: letters per cell; with dice, also which die is where and which face is up.
+    letters: list[str] = []
     order = list(range(size))
     faces = [0] * size
 
-    def fresh() -> list[str]:
-        if not use_dice:
-            return rng.choices(_ALPHABET, weights, k=size)
-        rng.shuffle(order)
-        for cell in range(size):
-            faces[cell] = rng.randrange(6)
-        return [dice.dice[order[cell]][faces[cell]].lower() for cell in range(size)]
-
     started = clock()
     result = SearchResult(Board.from_faces([["a"] * cols] * rows), -1, objective)
-    best_letters: list[str] = []
-    best_state: tuple[list[int], list[int]] = ([], [])
     evaluations = 0
     next_report = started + progress_every
+
+    def value() -> int:
+        nonlocal evaluations
+        evaluations += 1
+        return int(score_cells(trie, letters, rows, cols, -1, points, 0))
 
     def out_of_time() -> bool:
         nonlocal next_report
@@ -159,40 +224,155 @@ def search_best(
             return evaluations >= max_evaluations
         return now - started >= seconds
 
+    def note(current: int) -> None:
+        """Keep the board if it beats the best so far, and tell ``on_improve``."""
+        if current > result.value:
+            board = _board(letters, rows, cols)
+            result.board, result.value = board, current
+            found = Improvement(clock() - started, evaluations, current, str(board))
+            result.improvements.append(found)
+            if on_improve is not None:
+                on_improve(found)
+
+    def fresh() -> None:
+        if not use_dice:
+            letters[:] = [table[int(random_() * len(table))] for _ in range(size)]
+            return
+        rng.shuffle(order)
+        for cell in range(size):
+            faces[cell] = randrange(6)
+        letters[:] = [dice.dice[order[cell]][faces[cell]].lower() for cell in range(size)]
+
+    def set_face(cell: int, face: int) -> None:
+        faces[cell] = face
+        letters[cell] = dice.dice[order[cell]][face].lower()
+
+    def swap(a: int, b: int) -> None:
+        letters[a], letters[b] = letters[b], letters[a]
+        if use_dice:
+            order[a], order[b] = order[b], order[a]
+            faces[a], faces[b] = faces[b], faces[a]
+
+    def anneal(current: int, steps: int, hot: float, cells: list[int]) -> int:
+        """Simulated annealing from ``hot`` down to the plan's cold temperature, with moves
+        that change a cell of ``cells`` (its letter, or its die's face) or swap one with any
+        cell. Returns the value of the board it ends on."""
+        temperature = hot
+        cooling = (plan.temperature_end / hot) ** (1 / steps)
+        exp = math.exp
+        n_letters = len(table)
+        n_cells = len(cells)
+        for step in range(steps):
+            if step & 511 == 0 and out_of_time():
+                break
+            temperature *= cooling
+            if random_() < 0.5:  # swap two cells (and their dice)
+                a, b = cells[int(random_() * n_cells)], randrange(size)
+                if letters[a] == letters[b]:
+                    continue
+                swap(a, b)
+                candidate = value()
+                delta = candidate - current
+                if delta >= 0 or random_() < exp(delta / temperature):
+                    current = candidate
+                    note(current)
+                else:
+                    swap(a, b)
+                continue
+            cell = cells[int(random_() * n_cells)]
+            before = letters[cell]
+            old_face = faces[cell]
+            if use_dice:
+                set_face(cell, randrange(6))
+            else:
+                letters[cell] = table[int(random_() * n_letters)]
+            if letters[cell] == before:
+                continue
+            candidate = value()
+            delta = candidate - current
+            if delta >= 0 or random_() < exp(delta / temperature):
+                current = candidate
+                note(current)
+            elif use_dice:
+                set_face(cell, old_face)
+            else:
+                letters[cell] = before
+        return current
+
+    def climb(current: int) -> int:
+        """Climb to a local optimum: take the best of every one-cell change (every letter, or
+        every face of the cell's die) and every swap, until none helps. An anneal or a region
+        re-anneal can stop a change or two short of its peak; this makes sure it does not."""
+        while True:
+            best_move: tuple[int, int, int | str] | None = None
+            best_value = current
+            for cell in range(size):
+                if out_of_time():
+                    return current
+                before = letters[cell]
+                if use_dice:
+                    old_face = faces[cell]
+                    for face in range(6):
+                        set_face(cell, face)
+                        if letters[cell] != before and (candidate := value()) > best_value:
+                            best_value, best_move = candidate, (0, cell, face)
+                    set_face(cell, old_face)
+                    continue
+                for letter in _ALPHABET:
+                    if letter != before:
+                        letters[cell] = letter
+                        if (candidate := value()) > best_value:
+                            best_value, best_move = candidate, (1, cell, letter)
+                letters[cell] = before
+            for a in range(size):
+                if out_of_time():
+                    return current
+                for b in range(a + 1, size):
+                    if letters[a] != letters[b]:
+                        swap(a, b)
+                        if (candidate := value()) > best_value:
+                            best_value, best_move = candidate, (2, a, b)
+                        swap(a, b)
+            if best_move is None:
+                return current
+            kind, x, y = best_move
+            if kind == 0:
+                set_face(x, int(y))
+            elif kind == 1:
+                letters[x] = str(y)
+            else:
+                swap(x, int(y))
+            current = best_value
+            note(current)
+
+    every_cell = list(range(size))
     try:
         while not out_of_time():
-            if best_letters and rng.random() < 0.5:
-                letters = list(best_letters)
-                if use_dice:
-                    order[:], faces[:] = list(best_state[0]), list(best_state[1])
-                for _ in range(max(2, size // 4)):
-                    _move(rng, letters, order, faces, dice, use_dice, weights)
-            else:
-                letters = fresh()
-            current = value(letters)
-            evaluations += 1
-            temperature = temperature_start
-            for step in range(steps_per_restart):
-                if step % 512 == 0 and out_of_time():
-                    break
-                undo = _move(rng, letters, order, faces, dice, use_dice, weights)
-                candidate = value(letters)
-                evaluations += 1
-                delta = candidate - current
-                if delta >= 0 or rng.random() < math.exp(delta / temperature):
-                    current = candidate
-                    if current > result.value:
-                        board = _board(letters, rows, cols)
-                        result.board, result.value = board, current
-                        best_letters = list(letters)
-                        best_state = (list(order), list(faces))
-                        found = Improvement(clock() - started, evaluations, current, str(board))
-                        result.improvements.append(found)
-                        if on_improve is not None:
-                            on_improve(found)
+            fresh()
+            current = value()
+            note(current)
+            current = climb(anneal(current, plan.steps, plan.temperature_start, every_cell))
+            # Large-neighbourhood search around this restart's peak: rewrite one region at
+            # random, re-anneal only that region, climb; keep the board if it is no worse
+            # (equal boards let the search drift along a plateau), else go back. A peak that
+            # stops improving is left for a fresh restart, which keeps the search diverse.
+            peak = (list(letters), list(order), list(faces))
+            stale = 0
+            while stale < plan.patience and not out_of_time():
+                region = regions[randrange(len(regions))]
+                for cell in region:
+                    if use_dice:
+                        set_face(cell, randrange(6))
+                    else:
+                        letters[cell] = table[int(random_() * len(table))]
+                reached = anneal(value(), plan.region_steps, plan.region_temperature, region)
+                reached = climb(reached)
+                stale = 0 if reached > current else stale + 1
+                if reached >= current:
+                    current = reached
+                    peak = (list(letters), list(order), list(faces))
                 else:
-                    undo()
-                temperature *= cooling
+                    letters[:], order[:], faces[:] = peak
             result.restarts += 1
     except KeyboardInterrupt:  # stop, and keep the best board so far
         result.interrupted = True
@@ -203,51 +383,6 @@ def search_best(
 
 def _board(letters: list[str], rows: int, cols: int) -> Board:
     return Board.from_faces([letters[r * cols : (r + 1) * cols] for r in range(rows)])
-
-
-def _move(
-    rng: random.Random,
-    letters: list[str],
-    order: list[int],
-    faces: list[int],
-    dice: DiceSet,
-    use_dice: bool,
-    weights: list[float],
-) -> Callable[[], None]:
-    """Change the board a little; returns the function that undoes the change."""
-    size = len(letters)
-    if rng.random() < 0.5:  # swap two cells (and their dice)
-        a, b = rng.randrange(size), rng.randrange(size)
-        letters[a], letters[b] = letters[b], letters[a]
-        if use_dice:
-            order[a], order[b] = order[b], order[a]
-            faces[a], faces[b] = faces[b], faces[a]
-
-        def undo_swap() -> None:
-            letters[a], letters[b] = letters[b], letters[a]
-            if use_dice:
-                order[a], order[b] = order[b], order[a]
-                faces[a], faces[b] = faces[b], faces[a]
-
-        return undo_swap
-    cell = rng.randrange(size)
-    before = letters[cell]
-    if use_dice:
-        old_face = faces[cell]
-        faces[cell] = rng.randrange(6)
-        letters[cell] = dice.dice[order[cell]][faces[cell]].lower()
-
-        def undo_turn() -> None:
-            faces[cell] = old_face
-            letters[cell] = before
-
-        return undo_turn
-    letters[cell] = rng.choices(_ALPHABET, weights)[0]
-
-    def undo_letter() -> None:
-        letters[cell] = before
-
-    return undo_letter
 
 
 def _search_worker(
