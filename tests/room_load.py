@@ -31,6 +31,8 @@ class LoadReport:
     received: int = 0
     latencies: list[float] = field(default_factory=list)
     acknowledged: int = 0
+    #: Words refused because they arrived after the deadline (sent just before it, under load).
+    late: int = 0
     stored: int = 0
     errors: list[str] = field(default_factory=list)
     results_seen: int = 0
@@ -50,7 +52,8 @@ class LoadReport:
                 f"max {1000 * max(self.latencies):.1f}  mean "
                 f"{1000 * statistics.fmean(self.latencies):.1f}",
                 f"words acknowledged and stored: {self.acknowledged:,}; in the database: "
-                f"{self.stored:,}; lost: {self.acknowledged - self.stored}",
+                f"{self.stored:,}; lost: {self.acknowledged - self.stored}; refused as late "
+                f"(sent before the deadline, arrived after): {self.late}",
                 f"results received: {self.results_seen} of {self.rooms * self.players}; "
                 f"errors: {len(self.errors)}"
                 + (f" (first: {self.errors[0]})" if self.errors else ""),
@@ -130,7 +133,9 @@ async def _room(
                 sent = time.perf_counter()
                 reply = await client.ask({"type": "submit", "word": entry})
                 report.latencies.append(time.perf_counter() - sent)
-                if reply["type"] != "verdict":
+                if reply["type"] == "error" and "time is up" in reply["message"]:
+                    report.late += 1
+                elif reply["type"] != "verdict":
                     report.errors.append(json.dumps(reply)[:200])
                 elif reply["result"]["verdict"] != "repeated":
                     report.acknowledged += 1

@@ -9,7 +9,9 @@ bigboggle rather than guess. Rows are plain mapped classes; the services that gi
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -262,6 +264,7 @@ class Store:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
+        self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
         try:
             if self.url.startswith("sqlite"):
                 self._make_sqlite_folder()
@@ -270,6 +273,7 @@ class Store:
                 )
                 event.listen(self.engine, "connect", _sqlite_pragmas)
                 event.listen(self.engine, "begin", _sqlite_begin)
+                self._write_lock = threading.Lock()
             else:
                 self.engine = create_engine(self.url, pool_pre_ping=True)
             self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -334,7 +338,9 @@ class Store:
         """A session for a read-then-write that must not interleave with another one: on
         SQLite it holds the write lock from the start; elsewhere, lock the rows it reads with
         ``with_for_update()``. Committed at the end of the block."""
-        with self.engine.connect() as connection:
+        # On SQLite, writers in this process queue on a lock of ours first: SQLite's own wait for
+        # its write lock sleeps in steps of milliseconds, which a busy room would feel.
+        with self._write_lock, self.engine.connect() as connection:
             connection = connection.execution_options(bigboggle_write=True)
             with Session(bind=connection, expire_on_commit=False) as session, session.begin():
                 yield session
