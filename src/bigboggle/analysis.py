@@ -25,7 +25,7 @@ from .dice import Shake, shake
 from .dictionary import Dictionary
 from .errors import RulesError
 from .rules import Rules
-from .solver import tally_many
+from .solver import Solution, tally_many
 
 #: The largest seed a shake may use (the command line's limit too).
 MAX_SEED = 2**63 - 1
@@ -271,6 +271,18 @@ def standing(
         return None
     return Standing(
         stats.points.rank(points), stats.words.rank(count), stats.boards, rules.name, words.name
+    )
+
+
+def standing_of(solution: Solution, words: Dictionary) -> Standing | None:
+    """Where a solved board stands among shakes of its rules' preset (see :func:`standing`)."""
+    return standing(
+        solution.board,
+        solution.rules,
+        words,
+        solution.total_score,
+        solution.count,
+        min_length=solution.min_length,
     )
 
 

@@ -269,11 +269,9 @@ def solve_command(
         solution = solve(board, words, rules, min_length=min_length)
     except BoggleError as exc:
         _fail(str(exc))
-    from .analysis import standing
+    from .analysis import standing_of
 
-    place = standing(
-        board, rules, words, solution.total_score, solution.count, min_length=solution.min_length
-    )
+    place = standing_of(solution, words)
     if as_json:
         data = solution.to_json()
         if seed is not None:

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse as _StarletteJSON
 from starlette.concurrency import run_in_threadpool
 
-from ..analysis import MAX_SEED, parse_band, shake_in_band, standing
+from ..analysis import MAX_SEED, parse_band, shake_in_band, standing_of
 from ..dice import shake
 from ..errors import RoundInputError
 from ..round_input import parse_round_request
@@ -132,14 +132,7 @@ async def solve_board(request: Request) -> JSONResponse:
     words = services(request).shelf.get(asked.dictionary or ruleset.dictionary)
     solution = solve(asked.board, words, ruleset, min_length=asked.min_length)
     data = solution.to_json()
-    place = standing(
-        solution.board,
-        ruleset,
-        words,
-        solution.total_score,
-        solution.count,
-        min_length=solution.min_length,
-    )
+    place = standing_of(solution, words)
     if place is not None:
         data["standing"] = {**place.to_json(), "text": place.describe()}
     return JSONResponse(data)

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from ..analysis import MAX_SEED, standing
+from ..analysis import MAX_SEED, standing_of
 from ..board import Board
 from ..dice import DICE_SETS
 from ..errors import BoggleError, RulesError
@@ -67,14 +67,7 @@ def solver(
             ruleset = Rules.preset(rules_name)
             words = services(request).shelf.get(dictionary or ruleset.dictionary)
             solution = solve(board, words, ruleset, min_length=shortest)
-            place = standing(
-                solution.board,
-                ruleset,
-                words,
-                solution.total_score,
-                solution.count,
-                min_length=solution.min_length,
-            )
+            place = standing_of(solution, words)
         except BoggleError as exc:
             error = str(exc)
     return _page(
