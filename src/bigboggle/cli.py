@@ -358,16 +358,7 @@ def shake_command(
     else:
         dealt = shake(rules.dice, seed, challenge=rules.challenge)
     if as_json:
-        _print_json(
-            {
-                "board": str(dealt.board),
-                "rules": rules.name,
-                "seed": seed,
-                "challenge": dealt.challenge,
-                "rotations": list(dealt.rotations),
-                "dice": [list(die) for die in dealt.dice],
-            }
-        )
+        _print_json(dealt.to_json(rules.name, seed))
         return
     click.echo(_tray(dealt.board))
     click.echo()

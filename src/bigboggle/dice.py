@@ -15,6 +15,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .board import Board
 from .errors import DiceError
@@ -181,6 +182,18 @@ class Shake:
     challenge: bool
     dice: tuple[Die, ...] = field(repr=False)
     rotations: tuple[int, ...] = field(repr=False)
+
+    def to_json(self, rules: str, seed: int) -> dict[str, Any]:
+        """The JSON of ``bigboggle shake --json`` (and ``GET /api/shake``) for this shake,
+        made under the preset ``rules`` from ``seed``."""
+        return {
+            "board": str(self.board),
+            "rules": rules,
+            "seed": seed,
+            "challenge": self.challenge,
+            "rotations": list(self.rotations),
+            "dice": [list(die) for die in self.dice],
+        }
 
 
 def shake(dice: DiceSet | str, seed: int | None = None, *, challenge: bool = False) -> Shake:

@@ -102,26 +102,16 @@ async def shake_board(
 ) -> JSONResponse:
     """The JSON of ``bigboggle shake --json``: the same seed and rules give the same board."""
     ruleset = Rules.preset(rules, challenge=challenge or None)
-    if seed is None:
-        seed = secrets.randbelow(2**32)
+    start: int = secrets.randbelow(2**32) if seed is None else seed
     if band is not None:
         words = services(request).shelf.get(dictionary or ruleset.dictionary)
         wanted = await run_in_threadpool(parse_band, band, ruleset, words)
-        dealt, seed = await run_in_threadpool(
-            lambda: shake_in_band(ruleset, words, wanted, seed=seed, tries=2000)
+        dealt, used = await run_in_threadpool(
+            lambda: shake_in_band(ruleset, words, wanted, seed=start, tries=2000)
         )
     else:
-        dealt = shake(ruleset.dice, seed, challenge=ruleset.challenge)
-    return JSONResponse(
-        {
-            "board": str(dealt.board),
-            "rules": ruleset.name,
-            "seed": seed,
-            "challenge": dealt.challenge,
-            "rotations": list(dealt.rotations),
-            "dice": [list(die) for die in dealt.dice],
-        }
-    )
+        dealt, used = shake(ruleset.dice, start, challenge=ruleset.challenge), start
+    return JSONResponse(dealt.to_json(ruleset.name, used))
 
 
 @router.post("/solve", summary="Every word on a board", openapi_extra=body_schema(SolveRequest))
