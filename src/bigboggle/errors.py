@@ -35,3 +35,15 @@ class RoundInputError(BoggleError, ValueError):
 
 class GameStateError(BoggleError):
     """A game action at the wrong time: submitting before the start or after the deadline."""
+
+
+class BusyError(BoggleError):
+    """The server has more work queued than it takes: try again after ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class BudgetExceededError(BoggleError):
+    """A job (a solve, a round's scoring, a search) ran past its time budget."""

@@ -1,0 +1,110 @@
+"""Every limit that protects a server from what strangers send, in one place.
+
+Two kinds live here. Fixed limits are part of a contract (a board has at most 12 rows; a round
+at most 100 players): they are plain constants, and the library checks them before it parses
+anything. Operator limits (body sizes, timeouts, pool sizes, rates) have a default here and can
+be changed without touching code: :class:`ServerLimits` reads ``BIGBOGGLE_LIMIT_<NAME>``
+environment variables (``BIGBOGGLE_LIMIT_MAX_BODY_BYTES=2000000``). The README's "Limits and
+protections" lists them all; each has a test.
+
+This module is part of the core: it imports nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+# -- text the library parses (fixed) --------------------------------------------------------------
+
+#: The longest board text any parser reads: a 12×12 board of three-letter faces in brackets, with
+#: separators and a challenge mark, fits well within it.
+MAX_BOARD_TEXT = 800
+#: The longest player, team or room name (after Unicode normalisation).
+MAX_NAME_LENGTH = 40
+#: How many characters of a bad input an error message quotes.
+MAX_QUOTED = 60
+
+
+# -- rooms (fixed) ---------------------------------------------------------------------------------
+
+#: The largest room settings object, as JSON (bytes).
+MAX_SETTINGS_BYTES = 4096
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """The limits an operator may change, with their defaults. ``from_environment()`` reads
+    ``BIGBOGGLE_LIMIT_<FIELD NAME IN CAPITALS>`` for each field."""
+
+    # HTTP
+    #: The largest request body read (bytes).
+    max_body_bytes: int = 1_000_000
+    #: Seconds a client may take to send a request body once its headers have arrived.
+    body_timeout: float = 30.0
+    #: The largest header block accepted (bytes, all headers together).
+    max_header_bytes: int = 16_384
+    #: The most headers a request may carry.
+    max_headers: int = 100
+    #: Seconds a client may take to send its request headers / keep an idle connection open.
+    header_timeout: float = 10.0
+
+    # the worker pool (solving, scoring, searching)
+    #: Worker processes for CPU work (0: one per core, at least one).
+    pool_workers: int = 0
+    #: Jobs that may wait for a worker beyond those running; past it, 503 with Retry-After.
+    pool_queue: int = 32
+    #: Seconds a job may take before the request is answered 503 naming the limit.
+    job_budget: float = 10.0
+
+    # WebSockets
+    #: The largest WebSocket message (bytes); larger frames are refused before they are buffered.
+    max_message_bytes: int = 4096
+    #: Seconds between the server's keep-alive pings, and how long it waits for the answer.
+    ws_ping_interval: float = 20.0
+    ws_ping_timeout: float = 20.0
+    #: Messages a connection may send in a burst, and then per second.
+    ws_burst: int = 30
+    ws_rate: float = 10.0
+    #: Messages dropped for flooding before the connection is closed (code 1008).
+    ws_flood_drops: int = 100
+    #: Open sockets one seat may have, and one client address.
+    sockets_per_seat: int = 3
+    sockets_per_address: int = 50
+    #: Rooms one client address may create per hour, and join attempts per minute.
+    rooms_per_address_hour: int = 30
+    joins_per_address_minute: int = 60
+
+    # rooms
+    #: Seconds a host may be away before the host role passes to the next player.
+    host_away: float = 60.0
+    #: Days without activity after which a room is closed for good (its rounds stay readable).
+    room_idle_days: float = 30.0
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> ServerLimits:
+        """The defaults, with any ``BIGBOGGLE_LIMIT_*`` variables applied; :class:`ValueError`
+        names a variable whose value is not a positive number of the field's type."""
+        environ = os.environ if environ is None else environ
+        changed: dict[str, Any] = {}
+        for field in fields(cls):
+            name = "BIGBOGGLE_LIMIT_" + field.name.upper()
+            raw = environ.get(name)
+            if raw is None or raw == "":
+                continue
+            kind = int if field.type in ("int", int) else float
+            try:
+                value = kind(raw)
+            except ValueError:
+                raise ValueError(f"{name}={raw[:MAX_QUOTED]!r} is not a {kind.__name__}") from None
+            if value < 0 or (value == 0 and field.name != "pool_workers"):
+                raise ValueError(f"{name}={raw[:MAX_QUOTED]!r} must be above 0")
+            changed[field.name] = value
+        return dataclasses.replace(cls(), **changed)
+
+    def describe(self) -> dict[str, int | float]:
+        """Every limit by name, for the README and ``/healthz``."""
+        return dataclasses.asdict(self)

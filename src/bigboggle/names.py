@@ -1,0 +1,82 @@
+"""Players', teams' and rooms' names: one normal form, and one key for "is this name taken?".
+
+A name is what a person typed, NFKC-normalised (so full-width ``ａｎｎ`` is ``ann``), with
+surrounding space trimmed and inner runs of space folded to one. Control characters, format
+characters (zero-width spaces and joiners, bidirectional overrides), unassigned and private-use
+code points and surrogates are refused with a message that says which character and where: they
+make two names look alike, or text render backwards.
+
+:func:`name_key` is what uniqueness is decided on: the normal form, case-folded, with letters of
+other scripts that look like Latin ones (Cyrillic ``а``, Greek ``ο``) replaced by the Latin
+letter, using the Unicode confusables data of ``confusable-homoglyphs``. So ``Alice``,
+``ALICE`` and ``Аlice`` (Cyrillic А) cannot sit in one room together.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
+
+from .errors import RoundInputError
+from .limits import MAX_NAME_LENGTH, MAX_QUOTED
+
+#: Unicode general categories a name may not contain: controls, format characters (zero-width,
+#: bidi overrides), surrogates, private use, unassigned; line and paragraph separators.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: Looked at before normalising, so a hostile string costs no more than this.
+_MAX_RAW_LENGTH = MAX_NAME_LENGTH * 4
+
+
+def clean_name(name: object, where: str = "name") -> str:
+    """``name`` in its normal form; :class:`RoundInputError` (a ``ValueError``) says what is
+    wrong and where (``where`` names the field, like ``players`` or ``settings.teams``)."""
+    if not isinstance(name, str):
+        raise RoundInputError(f"{where}: a name must be text, not {_excerpt(name)}")
+    if len(name) > _MAX_RAW_LENGTH:
+        raise RoundInputError(
+            f"{where}: name {_excerpt(name)} is longer than {MAX_NAME_LENGTH} characters"
+        )
+    for index, char in enumerate(name):
+        category = unicodedata.category(char)
+        if category in _REFUSED_CATEGORIES:
+            label = unicodedata.name(char, "")
+            shown = f"{label}, U+{ord(char):04X}" if label else f"U+{ord(char):04X}"
+            raise RoundInputError(
+                f"{where}: name {_excerpt(name)} has an invisible or control character "
+                f"({shown}) at position {index + 1}; names are visible text"
+            )
+    normal = " ".join(unicodedata.normalize("NFKC", name).split())
+    if not normal:
+        raise RoundInputError(f"{where}: a name must be non-empty text, not {_excerpt(name)}")
+    if len(normal) > MAX_NAME_LENGTH:
+        raise RoundInputError(
+            f"{where}: name {_excerpt(normal)} is longer than {MAX_NAME_LENGTH} characters"
+        )
+    return normal
+
+
+def name_key(name: str) -> str:
+    """The key two names clash on: the normal form, case-folded, with cross-script look-alike
+    letters replaced by their Latin twins. (Give it a name that :func:`clean_name` accepted.)"""
+    folded = unicodedata.normalize("NFKC", name.casefold())
+    return "".join(_latin_twin(char) for char in folded)
+
+
+@lru_cache(maxsize=4096)
+def _latin_twin(char: str) -> str:
+    if char.isascii():
+        return char
+    found = confusables.is_confusable(char, greedy=True, preferred_aliases=["latin"])
+    if found:
+        for glyph in found[0]["homoglyphs"]:
+            twin: str = glyph["c"]
+            if twin.isascii() and twin.isalpha():
+                return twin.casefold()
+    return char
+
+
+def _excerpt(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= MAX_QUOTED else text[: MAX_QUOTED - 3] + "..."
