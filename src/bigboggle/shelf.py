@@ -33,6 +33,17 @@ class DictionaryShelf:
         self._lock = threading.Lock()
 
     @property
+    def spec(self) -> tuple[tuple[str, str], ...]:
+        """The operator's word lists as plain data (name, path): enough to build the same shelf
+        in another process (see :func:`bigboggle.jobs.words`)."""
+        return tuple((name, str(path)) for name, path in self._files.items())
+
+    @classmethod
+    def from_spec(cls, spec: tuple[tuple[str, str], ...]) -> DictionaryShelf:
+        """The shelf that :attr:`spec` describes."""
+        return cls(dict(spec))
+
+    @property
     def names(self) -> list[str]:
         """Every name on offer, built-ins first."""
         return [*BUILTIN_LEVELS, *self._files]
