@@ -202,3 +202,78 @@ def test_one_search_budget_can_cover_several_searches() -> None:
     with pytest.raises(SearchBudgetExceeded):
         board.path_for("eee", budget=shared)
     assert shared.left < 0
+
+
+# -- bounds: board text is checked for size before it is parsed ---------------------------------
+
+LONGEST_MESSAGE = 300  # no board error, however large the input, is longer than this
+
+
+@pytest.mark.once
+def test_board_text_at_the_limit_parses_and_one_more_character_is_refused() -> None:
+    from bigboggle.limits import MAX_BOARD_TEXT
+
+    text = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+    assert str(Board.parse(text.ljust(MAX_BOARD_TEXT))) == "LINES/TQuARD/HEMOP/ABCKI/PSTEW"
+    with pytest.raises(BoardError) as caught:
+        Board.parse(text.ljust(MAX_BOARD_TEXT + 1))
+    message = str(caught.value)
+    assert f"{MAX_BOARD_TEXT + 1} characters" in message
+    assert f"the limit is {MAX_BOARD_TEXT}" in message
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(
+    "text",
+    ["A" * 1_000_000, "[" * 1_000_000, "AB/" * 300_000, "q" * 10**6],
+    ids=["letters", "brackets", "rows", "q"],
+)
+def test_a_megabyte_of_board_text_is_refused_with_a_short_message(text: str) -> None:
+    with pytest.raises(BoardError) as caught:
+        Board.parse(text)
+    message = str(caught.value)
+    assert f"{len(text)} characters" in message
+    assert len(message) <= LONGEST_MESSAGE
+    assert repr(text[:20])[:-1] in message  # a bounded excerpt of the text, quoted with !r
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(
+    ("text", "fragments"),
+    [
+        ("AB" * 390 + "1/" + "AB" * 4, ["'1'", "row 1, position 781", "near 'ABAB", "AB1'"]),
+        ("/".join(["ABCDEFGHIJKL"] * 12) + "/" + "C[" + "X" * 600, ["unclosed '['", "row 13"]),
+        ("/".join(["ABCDEFGHIJKL"] * 12) + "/[" + "T" * 600 + "]", ["face '[TTT", "row 13"]),
+        ("AB*/" + "C" * 700 + "*", ["second '*'", "row 2, position 701"]),
+        ("A" * 700 + "/" + "//" + "B" * 50, ["row 2", "is empty"]),
+    ],
+    ids=["bad-character", "unclosed-bracket", "long-face", "second-star", "empty-row"],
+)
+def test_errors_in_long_board_text_say_where_and_quote_a_bounded_excerpt(
+    text: str, fragments: list[str]
+) -> None:
+    from bigboggle.limits import MAX_BOARD_TEXT
+
+    assert len(text) <= MAX_BOARD_TEXT
+    with pytest.raises(BoardError) as caught:
+        Board.parse(text)
+    message = str(caught.value)
+    for fragment in fragments:
+        assert fragment in message, message
+    assert len(message) <= LONGEST_MESSAGE
+    assert text not in message
+
+
+@pytest.mark.once
+def test_from_faces_refuses_oversized_grids_before_reading_faces() -> None:
+    with pytest.raises(BoardError, match="100000 rows"):
+        Board.from_faces([["A", "B"]] * 100_000)
+    with pytest.raises(BoardError, match=r"row 2 has 100000 cells; a board has 2-12 columns"):
+        Board.from_faces([["A", "B"], ["C"] * 100_000])
+    with pytest.raises(BoardError) as caught:
+        Board.from_faces([["A" * 100_000, "B"], ["C", "D"]])
+    assert len(str(caught.value)) <= LONGEST_MESSAGE
+    with pytest.raises(BoardError) as caught:
+        Board.from_faces([["A", "B"], ["C", "D"]], challenge=[0] * 100_000)  # type: ignore[arg-type]
+    assert len(str(caught.value)) <= LONGEST_MESSAGE
+    assert "must be (row, column)" in str(caught.value)

@@ -15,7 +15,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .errors import BoardError, BoggleError
+from .errors import BoardError, BoggleError, quoted
+from .limits import MAX_BOARD_TEXT, MAX_QUOTED
 
 Position = tuple[int, int]
 Path = tuple[Position, ...]
@@ -62,17 +63,31 @@ def canonical_face(text: str) -> str:
     A lone ``q`` is the ``Qu`` face, as on every real die.
     """
     if not isinstance(text, str):
-        raise TypeError(f"a face is text, not {text!r}")
+        raise TypeError(f"a face is text, not {quoted(text)}")
     if text == "":
         return ""
-    if not (set(text) <= _ASCII_LETTERS) or len(text) > MAX_FACE_LETTERS:
-        raise BoardError(f"face {text!r} must be 1-{MAX_FACE_LETTERS} letters A-Z")
+    if len(text) > MAX_FACE_LETTERS or not (set(text) <= _ASCII_LETTERS):
+        raise BoardError(f"face {quoted(text)} must be 1-{MAX_FACE_LETTERS} letters A-Z")
     lower = text.lower()
     if lower == "q":
         return "Qu"
     if any(ch == "q" and lower[i + 1 : i + 2] != "u" for i, ch in enumerate(lower)):
-        raise BoardError(f"face {text!r}: a q on a face is always followed by u, as on real dice")
+        raise BoardError(
+            f"face {quoted(text)}: a q on a face is always followed by u, as on real dice"
+        )
     return text[0].upper() + text[1:].lower()
+
+
+def _check_shape(rows: Sequence[Sequence[str]]) -> None:
+    """Refuse more rows or columns than a board has before looking at a face (``len`` only;
+    :class:`TypeError` for something that is not rows)."""
+    if len(rows) > MAX_SIDE:
+        raise BoardError(f"board has {len(rows)} rows; a board has {MIN_SIDE}-{MAX_SIDE} rows")
+    for number, row in enumerate(rows, start=1):
+        if len(row) > MAX_SIDE:
+            raise BoardError(
+                f"row {number} has {len(row)} cells; a board has {MIN_SIDE}-{MAX_SIDE} columns"
+            )
 
 
 def _format_face(face: str) -> str:
@@ -127,6 +142,7 @@ class Board:
         ``challenge`` is the ``(row, column)`` of the challenge cube, if any.
         """
         try:
+            _check_shape(rows)
             canonical = [[canonical_face(face) for face in row] for row in rows]
         except TypeError:
             raise BoardError("faces must be rows of text, like [['A', 'Qu'], ['Th', '']]") from None
@@ -138,11 +154,11 @@ class Board:
                 or len(challenge) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in challenge)
             ):
-                raise BoardError(f"challenge cell {challenge!r} must be (row, column)")
+                raise BoardError(f"challenge cell {quoted(challenge)} must be (row, column)")
             row, col = challenge
             width = len(canonical[0]) if canonical else 0
             if not (0 <= row < len(canonical) and 0 <= col < width):
-                raise BoardError(f"challenge cell {challenge!r} is outside the board")
+                raise BoardError(f"challenge cell {quoted(challenge)} is outside the board")
             index = row * width + col
         board._init(canonical, index)
         return board
@@ -376,57 +392,102 @@ def _split_rows(text: str) -> list[str]:
         cleaned = ["".join(row.split()) for row in rows]
         for number, row in enumerate(cleaned, start=1):
             if not row:
-                raise BoardError(f"row {number} of board {text!r} is empty")
+                raise BoardError(f"row {number} of board {quoted(text)} is empty")
         return cleaned
     return body.split()
 
 
-def _parse(text: str) -> tuple[list[list[str]], int | None]:
+def _check_text(text: object) -> str:
+    """``text`` if it is board text of a size worth parsing; :class:`BoardError` otherwise,
+    before any other work (a stranger's megabyte costs one ``len``)."""
     if not isinstance(text, str):
         raise BoardError(f"a board must be text, not {type(text).__name__}")
+    if len(text) > MAX_BOARD_TEXT:
+        raise BoardError(
+            f"board text is {len(text)} characters; the limit is {MAX_BOARD_TEXT} "
+            f"(a 12x12 board fits well within it): {quoted(text)}"
+        )
     if not text.strip():
         raise BoardError("the board is empty; write rows like 'LINES/TQARD/HEMOP/ABCKI/PSTEW'")
+    return text
+
+
+def _error_at(
+    what: str, why: str, row_number: int, offset: int, text: str, row_text: str
+) -> BoardError:
+    """``what`` at a character, and ``why``, as an error (built only when one is raised): the
+    whole board is quoted if it is short, else the part of the row around the character."""
+    place = f"row {row_number}, position {offset + 1}"
+    if len(text) <= MAX_QUOTED:
+        where = f"{place} of board {text!r}"
+    else:
+        half = MAX_QUOTED // 2 - 2
+        where = (
+            f"{place} of the board (near {quoted(row_text[max(0, offset - half) : offset + half])})"
+        )
+    return BoardError(f"{what} at {where}{why}")
+
+
+def _parse(text: str) -> tuple[list[list[str]], int | None]:
+    """The rows of faces and the challenge cell's index; one pass over the (bounded) text."""
+    text = _check_text(text)
     rows: list[list[str]] = []
     challenge: tuple[int, int] | None = None
     for row_number, row_text in enumerate(_split_rows(text), start=1):
         cells: list[str] = []
         i = 0
-        while i < len(row_text):
+        end = len(row_text)
+        while i < end:
             ch = row_text[i]
-            where = f"row {row_number}, position {i + 1} of board {text!r}"
             if ch in _ASCII_LETTERS:
-                if ch in "qQ":
+                if ch == "q" or ch == "Q":
                     cells.append("Qu")
-                    if row_text[i + 1 : i + 2] in ("u", "U"):
+                    if i + 1 < end and row_text[i + 1] in "uU":
                         i += 1
                 else:
                     cells.append(ch.upper())
             elif ch == ".":
                 cells.append("")
             elif ch == "[":
-                close = row_text.find("]", i)
+                close = row_text.find("]", i + 1)  # scans only what the face consumes
                 if close < 0:
-                    raise BoardError(f"unclosed '[' at {where}")
+                    raise _error_at("unclosed '['", "", row_number, i, text, row_text)
                 inner = row_text[i + 1 : close]
                 if not inner or not set(inner) <= _ASCII_LETTERS or len(inner) > MAX_FACE_LETTERS:
-                    raise BoardError(
-                        f"face {'[' + inner + ']'!r} at {where} must be 1-{MAX_FACE_LETTERS} "
-                        "letters A-Z, like [Th]"
+                    raise _error_at(
+                        f"face {quoted('[' + inner + ']')}",
+                        f" must be 1-{MAX_FACE_LETTERS} letters A-Z, like [Th]",
+                        row_number,
+                        i,
+                        text,
+                        row_text,
                     )
                 cells.append(canonical_face(inner))
                 i = close
             elif ch == "*":
                 if not cells:
-                    raise BoardError(f"'*' at {where} must follow the cell it marks")
+                    raise _error_at(
+                        "'*'", " must follow the cell it marks", row_number, i, text, row_text
+                    )
                 if challenge is not None:
-                    raise BoardError(
-                        f"second '*' at {where}; a board has at most one challenge cell"
+                    raise _error_at(
+                        "second '*'",
+                        "; a board has at most one challenge cell",
+                        row_number,
+                        i,
+                        text,
+                        row_text,
                     )
                 challenge = (row_number - 1, len(cells) - 1)
             else:
-                raise BoardError(
-                    f"unexpected character {ch!r} at {where}; cells are letters, Qu, "
-                    "[Th]-style faces, '.' for a blank and '*' after the challenge cell"
+                raise _error_at(
+                    f"unexpected character {ch!r}",
+                    "; cells are letters, Qu, [Th]-style faces, '.' for a blank and '*' after "
+                    "the challenge cell",
+                    row_number,
+                    i,
+                    text,
+                    row_text,
                 )
             i += 1
         rows.append(cells)

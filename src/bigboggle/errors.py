@@ -8,6 +8,10 @@ say where it is.
 
 from __future__ import annotations
 
+import reprlib
+
+from .limits import MAX_QUOTED
+
 
 class BoggleError(Exception):
     """Base class of every error bigboggle raises for bad input or an impossible request."""
@@ -47,3 +51,27 @@ class BusyError(BoggleError):
 
 class BudgetExceededError(BoggleError):
     """A job (a solve, a round's scoring, a search) ran past its time budget."""
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel = 2
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 3
+_SHORT.maxstring = _SHORT.maxother = _SHORT.maxlong = MAX_QUOTED
+
+
+def quoted(value: object, limit: int = MAX_QUOTED) -> str:
+    """``repr(value)`` for an error message, cut to at most ``limit`` characters (``...`` marks
+    a cut). Costs no more than the excerpt it shows, however large or deep ``value`` is, so a
+    message can quote anything a stranger sent."""
+    if isinstance(value, str):
+        shown = repr(value[: limit + 1])
+        if len(value) <= limit and len(shown) <= limit:
+            return shown
+    else:
+        try:
+            shown = _SHORT.repr(value)
+        except (ValueError, RecursionError):  # an int too long to print, a cycle of views
+            shown = f"<{type(value).__name__}>"
+        if len(shown) <= limit:
+            return shown
+    return shown[: limit - 3] + "..."

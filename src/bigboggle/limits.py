@@ -27,6 +27,30 @@ MAX_BOARD_TEXT = 800
 MAX_NAME_LENGTH = 40
 #: How many characters of a bad input an error message quotes.
 MAX_QUOTED = 60
+#: The longest entry of a player's list (longer text is not a word on any board).
+MAX_ENTRY_LENGTH = 60
+#: Most players (or teams, or members of one team) in a round, and most entries in one list.
+MAX_PLAYERS = 100
+MAX_LIST_LENGTH = 2000
+#: The longest round JSON the library parses (characters; ``bigboggle score`` reads at most as
+#: many bytes). 100 players with 2000 words each fit; the web server's body limit is lower.
+MAX_ROUND_JSON = 4_000_000
+#: The longest dictionary name or word-list path (PATH_MAX on Linux).
+MAX_DICTIONARY_SPEC = 4096
+#: The longest rules preset, scoring table or dice set name, and band text (``words:100-200``).
+MAX_SPEC_NAME = 40
+#: Options a rules object may be given at once (there are nine).
+MAX_RULES_OPTIONS = 16
+
+
+# -- tournaments and solo games (fixed) ----------------------------------------------------------
+
+#: The longest tournament name (after Unicode normalisation).
+MAX_TOURNAMENT_NAME = 80
+#: Most rounds a tournament keeps (far past any evening's play).
+MAX_TOURNAMENT_ROUNDS = 200
+#: The longest owner key a request may send (X-Tournament-Key, X-Game-Key); keys are 24 chars.
+MAX_KEY_LENGTH = 100
 
 
 # -- rooms (fixed) ---------------------------------------------------------------------------------
