@@ -23,7 +23,8 @@ from typing import Any
 from .board import Board
 from .dice import Shake, shake
 from .dictionary import Dictionary
-from .errors import RulesError
+from .errors import RulesError, quoted
+from .limits import MAX_SPEC_NAME
 from .rules import Rules
 from .solver import Solution, tally_many
 
@@ -327,7 +328,14 @@ def named_band(name: str, rules: Rules, words: Dictionary, *, sample: int = 2000
 
 def parse_band(text: str, rules: Rules, words: Dictionary) -> Band:
     """A band from text: ``easy``, ``normal`` or ``rich``; points as ``300-500`` (or
-    ``points:300-500``); words as ``words:100-200``; one end may stay open (``300-``)."""
+    ``points:300-500``); words as ``words:100-200``; one end may stay open (``300-``).
+    Text longer than :data:`~bigboggle.limits.MAX_SPEC_NAME` is refused before it is read."""
+    usage = (
+        "give easy, normal or rich, points like 300-500, or words like words:100-200 "
+        "(one end may be left open: 300-)"
+    )
+    if not isinstance(text, str) or len(text) > MAX_SPEC_NAME:
+        raise RulesError(f"{quoted(text)}: {usage}; a band is at most {MAX_SPEC_NAME} characters")
     if text in NAMED_BANDS:
         return named_band(text, rules, words)
     kind, _, numbers = text.rpartition(":")
@@ -335,20 +343,21 @@ def parse_band(text: str, rules: Rules, words: Dictionary) -> Band:
     if (
         kind not in ("", "points", "words")
         or not sep
-        or not (low.isdigit() or high.isdigit())
-        or (low and not low.isdigit())
-        or (high and not high.isdigit())
+        or not (low or high)
+        or not all(_is_number(end) for end in (low, high) if end)
     ):
-        raise RulesError(
-            f"{text!r}: give easy, normal or rich, points like 300-500, or words like "
-            "words:100-200 (one end may be left open: 300-)"
-        )
+        raise RulesError(f"{quoted(text)}: {usage}")
     bounds = (int(low) if low else None, int(high) if high else None)
     if bounds[0] is not None and bounds[1] is not None and bounds[0] > bounds[1]:
-        raise RulesError(f"{text!r}: the low end is above the high end")
+        raise RulesError(f"{quoted(text)}: the low end is above the high end")
     if kind == "words":
         return Band(min_words=bounds[0], max_words=bounds[1])
     return Band(min_points=bounds[0], max_points=bounds[1])
+
+
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is a whole number in ASCII digits (``str.isdigit`` also takes ``²``)."""
+    return text.isascii() and text.isdigit()
 
 
 def shake_in_band(

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Board
-from .errors import DiceError
+from .errors import DiceError, quoted
 
 Die = tuple[str, ...]
 
@@ -26,13 +26,17 @@ Die = tuple[str, ...]
 UNDERLINED_FACES = frozenset({"M", "W", "Z"})
 
 _FACE_TOKEN = re.compile(r"Qu|[A-Z]")
+#: The longest die text: six two-letter faces.
+_MAX_DIE_TEXT = 12
 
 
 def parse_die(text: str) -> Die:
     """Read a die written as its faces run together, e.g. ``"HIMNQuU"`` (``Qu`` is one face)."""
+    if not isinstance(text, str) or len(text) > _MAX_DIE_TEXT:
+        raise DiceError(f"die {quoted(text)} must be six faces written as A-Z or Qu")
     faces = _FACE_TOKEN.findall(text)
     if "".join(faces) != text or len(faces) != 6:
-        raise DiceError(f"die {text!r} must be six faces written as A-Z or Qu")
+        raise DiceError(f"die {quoted(text)} must be six faces written as A-Z or Qu")
     return tuple(faces)
 
 
@@ -165,7 +169,7 @@ def dice_set(name: str) -> DiceSet:
         return DICE_SETS[name]
     except KeyError:
         known = ", ".join(DICE_SETS)
-        raise DiceError(f"unknown dice set {name!r}; known sets: {known}") from None
+        raise DiceError(f"unknown dice set {quoted(name)}; known sets: {known}") from None
 
 
 @dataclass(frozen=True)

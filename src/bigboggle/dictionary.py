@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from . import cache
-from .errors import WordListError
+from .errors import WordListError, quoted
+from .limits import MAX_DICTIONARY_SPEC
 from .trie import Trie
 
 #: The fewest letters of a word any Boggle edition accepts.
@@ -39,6 +40,8 @@ DEFAULT_DICTIONARY = "standard"
 
 _DATA_FILE = "scowl-words.txt.gz"
 _MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Characters of a skipped entry kept as an example in a :class:`LoadReport`.
+_EXAMPLE_LENGTH = 40
 
 
 @dataclass(frozen=True)
@@ -158,7 +161,9 @@ class Dictionary:
         """
         if not isinstance(name, str) or name not in BUILTIN_LEVELS:
             known = ", ".join(BUILTIN_LEVELS)
-            raise WordListError(f"unknown dictionary {name!r}; built-in dictionaries: {known}")
+            raise WordListError(
+                f"unknown dictionary {quoted(name)}; built-in dictionaries: {known}"
+            )
         return _load_builtin(name)
 
     @classmethod
@@ -173,7 +178,7 @@ class Dictionary:
         counts = _Counter()
         for number, entry in enumerate(words, start=1):
             if not isinstance(entry, str):
-                raise WordListError(f"word {number} is not text: {entry!r}")
+                raise WordListError(f"word {number} is not text: {quoted(entry)}")
             counts.add(entry, levels)
         return cls(levels, name=name, report=counts.report(len(levels)))
 
@@ -186,9 +191,10 @@ class Dictionary:
         list is cached on disk (see :mod:`bigboggle.cache`), keyed by the file's content.
         """
         if not isinstance(path, str | PathLike) or not str(path):
-            raise WordListError(f"a word list is a file path, not {path!r}")
+            raise WordListError(f"a word list is a file path, not {quoted(path)}")
+        _check_spec_length(str(path))
         file = Path(path)
-        label = repr(str(path))
+        label = repr(str(path))  # at most MAX_DICTIONARY_SPEC characters, like any path
         try:
             size = file.stat().st_size
             if file.is_dir():
@@ -248,11 +254,13 @@ class Dictionary:
             return cls.builtin()
         if isinstance(spec, str) and spec in BUILTIN_LEVELS:
             return cls.builtin(spec)
-        if isinstance(spec, str) and not _looks_like_path(spec):
-            known = ", ".join(BUILTIN_LEVELS)
-            raise WordListError(
-                f"unknown dictionary {spec!r}: not a built-in ({known}) and no such file"
-            )
+        if isinstance(spec, str):
+            _check_spec_length(spec)
+            if not _looks_like_path(spec):
+                known = ", ".join(BUILTIN_LEVELS)
+                raise WordListError(
+                    f"unknown dictionary {quoted(spec)}: not a built-in ({known}) and no such file"
+                )
         return cls.from_file(spec)
 
     # -- container behaviour -----------------------------------------------------------------
@@ -383,7 +391,7 @@ class _Counter:
             self._example(entry)
         elif len(word) > LONGEST_WORD:
             self.too_long += 1
-            self._example(entry[:40])
+            self._example(entry)
         elif word in levels:
             self.duplicates += 1
         else:
@@ -393,7 +401,7 @@ class _Counter:
 
     def _example(self, entry: str) -> None:
         if len(self.examples) < 5:
-            self.examples.append(entry.strip())
+            self.examples.append(entry.strip()[:_EXAMPLE_LENGTH])
 
     def report(self, words: int) -> LoadReport:
         return LoadReport(
@@ -409,7 +417,21 @@ class _Counter:
 
 
 def _looks_like_path(spec: str) -> bool:
-    return Path(spec).exists() or any(sep in spec for sep in ("/", "\\", ".")) or spec == "-"
+    if any(sep in spec for sep in ("/", "\\", ".")) or spec == "-":
+        return True
+    try:
+        return Path(spec).exists()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL character
+        return False
+
+
+def _check_spec_length(spec: str) -> None:
+    """Refuse a dictionary name or path longer than any the file system takes, at once."""
+    if len(spec) > MAX_DICTIONARY_SPEC:
+        raise WordListError(
+            f"dictionary {quoted(spec)} is {len(spec)} characters; a dictionary name or "
+            f"word-list path is at most {MAX_DICTIONARY_SPEC}"
+        )
 
 
 @functools.cache

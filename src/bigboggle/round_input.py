@@ -3,6 +3,13 @@
 The input is ``{"board": …, "players": {"ann": ["line", …]}, "teams": {"red": ["ann"]},
 "min_length": {"kid": 3}, "rules": "big", "dictionary": "standard", "options": {…}}``; only
 ``players`` is required (the board may come from elsewhere). Errors name the JSON key at fault.
+
+Everything a stranger sends is bounded before any deep work, so a hostile document costs no more
+than reading it (limits in :mod:`bigboggle.limits`): the JSON text (:data:`MAX_ROUND_JSON`), the
+board text, the number of players, teams and entries, each entry's length, every name (normalised
+by :func:`bigboggle.names.clean_name`, and no two alike by :func:`bigboggle.names.name_key`),
+the rules' name, the dictionary and the options (known names, plain values). Team members and
+handicaps must name players of the round. Messages quote a bounded excerpt of what was wrong.
 """
 
 from __future__ import annotations
@@ -12,14 +19,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board
-from .errors import BoggleError, RoundInputError
+from .errors import BoggleError, RoundInputError, quoted
+from .limits import (
+    MAX_DICTIONARY_SPEC,
+    MAX_ENTRY_LENGTH,
+    MAX_LIST_LENGTH,
+    MAX_PLAYERS,
+    MAX_ROUND_JSON,
+    MAX_RULES_OPTIONS,
+    MAX_SPEC_NAME,
+)
+from .names import clean_name, name_key
+from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, RULES_OPTIONS
 
 _KEYS = ("board", "players", "teams", "min_length", "rules", "dictionary", "options")
 
 
 @dataclass(frozen=True)
 class RoundRequest:
-    """A round to score, checked for shape; the values are checked when it is scored."""
+    """A round to score, checked for shape and size; names are in their normal form.
+
+    Rules, dictionary and option values are checked when the round is scored."""
 
     board: Board | None
     players: dict[str, list[str]]
@@ -35,18 +55,26 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         if key in seen:
             raise RoundInputError(
-                f"duplicate key {key!r}: each player, team or option may appear once "
+                f"duplicate key {quoted(key)}: each player, team or option may appear once "
                 "(a second list would silently replace the first)"
             )
         seen[key] = value
     return seen
 
 
-def load_json(text: str, source: str = "the input") -> Any:
+def load_json(text: str, source: str = "the input", *, max_chars: int = MAX_ROUND_JSON) -> Any:
     """Parse JSON text, refusing duplicate keys (a second ``"ann"`` would drop the first list).
 
+    Text longer than ``max_chars`` is refused before it is parsed; nesting deeper than Python's
+    recursion limit (about a thousand levels: a round needs three) is refused, not a crash.
     :class:`RoundInputError` names the source and the position of a syntax error.
     """
+    if not isinstance(text, str):
+        raise RoundInputError(f"{source} is not text but {type(text).__name__}")
+    if len(text) > max_chars:
+        raise RoundInputError(
+            f"{source} is {len(text)} characters; the limit is {max_chars} for a round's JSON"
+        )
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
@@ -54,70 +82,194 @@ def load_json(text: str, source: str = "the input") -> Any:
             f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
         ) from None
     except RecursionError:
-        raise RoundInputError(f"{source} is not valid JSON here: it is nested too deeply") from None
+        raise RoundInputError(
+            f"{source} is not valid JSON here: it is nested too deeply (a round's JSON is an "
+            "object of objects and lists, three levels deep)"
+        ) from None
     except RoundInputError as exc:
         raise RoundInputError(f"{source}: {exc}") from None
-    except ValueError as exc:  # e.g. a number of thousands of digits
-        raise RoundInputError(f"{source} is not valid JSON here: {exc}") from None
+    except ValueError as exc:  # a number of thousands of digits
+        raise RoundInputError(f"{source} is not valid JSON here: {str(exc)[:120]}") from None
 
 
 def parse_round_request(data: Any) -> RoundRequest:
-    """Check the shape of ``data`` and parse its board; :class:`RoundInputError` otherwise."""
+    """Check the shape and size of ``data``, normalise its names and parse its board;
+    :class:`RoundInputError` (naming the key) otherwise."""
     if not isinstance(data, dict):
         raise RoundInputError(f"expected a JSON object at the top level, not {_kind(data)}")
     unknown = [key for key in data if key not in _KEYS]
     if unknown:
-        raise RoundInputError(f"unknown key {unknown[0]!r}; the keys are: {', '.join(_KEYS)}")
-    board = None
-    if data.get("board") is not None:
-        if not isinstance(data["board"], str):
-            raise RoundInputError(f"board: expected board text, not {_kind(data['board'])}")
-        try:
-            board = Board.parse(data["board"])
-        except BoggleError as exc:
-            raise RoundInputError(f"board: {exc}") from None
+        raise RoundInputError(f"unknown key {quoted(unknown[0])}; the keys are: {', '.join(_KEYS)}")
+    board = _board(data.get("board"))
     if "players" not in data:
         raise RoundInputError("players: missing; give each player's list of words")
-    players = _mapping_of_lists(data["players"], "players")
-    teams = _mapping_of_lists(data["teams"], "teams") if data.get("teams") is not None else None
+    players = _players(data["players"])
+    names = {name_key(name): name for name in players}
+    teams = _teams(data["teams"], names) if data.get("teams") is not None else None
     min_length = None
     if data.get("min_length") is not None:
-        if not isinstance(data["min_length"], dict):
-            raise RoundInputError(
-                f"min_length: expected an object of player -> number, not {_kind(data['min_length'])}"
-            )
-        min_length = dict(data["min_length"])
-    for key in ("rules", "dictionary"):
-        if data.get(key) is not None and not isinstance(data[key], str):
-            raise RoundInputError(f"{key}: expected a name, not {_kind(data[key])}")
-    options = None
-    if data.get("options") is not None:
-        if not isinstance(data["options"], dict):
-            raise RoundInputError(f"options: expected an object, not {_kind(data['options'])}")
-        options = dict(data["options"])
+        min_length = _min_length(data["min_length"], names)
+    rules = _spec(data.get("rules"), "rules", MAX_SPEC_NAME)
+    dictionary = _spec(data.get("dictionary"), "dictionary", MAX_DICTIONARY_SPEC)
+    options = _options(data["options"]) if data.get("options") is not None else None
     return RoundRequest(
         board=board,
         players=players,
         teams=teams,
         min_length=min_length,
-        rules=data.get("rules"),
-        dictionary=data.get("dictionary"),
+        rules=rules,
+        dictionary=dictionary,
         options=options,
     )
 
 
-def _mapping_of_lists(value: Any, key: str) -> dict[str, list[str]]:
+def _board(value: Any) -> Board | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise RoundInputError(f"board: expected board text, not {_kind(value)}")
+    try:
+        return Board.parse(value)  # refuses text over MAX_BOARD_TEXT before parsing it
+    except BoggleError as exc:
+        raise RoundInputError(f"board: {exc}") from None
+
+
+def _bounded_mapping(value: Any, key: str, what: str, limit: int) -> dict[Any, Any]:
+    """``value`` if it is an object of at most ``limit`` entries (``what`` says of what)."""
     if not isinstance(value, dict):
-        raise RoundInputError(f"{key}: expected an object of name -> list, not {_kind(value)}")
+        raise RoundInputError(f"{key}: expected an object of {what}, not {_kind(value)}")
+    if len(value) > limit:
+        raise RoundInputError(f"{key}: {len(value)} entries; the limit is {limit}")
+    return value
+
+
+def _bounded_list(value: Any, key: str, limit: int, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise RoundInputError(f"{key}: expected a list, not {_kind(value)}")
+    if len(value) > limit:
+        raise RoundInputError(f"{key}: {len(value)} {what}; the limit is {limit}")
+    return value
+
+
+def _distinct_name(name: Any, where: str, seen: dict[str, str]) -> str:
+    """``name`` normalised, refused if it looks like one already in ``seen`` (key -> name)."""
+    normal = clean_name(name, where)
+    key = name_key(normal)
+    if key in seen:
+        raise RoundInputError(
+            f"{where}: {quoted(seen[key])} and {quoted(name)} are the same name (names are "
+            "compared ignoring case, width and look-alike letters); give each its own"
+        )
+    seen[key] = normal
+    return normal
+
+
+def _players(value: Any) -> dict[str, list[str]]:
+    players = _bounded_mapping(value, "players", "name -> list", MAX_PLAYERS)
     out: dict[str, list[str]] = {}
-    for name, items in value.items():
-        if not isinstance(items, list):
-            raise RoundInputError(f"{key}.{name}: expected a list, not {_kind(items)}")
-        for i, item in enumerate(items):
-            if not isinstance(item, str):
-                raise RoundInputError(f"{key}.{name}[{i}]: expected text, not {_kind(item)}")
-        out[name] = list(items)
+    seen: dict[str, str] = {}
+    for raw_name, items in players.items():
+        name = _distinct_name(raw_name, "players", seen)
+        key = f"players.{name}"
+        entries = _bounded_list(items, key, MAX_LIST_LENGTH, "entries")
+        for i, entry in enumerate(entries):
+            _check_entry(entry, f"{key}[{i}]")
+        out[name] = list(entries)
     return out
+
+
+def _check_entry(entry: Any, where: str) -> None:
+    if not isinstance(entry, str):
+        raise RoundInputError(f"{where}: expected text, not {_kind(entry)}")
+    if len(entry) > MAX_ENTRY_LENGTH:
+        raise RoundInputError(
+            f"{where}: {quoted(entry, 24)} is {len(entry)} characters; an entry is at most "
+            f"{MAX_ENTRY_LENGTH} (no word on any board is longer)"
+        )
+    if not entry.isascii():
+        try:
+            entry.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise RoundInputError(
+                f"{where}: {quoted(entry, 24)} holds a lone surrogate "
+                f"(U+{ord(entry[exc.start]):04X}); an entry is text"
+            ) from None
+
+
+def _player_of(member: Any, where: str, names: dict[str, str]) -> str:
+    """The round's player that ``member`` names (matched on the name key)."""
+    normal = clean_name(member, where)
+    player = names.get(name_key(normal))
+    if player is None:
+        raise RoundInputError(f"{where}: {quoted(member)} is not one of the players")
+    return player
+
+
+def _teams(value: Any, names: dict[str, str]) -> dict[str, list[str]]:
+    teams = _bounded_mapping(value, "teams", "name -> list", MAX_PLAYERS)
+    out: dict[str, list[str]] = {}
+    seen: dict[str, str] = {}
+    for raw_team, members in teams.items():
+        team = _distinct_name(raw_team, "teams", seen)
+        key = f"teams.{team}"
+        listed = _bounded_list(members, key, MAX_PLAYERS, "members")
+        out[team] = [_player_of(member, f"{key}[{i}]", names) for i, member in enumerate(listed)]
+    return out
+
+
+def _min_length(value: Any, names: dict[str, str]) -> dict[str, int]:
+    handicaps = _bounded_mapping(value, "min_length", "player -> number", MAX_PLAYERS)
+    out: dict[str, int] = {}
+    for raw_name, shortest in handicaps.items():
+        where = f"min_length.{clean_name(raw_name, 'min_length')}"
+        player = _player_of(raw_name, where, names)
+        if isinstance(shortest, bool) or not isinstance(shortest, int):
+            raise RoundInputError(f"{where}: expected a whole number, not {_kind(shortest)}")
+        if not MIN_WORD_LENGTH <= shortest <= MAX_WORD_LENGTH:
+            raise RoundInputError(
+                f"{where}: {quoted(shortest, 12)} must be between {MIN_WORD_LENGTH} and "
+                f"{MAX_WORD_LENGTH}"
+            )
+        if player in out:
+            raise RoundInputError(f"{where}: {quoted(player)} has a handicap already")
+        out[player] = shortest
+    return out
+
+
+def _spec(value: Any, key: str, limit: int) -> str | None:
+    """A rules or dictionary name: text of at most ``limit`` characters, or ``None``."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise RoundInputError(f"{key}: expected a name, not {_kind(value)}")
+    if not value or len(value) > limit:
+        raise RoundInputError(
+            f"{key}: {quoted(value)} is {len(value)} characters; a name is 1-{limit}"
+        )
+    return value
+
+
+def _plain_value(value: Any) -> bool:
+    """Whether ``value`` may be an option's: true/false, a whole number or a short text."""
+    return isinstance(value, bool | int) or (
+        isinstance(value, str) and len(value) <= MAX_DICTIONARY_SPEC
+    )
+
+
+def _options(value: Any) -> dict[str, Any]:
+    options = _bounded_mapping(value, "options", "option -> value", MAX_RULES_OPTIONS)
+    for name, setting in options.items():
+        if name not in RULES_OPTIONS:
+            raise RoundInputError(
+                f"options: unknown option {quoted(name)}; options are: "
+                f"{', '.join(sorted(RULES_OPTIONS))}"
+            )
+        if not _plain_value(setting):
+            raise RoundInputError(
+                f"options.{name}: expected true/false, a whole number or a name, "
+                f"not {_kind(setting)}"
+            )
+    return dict(options)
 
 
 def _kind(value: Any) -> str:
@@ -126,5 +278,5 @@ def _kind(value: Any) -> str:
         if type(value) is kind:
             return label
     if isinstance(value, int | float):
-        return f"the number {value!r}"
+        return f"the number {quoted(value, 24)}"
     return type(value).__name__

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .dice import DICE_SETS
-from .errors import RulesError
+from .errors import RulesError, quoted
+from .limits import MAX_DICTIONARY_SPEC
 
 #: Shortest and longest minimum word length the rules accept.
 MIN_WORD_LENGTH = 3
@@ -22,6 +23,21 @@ MAX_WORD_LENGTH = 25
 MAX_TIMER = 3600
 
 Duplicates = Literal["cancel", "keep"]
+
+#: The options :meth:`Rules.with_options` (and :meth:`Rules.preset`) take.
+RULES_OPTIONS = frozenset(
+    {
+        "advanced",
+        "min_length",
+        "challenge",
+        "challenge_bonus",
+        "teams",
+        "duplicates",
+        "timer",
+        "dictionary",
+        "scoring",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -116,7 +132,7 @@ def scoring_table(name: str) -> ScoringTable:
         return SCORING_TABLES[name]
     except KeyError:
         known = ", ".join(SCORING_TABLES)
-        raise RulesError(f"unknown scoring table {name!r}; known tables: {known}") from None
+        raise RulesError(f"unknown scoring table {quoted(name)}; known tables: {known}") from None
 
 
 @dataclass(frozen=True)
@@ -152,25 +168,41 @@ class Rules:
         _check_int("challenge_bonus", self.challenge_bonus, 0, 100)
         for flag in ("advanced", "challenge", "teams"):
             if not isinstance(getattr(self, flag), bool):
-                raise RulesError(f"option {flag}={getattr(self, flag)!r} must be true or false")
-        if self.duplicates not in ("cancel", "keep"):
-            raise RulesError(f"option duplicates={self.duplicates!r} must be 'cancel' or 'keep'")
+                raise RulesError(
+                    f"option {flag}={quoted(getattr(self, flag))} must be true or false"
+                )
+        if not isinstance(self.duplicates, str) or self.duplicates not in ("cancel", "keep"):
+            raise RulesError(
+                f"option duplicates={quoted(self.duplicates)} must be 'cancel' or 'keep'"
+            )
         if not isinstance(self.dice, str) or self.dice not in DICE_SETS:
-            raise RulesError(f"unknown dice set {self.dice!r}; known sets: {', '.join(DICE_SETS)}")
+            raise RulesError(
+                f"unknown dice set {quoted(self.dice)}; known sets: {', '.join(DICE_SETS)}"
+            )
         scoring_table(self.scoring)
-        if not isinstance(self.dictionary, str) or not self.dictionary:
-            raise RulesError(f"option dictionary={self.dictionary!r} must be a name or a path")
+        if (
+            not isinstance(self.dictionary, str)
+            or not self.dictionary
+            or len(self.dictionary) > MAX_DICTIONARY_SPEC
+        ):
+            raise RulesError(
+                f"option dictionary={quoted(self.dictionary)} must be a name or a path "
+                f"(at most {MAX_DICTIONARY_SPEC} characters)"
+            )
 
     @classmethod
-    def preset(cls, name: str = "big", **options: Any) -> Rules:
-        """The preset called ``name`` with ``options`` applied (see :meth:`with_options`)."""
+    def preset(cls, name: str = "big", /, **options: Any) -> Rules:
+        """The preset called ``name`` with ``options`` applied (see :meth:`with_options`).
+
+        ``name`` is positional only, so an option called ``name`` (from a stranger's JSON) is
+        an unknown option, not a clash of arguments."""
         try:
             if not isinstance(name, str):
                 raise KeyError(name)
             base = PRESETS[name]
         except KeyError:
             known = ", ".join(PRESETS)
-            raise RulesError(f"unknown rules {name!r}; known presets: {known}") from None
+            raise RulesError(f"unknown rules {quoted(name)}; known presets: {known}") from None
         return base.with_options(**options)
 
     def with_options(self, **options: Any) -> Rules:
@@ -179,21 +211,11 @@ class Rules:
 
         ``advanced=True`` sets the minimum length to 5 unless ``min_length`` is given too.
         """
-        allowed = {
-            "advanced",
-            "min_length",
-            "challenge",
-            "challenge_bonus",
-            "teams",
-            "duplicates",
-            "timer",
-            "dictionary",
-            "scoring",
-        }
-        unknown = sorted(set(options) - allowed)
+        unknown = sorted(set(options) - RULES_OPTIONS)
         if unknown:
             raise RulesError(
-                f"unknown rules option {unknown[0]!r}; options are: {', '.join(sorted(allowed))}"
+                f"unknown rules option {quoted(unknown[0])}; options are: "
+                f"{', '.join(sorted(RULES_OPTIONS))}"
             )
         options = {key: value for key, value in options.items() if value is not None}
         if options.get("advanced") and "min_length" not in options:
@@ -225,9 +247,9 @@ class Rules:
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"option {name}={value!r} must be a whole number")
+        raise RulesError(f"option {name}={quoted(value)} must be a whole number")
     if not low <= value <= high:
-        raise RulesError(f"option {name}={value!r} must be between {low} and {high}")
+        raise RulesError(f"option {name}={quoted(value)} must be between {low} and {high}")
 
 
 _PRESETS = [

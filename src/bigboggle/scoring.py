@@ -11,14 +11,16 @@ members of one team counts once for the team; a word found by two teams is cross
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .board import Board
 from .dictionary import Dictionary
-from .errors import RoundInputError
+from .errors import RoundInputError, quoted
 from .judge import Judge
+from .limits import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
+from .names import clean_name, name_key
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
 from .solver import FoundWord, Solution
 from .verdicts import Verdict, WordResult
@@ -34,16 +36,15 @@ __all__ = [
     "Tournament",
     "Verdict",
     "WordResult",
+    "check_distinct",
     "check_name",
     "check_setup",
     "judge_round",
     "score_round",
 ]
 
-#: Most players (or team members) a round accepts, and most entries in one list.
-MAX_PLAYERS = 100
-MAX_LIST_LENGTH = 2000
-MAX_NAME_LENGTH = 40
+# MAX_PLAYERS (or team members) a round accepts, MAX_LIST_LENGTH entries in one list and
+# MAX_NAME_LENGTH are kept in bigboggle.limits with every other limit (re-exported here).
 
 
 @dataclass(frozen=True)
@@ -161,12 +162,24 @@ def _negate(lengths: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def check_name(name: object, where: str) -> str:
-    """A player's or team's name, checked: non-empty text of at most MAX_NAME_LENGTH."""
-    if not isinstance(name, str) or not name.strip():
-        raise RoundInputError(f"{where}: a name must be non-empty text, not {name!r}")
-    if len(name) > MAX_NAME_LENGTH:
-        raise RoundInputError(f"{where}: name {name!r} is longer than {MAX_NAME_LENGTH} characters")
-    return name
+    """A player's or team's name in its normal form (:func:`bigboggle.names.clean_name`:
+    NFKC, no invisible or control characters, at most MAX_NAME_LENGTH), so every name in the
+    library is checked the same way; :class:`RoundInputError` says what is wrong and where."""
+    return clean_name(name, where)
+
+
+def check_distinct(names: Iterable[object], where: str) -> None:
+    """Refuse two names that people could not tell apart: ``ann`` and ``ANN``, or ``ann`` with
+    a Cyrillic ``а`` (compared by :func:`bigboggle.names.name_key`)."""
+    seen: dict[str, object] = {}
+    for name in names:
+        key = name_key(clean_name(name, where))
+        if key in seen:
+            raise RoundInputError(
+                f"{where}: {quoted(seen[key])} and {quoted(name)} are the same name (names "
+                "are compared ignoring case, width and look-alike letters); give each its own"
+            )
+        seen[key] = name
 
 
 def _check_lists(lists: Mapping[str, Sequence[str]]) -> None:
@@ -188,7 +201,7 @@ def _check_lists(lists: Mapping[str, Sequence[str]]) -> None:
             )
         for i, entry in enumerate(entries):
             if not isinstance(entry, str):
-                raise RoundInputError(f"players.{name}[{i}]: expected a word, not {entry!r}")
+                raise RoundInputError(f"players.{name}[{i}]: expected a word, not {quoted(entry)}")
 
 
 def _player_minimums(
@@ -197,13 +210,15 @@ def _player_minimums(
     minimums = dict.fromkeys(lists, rules.min_length)
     if min_length is not None and not isinstance(min_length, Mapping):
         raise RoundInputError(
-            f"min_length: expected a mapping of player -> minimum length, not {min_length!r}"
+            f"min_length: expected a mapping of player -> minimum length, not {quoted(min_length)}"
         )
     for name, value in (min_length or {}).items():
         if not isinstance(name, str) or name not in lists:
-            raise RoundInputError(f"min_length.{name}: {name!r} is not one of the players")
+            raise RoundInputError(f"min_length.{name}: {quoted(name)} is not one of the players")
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RoundInputError(f"min_length.{name}: expected a whole number, not {value!r}")
+            raise RoundInputError(
+                f"min_length.{name}: expected a whole number, not {quoted(value)}"
+            )
         if not MIN_WORD_LENGTH <= value <= MAX_WORD_LENGTH:
             raise RoundInputError(
                 f"min_length.{name}: {value} must be between {MIN_WORD_LENGTH} and "
@@ -225,10 +240,12 @@ def _team_of(
             raise RoundInputError(f"teams.{team}: expected a non-empty list of player names")
         for i, member in enumerate(members):
             if not isinstance(member, str) or member not in lists:
-                raise RoundInputError(f"teams.{team}[{i}]: {member!r} is not one of the players")
+                raise RoundInputError(
+                    f"teams.{team}[{i}]: {quoted(member)} is not one of the players"
+                )
             if member in team_of:
                 raise RoundInputError(
-                    f"teams.{team}[{i}]: {member!r} is already on team {team_of[member]!r}"
+                    f"teams.{team}[{i}]: {quoted(member)} is already on team {team_of[member]!r}"
                 )
             team_of[member] = team
     for name in lists:
@@ -259,11 +276,14 @@ def check_setup(
     names = list(players)
     for name in names:
         check_name(name, "players")
+    check_distinct(names, "players")
     if rules.teams and teams is None:
         raise RoundInputError("teams: these rules are for team play, but no teams were given")
     lists = dict.fromkeys(names, ())
     minimums = _player_minimums(lists, rules, min_length)
     team_of = _team_of(lists, teams) if teams is not None else None
+    if teams is not None:
+        check_distinct(teams, "teams")
     return RoundSetup(minimums, team_of)
 
 
@@ -342,6 +362,15 @@ def judge_round(
     return RoundResult(judge.board, rules, players, team_results, judge.solution)
 
 
+class RoundTotals(Protocol):
+    """What a :class:`Tournament` needs of a round: a :class:`RoundResult`, or a stored tally."""
+
+    @property
+    def scores(self) -> dict[str, int]: ...
+
+    def long_word_lengths(self) -> dict[str, tuple[int, ...]]: ...
+
+
 @dataclass
 class Tournament:
     """Rounds that add up until someone reaches ``target`` points or ``rounds`` are played.
@@ -362,9 +391,9 @@ class Tournament:
                 isinstance(value, bool) or not isinstance(value, int) or value < 1
             ):
                 raise RoundInputError(f"tournament {label}={value!r} must be a whole number >= 1")
-        self.results: list[RoundResult] = []
+        self.results: list[RoundTotals] = []
 
-    def add(self, result: RoundResult) -> None:
+    def add(self, result: RoundTotals) -> None:
         """Count a round; :class:`RoundInputError` if the tournament is already over."""
         if self.is_over:
             raise RoundInputError("the tournament is over; start a new one")
