@@ -1041,3 +1041,68 @@ def test_serve_does_not_print_the_database_password(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2
     assert "secret" not in result.output and "***" in result.stderr
+
+
+# -- bounded input: sizes are checked before anything is parsed ----------------------------------
+
+#: No refusal of oversized input prints more than this on stderr, however large the input.
+LONGEST_ERROR = 400
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("command", [["solve"], ["play", "--board"]], ids=["solve", "play"])
+def test_board_argument_over_the_limit_is_refused(command: list[str]) -> None:
+    from bigboggle.limits import MAX_BOARD_TEXT
+
+    message = fails(
+        run(*command, "A" * 1_000_000), "1000000 characters", f"the limit is {MAX_BOARD_TEXT}"
+    )
+    assert len(message) <= LONGEST_ERROR
+
+
+@pytest.mark.once
+def test_score_board_over_the_limit_is_refused_from_the_option_and_the_file(
+    tmp_path: Path,
+) -> None:
+    source = round_file(tmp_path, {"players": {"ann": ["cats"]}})
+    message = fails(run("score", source, "--board", "AB/" * 300_000), "900000 characters")
+    assert len(message) <= LONGEST_ERROR
+    source = round_file(tmp_path, {"board": "A" * 1_000_000, "players": {"ann": []}})
+    message = fails(run("score", source), "board:", "1000000 characters", "limit is 800")
+    assert len(message) <= LONGEST_ERROR
+
+
+@pytest.mark.once
+def test_score_reads_at_most_the_round_json_limit(tmp_path: Path) -> None:
+    from bigboggle.limits import MAX_ROUND_JSON
+
+    too_long = '{"players": {"ann": []}, "pad": "' + "x" * MAX_ROUND_JSON + '"}'
+    path = tmp_path / "round.json"
+    path.write_text(too_long, encoding="utf-8")
+    message = fails(run("score", str(path), "--board", "CAT/XSZ"), f"over {MAX_ROUND_JSON} bytes")
+    assert str(path) in message
+    assert len(message) <= LONGEST_ERROR + len(str(path))
+    message = fails(
+        run("score", "-", "--board", "CAT/XSZ", stdin=too_long),
+        "standard input",
+        f"over {MAX_ROUND_JSON} bytes",
+    )
+    assert len(message) <= LONGEST_ERROR
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(
+    ("doc", "fragments"),
+    [
+        ('{"players": {"ann": [], "ANN": []}}', ["players", "'ann' and 'ANN'", "same name"]),
+        ('{"players": {"ann": [], "\\u0430nn": []}}', ["same name"]),
+        ('{"players": {"ann\\u200b": []}}', ["invisible", "U+200B"]),
+        ('{"players": {"ann": ["' + "a" * 100_000 + '"]}}', ["players.ann[0]", "100000 char"]),
+        ('{"players": {"ann": []}, "options": {"name": "x"}}', ["options", "'name'"]),
+        ("[" * 100_000, ["nested too deeply"]),
+    ],
+    ids=["case", "cyrillic", "zero-width", "long-entry", "option-name", "deep"],
+)
+def test_score_refuses_hostile_rounds_clearly(doc: str, fragments: list[str]) -> None:
+    message = fails(run("score", "-", "--board", "CAT/XSZ", stdin=doc), *fragments)
+    assert len(message) <= LONGEST_ERROR

@@ -20,6 +20,7 @@ from .board import Board, Position
 from .dice import CHALLENGE_CUBE, DICE_SETS, UNDERLINED_FACES, dice_set, shake
 from .dictionary import BUILTIN_LEVELS, Dictionary
 from .errors import BoggleError, WordListError
+from .limits import MAX_ROUND_JSON
 from .round_input import load_json, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
 from .scoring import RoundResult, score_round
@@ -466,21 +467,26 @@ def _points(value: int) -> str:
 
 
 def _read_input(source: str) -> tuple[str, str]:
-    """The text of FILE or of standard input (``-``), and how to name it in errors."""
+    """The text of FILE or of standard input (``-``), and how to name it in errors. At most
+    :data:`~bigboggle.limits.MAX_ROUND_JSON` bytes are read: a larger input is refused, not
+    read whole."""
+    limit = MAX_ROUND_JSON
     if source == "-":
-        raw = sys.stdin.buffer.read()
+        raw = sys.stdin.buffer.read(limit + 1)
         label = "standard input"
     else:
         label = repr(source)
         try:
             with open(source, "rb") as file:
-                raw = file.read()
+                raw = file.read(limit + 1)
         except FileNotFoundError:
             _fail(f"file {label} does not exist")
         except IsADirectoryError:
             _fail(f"{label} is a directory, not a file")
         except OSError as exc:
             _fail(f"file {label} cannot be read: {exc.strerror}")
+    if len(raw) > limit:
+        _fail(f"{label} is over {limit} bytes, the limit for a round's JSON")
     try:
         return raw.decode("utf-8-sig"), label
     except UnicodeDecodeError as exc:
