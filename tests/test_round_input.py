@@ -161,3 +161,198 @@ def test_unknown_key_lists_the_known_keys() -> None:
     assert "'Board'" in message
     for key in ("board", "players", "teams", "min_length", "rules", "dictionary", "options"):
         assert key in message
+
+
+# -- bounds: everything a stranger sends is bounded before any deep work ------------------------
+
+#: No refusal, however large or deep the input, has a longer message than this.
+LONGEST_MESSAGE = 300
+
+
+def refused(data: Any, *fragments: str) -> str:
+    """``parse_round_request(data)`` is refused with a short message holding ``fragments``."""
+    with pytest.raises(RoundInputError) as caught:
+        parse_round_request(data)
+    message = str(caught.value)
+    for fragment in fragments:
+        assert fragment in message, message
+    assert len(message) <= LONGEST_MESSAGE, message
+    return message
+
+
+@pytest.mark.once
+def test_board_text_over_the_limit_is_refused_before_parsing() -> None:
+    from bigboggle.limits import MAX_BOARD_TEXT
+
+    board = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+    request = parse_round_request({"board": board.ljust(MAX_BOARD_TEXT), "players": {}})
+    assert str(request.board) == "LINES/TQuARD/HEMOP/ABCKI/PSTEW"
+    message = refused(
+        {"board": board.ljust(MAX_BOARD_TEXT + 1), "players": {}},
+        f"{MAX_BOARD_TEXT + 1} characters",
+        f"the limit is {MAX_BOARD_TEXT}",
+    )
+    assert message.startswith("board: ")
+    refused({"board": "A" * 1_000_000, "players": {}}, "board: ", "1000000 characters")
+
+
+@pytest.mark.once
+def test_players_lists_and_entries_are_bounded() -> None:
+    from bigboggle.limits import MAX_ENTRY_LENGTH, MAX_LIST_LENGTH, MAX_PLAYERS
+
+    most = {f"p{i}": ["line"] for i in range(MAX_PLAYERS)}
+    assert len(parse_round_request({"players": most}).players) == MAX_PLAYERS
+    refused(
+        {"players": {**most, "one-more": []}},
+        "players:",
+        f"{MAX_PLAYERS + 1} entries",
+        f"limit is {MAX_PLAYERS}",
+    )
+    longest = ["line"] * MAX_LIST_LENGTH
+    assert parse_round_request({"players": {"ann": longest}}).players["ann"] == longest
+    refused(
+        {"players": {"ann": [*longest, "mare"]}},
+        "players.ann:",
+        f"{MAX_LIST_LENGTH + 1} entries",
+        f"limit is {MAX_LIST_LENGTH}",
+    )
+    entry = "a" * MAX_ENTRY_LENGTH
+    assert parse_round_request({"players": {"ann": [entry]}}).players["ann"] == [entry]
+    message = refused(
+        {"players": {"ann": ["line", entry + "a"]}},
+        "players.ann[1]:",
+        f"{MAX_ENTRY_LENGTH + 1} characters",
+        f"at most {MAX_ENTRY_LENGTH}",
+    )
+    assert message.startswith("players.ann[1]: ")
+    refused({"players": {"ann": ["x" * 100_000]}}, "players.ann[0]:", "100000 characters")
+
+
+@pytest.mark.once
+def test_an_entry_with_a_lone_surrogate_is_refused() -> None:
+    # JSON can spell one ("\ud800"); it could never be written out again as UTF-8.
+    data = json.loads('{"players": {"ann": ["line", "li\\ud800ne"]}}')
+    refused(data, "players.ann[1]:", "surrogate", "U+D800")
+
+
+@pytest.mark.once
+def test_names_are_normalised_and_team_members_and_handicaps_follow() -> None:
+    request = parse_round_request(
+        {
+            "players": {"ａｎｎ": ["line"], "  bob   smith ": []},
+            "teams": {"Ｒｅｄ": ["ANN", "bob smith"]},
+            "min_length": {"Ann": 3},
+        }
+    )
+    assert request.players == {"ann": ["line"], "bob smith": []}
+    assert request.teams == {"Red": ["ann", "bob smith"]}
+    assert request.min_length == {"ann": 3}
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(
+    ("players", "fragments"),
+    [
+        ({"ann": [], "ANN": []}, ["'ann' and 'ANN'", "same name"]),
+        ({"ann": [], "\u0430nn": []}, ["same name"]),  # a Cyrillic а
+        ({"ann": [], "ａｎｎ": []}, ["same name"]),  # full-width letters
+        ({"ann\u200b": []}, ["invisible", "U+200B", "position 4"]),
+        ({"ann\x00": []}, ["control", "U+0000"]),
+        ({"x" * 100_000: []}, ["longer than 40"]),
+        ({"   ": []}, ["non-empty"]),
+    ],
+    ids=["case", "cyrillic", "width", "zero-width", "nul", "long", "blank"],
+)
+def test_bad_or_clashing_player_names_are_refused(
+    players: dict[str, Any], fragments: list[str]
+) -> None:
+    message = refused({"players": players}, *fragments)
+    assert message.startswith("players: ")
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(
+    ("extra", "key", "fragments"),
+    [
+        ({"teams": {"red": ["zed"]}}, "teams.red[0]:", ["'zed'", "not one of the players"]),
+        ({"teams": {"red": ["ann"], "RED": ["bob"]}}, "teams:", ["same name"]),
+        ({"teams": {"red": ["ann"] * 101}}, "teams.red:", ["101 members", "limit is 100"]),
+        ({"teams": {f"t{i}": ["ann"] for i in range(101)}}, "teams:", ["101 entries"]),
+        ({"teams": {"red": ["x" * 100_000]}}, "teams.red[0]:", ["longer than 40"]),
+        ({"min_length": {"zed": 3}}, "min_length.zed:", ["not one of the players"]),
+        ({"min_length": {"ann": 3, "ANN": 4}}, "min_length.ANN:", ["already"]),
+        ({"min_length": {"ann": 2}}, "min_length.ann:", ["between 3 and 25"]),
+        ({"min_length": {"ann": int("9" * 4000)}}, "min_length.ann:", ["between 3 and 25"]),
+        ({"min_length": {"ann": "x" * 100_000}}, "min_length.ann:", ["whole number", "text"]),
+        ({"min_length": {"x" * 100_000: 3}}, "min_length:", ["longer than 40"]),
+        ({"rules": "x" * 100_000}, "rules:", ["100000 characters"]),
+        ({"dictionary": "x" * 100_000}, "dictionary:", ["100000 characters"]),
+        ({"options": {"name": "x"}}, "options:", ["unknown option 'name'", "advanced"]),
+        ({"options": {"x" * 100_000: 1}}, "options:", ["unknown option 'xxxx"]),
+        ({"options": {"timer": ["x"] * 100_000}}, "options.timer:", ["a list"]),
+        ({"options": {"timer": {"a": 1}}}, "options.timer:", ["an object"]),
+        ({"options": {"dictionary": "x" * 100_000}}, "options.dictionary:", ["text"]),
+        ({"options": {f"o{i}": 1 for i in range(17)}}, "options:", ["17 entries"]),
+        ({"x" * 100_000: 1}, "unknown key", ["'xxxx"]),
+    ],
+    ids=lambda value: value if isinstance(value, str) else None,
+)
+def test_teams_handicaps_and_settings_are_bounded(
+    extra: dict[str, Any], key: str, fragments: list[str]
+) -> None:
+    message = refused({"players": {"ann": ["line"], "bob": []}, **extra}, *fragments)
+    assert message.startswith(key), message
+
+
+@pytest.mark.once
+def test_load_json_refuses_text_over_its_limit_before_parsing() -> None:
+    from bigboggle.limits import MAX_ROUND_JSON
+    from bigboggle.round_input import load_json
+
+    assert load_json('{"players": {}}') == {"players": {}}
+    with pytest.raises(RoundInputError) as caught:
+        load_json(" " * (MAX_ROUND_JSON + 1), "the body")
+    message = str(caught.value)
+    assert message.startswith("the body is")
+    assert f"{MAX_ROUND_JSON + 1} characters" in message
+    assert len(message) <= LONGEST_MESSAGE
+    with pytest.raises(RoundInputError, match="the limit is 10 "):
+        load_json('{"players": {}}', max_chars=10)
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000,
+        "[" * 1_000_000,
+        '{"a":' * 200_000,
+        '{"players": {"ann": ' + "[" * 100_000 + "]" * 100_000 + "}}",
+        '{"players": {"ann": []}, "min_length": {"ann": ' + "9" * 5000 + "}}",
+        '{"' + "k" * 500_000 + '": 1, "' + "k" * 500_000 + '": 2}',
+        '{"players": {"ann": ["line"] "bob": []}}',
+    ],
+    ids=["deep-100k", "deep-1M", "deep-objects", "deep-list", "long-number", "dup-key", "syntax"],
+)
+def test_hostile_json_is_refused_with_a_short_message(text: str) -> None:
+    from bigboggle.round_input import load_json
+
+    with pytest.raises(RoundInputError) as caught:
+        parse_round_request(load_json(text, "the body"))
+    message = str(caught.value)
+    assert message.startswith("the body"), message
+    assert len(message) <= LONGEST_MESSAGE, message
+
+
+@pytest.mark.once
+def test_a_megabyte_of_junk_entries_is_refused_or_read_with_every_bound_kept() -> None:
+    from bigboggle.round_input import load_json
+
+    # 100 players x 2000 entries is the most a round holds: read, and nothing is lost.
+    junk = {f"p{i}": [f"#{j}!" for j in range(2000)] for i in range(100)}
+    request = parse_round_request(load_json(json.dumps({"players": junk})))
+    assert len(request.players) == 100
+    assert all(len(entries) == 2000 for entries in request.players.values())
+    # One entry more in one list is refused, naming the list.
+    junk["p7"].append("x")
+    refused(json.loads(json.dumps({"players": junk})), "players.p7:", "2001 entries")

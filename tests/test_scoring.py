@@ -642,3 +642,62 @@ def test_hostile_lists_draw_on_one_budget_and_cannot_make_scoring_hang(
     assert judge.judge("bcab", 4, set()).verdict is Verdict.NOT_ON_BOARD
     # Each entry is searched once: judging it again takes nothing.
     assert judge.judge(entries[0], 4, set()).verdict is Verdict.NOT_IN_DICTIONARY
+
+
+# -- names: one normal form and one clash key for every round -----------------------------------
+
+
+@pytest.mark.once
+def test_check_name_gives_the_normal_form_of_bigboggle_names() -> None:
+    from bigboggle.names import clean_name
+    from bigboggle.scoring import check_name
+
+    for name in ("ann", "  Ann   Lee ", "ａｎｎ", "Zoë"):
+        assert check_name(name, "players") == clean_name(name, "players")
+    assert check_name("ａｎｎ", "players") == "ann"
+    for bad in ("ann\u200b", "a\x00", "", "x" * 41, 7):
+        with pytest.raises(RoundInputError, match=r"^players: "):
+            check_name(bad, "players")
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(
+    "lists",
+    [
+        {"ann": ["line"], "ANN": ["mare"]},
+        {"ann": ["line"], "\u0430nn": ["mare"]},  # Cyrillic а
+        {"ann": ["line"], "ａｎｎ": ["mare"]},  # full-width
+        {"ann": ["line"], "Ann ": ["mare"]},
+    ],
+    ids=["case", "cyrillic", "width", "space"],
+)
+def test_players_whose_names_look_alike_cannot_share_a_round(lists: dict[str, list[str]]) -> None:
+    with pytest.raises(RoundInputError) as caught:
+        play(lists)
+    message = str(caught.value)
+    assert message.startswith("players: ")
+    assert "same name" in message
+    assert len(message) <= 300
+
+
+@pytest.mark.once
+def test_teams_whose_names_look_alike_are_refused() -> None:
+    with pytest.raises(RoundInputError, match=r"^teams: 'red' and 'RED' are the same name"):
+        play({"ann": ["line"], "bob": ["mare"]}, teams={"red": ["ann"], "RED": ["bob"]})
+
+
+@pytest.mark.once
+def test_a_game_refuses_players_whose_names_look_alike() -> None:
+    from bigboggle import Game
+
+    game = Game(Board.parse(BOARD), BIG, WORDS)
+    game.add_player("ann")
+    with pytest.raises(RoundInputError, match="invisible"):
+        game.add_player("bob\u200d")
+    game.add_player("ANN")  # the setup is checked when the round starts
+    with pytest.raises(RoundInputError, match=r"^players: 'ann' and 'ANN' are the same name"):
+        game.start(1_000.0)
+    running = Game(Board.parse(BOARD), BIG, WORDS, ["ann"])
+    running.start(1_000.0)
+    with pytest.raises(RoundInputError, match="same name"):
+        running.add_player("\u0430nn")  # joining mid-round: checked at once

@@ -31,6 +31,7 @@ from .limits import (
 )
 from .names import clean_name, name_key
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, RULES_OPTIONS
+from .scoring import same_name_error
 
 _KEYS = ("board", "players", "teams", "min_length", "rules", "dictionary", "options")
 
@@ -62,6 +63,21 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+#: Digits a whole number in a round's JSON may have (a handicap, a timer, a seed).
+_MAX_INT_DIGITS = 20
+
+
+def _short_int(digits: str) -> int:
+    """A JSON whole number, refused past :data:`_MAX_INT_DIGITS` digits before converting it
+    (Python refuses 4,300 digits only after reading them, with advice about ``sys``)."""
+    if len(digits) > _MAX_INT_DIGITS:
+        raise ValueError(  # load_json names the source: "… is not valid JSON here: …"
+            f"a number of {len(digits)} digits ({quoted(digits, 24)}); whole numbers here "
+            f"have at most {_MAX_INT_DIGITS}"
+        )
+    return int(digits)
+
+
 def load_json(text: str, source: str = "the input", *, max_chars: int = MAX_ROUND_JSON) -> Any:
     """Parse JSON text, refusing duplicate keys (a second ``"ann"`` would drop the first list).
 
@@ -76,7 +92,7 @@ def load_json(text: str, source: str = "the input", *, max_chars: int = MAX_ROUN
             f"{source} is {len(text)} characters; the limit is {max_chars} for a round's JSON"
         )
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=_short_int)
     except json.JSONDecodeError as exc:
         raise RoundInputError(
             f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
@@ -88,7 +104,7 @@ def load_json(text: str, source: str = "the input", *, max_chars: int = MAX_ROUN
         ) from None
     except RoundInputError as exc:
         raise RoundInputError(f"{source}: {exc}") from None
-    except ValueError as exc:  # a number of thousands of digits
+    except ValueError as exc:  # a number of too many digits
         raise RoundInputError(f"{source} is not valid JSON here: {str(exc)[:120]}") from None
 
 
@@ -156,10 +172,7 @@ def _distinct_name(name: Any, where: str, seen: dict[str, str]) -> str:
     normal = clean_name(name, where)
     key = name_key(normal)
     if key in seen:
-        raise RoundInputError(
-            f"{where}: {quoted(seen[key])} and {quoted(name)} are the same name (names are "
-            "compared ignoring case, width and look-alike letters); give each its own"
-        )
+        raise same_name_error(where, seen[key], name)
     seen[key] = normal
     return normal
 

@@ -40,6 +40,7 @@ __all__ = [
     "check_name",
     "check_setup",
     "judge_round",
+    "same_name_error",
     "score_round",
 ]
 
@@ -175,11 +176,22 @@ def check_distinct(names: Iterable[object], where: str) -> None:
     for name in names:
         key = name_key(clean_name(name, where))
         if key in seen:
-            raise RoundInputError(
-                f"{where}: {quoted(seen[key])} and {quoted(name)} are the same name (names "
-                "are compared ignoring case, width and look-alike letters); give each its own"
-            )
+            raise same_name_error(where, seen[key], name)
         seen[key] = name
+
+
+def same_name_error(where: str, first: object, second: object) -> RoundInputError:
+    """The error for two names that :func:`bigboggle.names.name_key` says are alike; a name
+    with letters outside ASCII is also shown escaped, so the difference can be seen."""
+
+    def shown(name: object) -> str:
+        text = quoted(name)
+        return text if text.isascii() else f"{text} (that is, {ascii(name)[: MAX_NAME_LENGTH * 3]})"
+
+    return RoundInputError(
+        f"{where}: {shown(first)} and {shown(second)} are the same name (names are compared "
+        "ignoring case, width and look-alike letters); give each its own"
+    )
 
 
 def _check_lists(lists: Mapping[str, Sequence[str]]) -> None:
