@@ -1,44 +1,70 @@
-"""Tournaments of paper games: rounds kept in the database, standings recomputed from them."""
+"""Tournaments of paper games: rounds scored once when added (through a runner) and kept with
+their results and the standings; only the owner's key writes; reading scores nothing."""
 
 from __future__ import annotations
 
-import pytest
+from collections.abc import Callable
+from typing import Any, TypeVar
 
+import pytest
+from sqlalchemy import update
+
+from bigboggle.compute import run_here
 from bigboggle.errors import RoundInputError, RulesError
 from bigboggle.paper_games import PaperTournaments
 from bigboggle.shelf import DictionaryShelf
-from bigboggle.solo_games import NotFoundError
-from bigboggle.store import Store
+from bigboggle.solo_games import NotFoundError, NotOwnerError
+from bigboggle.store import RoundRow, Store, TournamentRow
 from conftest import FakeClock
+
+T = TypeVar("T")
 
 pytestmark = pytest.mark.once
 
 BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
 
 
+class CountingRunner:
+    """A real runner (the job runs here, as with ``run_here``) that counts the jobs it ran."""
+
+    def __init__(self) -> None:
+        self.jobs: list[str] = []
+
+    def __call__(self, fn: Callable[..., T], /, *args: Any) -> T:
+        self.jobs.append(fn.__name__)
+        return run_here(fn, *args)
+
+
 @pytest.fixture
-def tournaments(db_url: str, clock: FakeClock) -> PaperTournaments:
-    return PaperTournaments(Store(db_url), DictionaryShelf(), clock)
+def runner() -> CountingRunner:
+    return CountingRunner()
+
+
+@pytest.fixture
+def tournaments(db_url: str, clock: FakeClock, runner: CountingRunner) -> PaperTournaments:
+    return PaperTournaments(Store(db_url), DictionaryShelf(), clock, runner=runner)
 
 
 def test_rounds_add_up_until_the_target(tournaments: PaperTournaments, db_url: str) -> None:
     created = tournaments.create("Friday", target=15)
-    tid = created.row.id
+    tid, key = created.row.id, created.key
     first, view = tournaments.add_round(
-        tid, {"board": BOARD, "players": {"ann": ["arsenite", "lines"], "bob": ["lines", "dear"]}}
+        tid,
+        {"board": BOARD, "players": {"ann": ["arsenite", "lines"], "bob": ["lines", "dear"]}},
+        key,
     )
     assert first.scores == {"ann": 11, "bob": 1}
     assert view.to_json()["totals"] == {"ann": 11, "bob": 1}
-    assert not view.tournament.is_over
+    assert not view.over
     _, view = tournaments.add_round(
-        tid, {"board": BOARD, "players": {"ann": ["romaine"], "bob": ["moraines"]}}
+        tid, {"board": BOARD, "players": {"ann": ["romaine"], "bob": ["moraines"]}}, key
     )
     data = view.to_json()
     assert data["totals"] == {"ann": 16, "bob": 12}
     assert data["over"] and data["winner"] == "ann"
     assert [played["number"] for played in data["played"]] == [1, 2]
     with pytest.raises(RoundInputError, match="over"):
-        tournaments.add_round(tid, {"board": BOARD, "players": {"ann": ["lines"]}})
+        tournaments.add_round(tid, {"board": BOARD, "players": {"ann": ["lines"]}}, key)
     # A second process on the same database sees the same tournament.
     again = PaperTournaments(Store(db_url), DictionaryShelf()).get(tid).to_json()
     assert again == data
@@ -47,18 +73,19 @@ def test_rounds_add_up_until_the_target(tournaments: PaperTournaments, db_url: s
 def test_team_play_and_handicaps_follow_the_tournaments_rules(
     tournaments: PaperTournaments,
 ) -> None:
-    tid = tournaments.create("Teams", options={"teams": True}, rounds=1).row.id
-    result, view = tournaments.add_round(
-        tid,
+    created = tournaments.create("Teams", options={"teams": True}, rounds=1)
+    scored, view = tournaments.add_round(
+        created.row.id,
         {
             "board": BOARD,
             "players": {"ann": ["lines", "sea"], "bob": ["lines"], "cy": ["lines"]},
             "teams": {"red": ["ann", "bob"], "blue": ["cy"]},
             "min_length": {"ann": 3},
         },
+        created.key,
     )
-    assert result.teams is not None
-    assert result.teams["red"].score == 0 + 1  # lines crossed off by blue; ann's "sea" scores 1
+    teams = scored.result["teams"]
+    assert teams["red"]["score"] == 0 + 1  # lines crossed off by blue; ann's "sea" scores 1
     assert view.to_json()["standings"] == ["red", "blue"]
     assert view.to_json()["over"]
 
@@ -77,10 +104,10 @@ def test_team_play_and_handicaps_follow_the_tournaments_rules(
 def test_bad_rounds_are_refused_and_not_kept(
     tournaments: PaperTournaments, round_data: object, message: str
 ) -> None:
-    tid = tournaments.create("T", rounds=3).row.id
+    created = tournaments.create("T", rounds=3)
     with pytest.raises(RoundInputError, match=message):
-        tournaments.add_round(tid, round_data)
-    assert tournaments.get(tid).row.played == []
+        tournaments.add_round(created.row.id, round_data, created.key)
+    assert tournaments.get(created.row.id).played == ()
 
 
 def test_bad_settings_and_unknown_tournaments(tournaments: PaperTournaments) -> None:
@@ -105,14 +132,15 @@ def test_two_rounds_sent_at_once_to_a_one_round_tournament(
 
     from bigboggle.errors import GameStateError
 
-    tid = tournaments.create("T", rounds=1).row.id
+    created = tournaments.create("T", rounds=1)
+    tid = created.row.id
     outcomes: list[str] = []
     barrier = threading.Barrier(2)
 
     def send() -> None:
         barrier.wait()
         try:
-            tournaments.add_round(tid, {"board": BOARD, "players": {"ann": ["lines"]}})
+            tournaments.add_round(tid, {"board": BOARD, "players": {"ann": ["lines"]}}, created.key)
             outcomes.append("ok")
         except (GameStateError, RoundInputError) as exc:
             outcomes.append(type(exc).__name__)
@@ -128,3 +156,109 @@ def test_two_rounds_sent_at_once_to_a_one_round_tournament(
     )
     data = tournaments.get(tid).to_json()  # still readable, one round
     assert len(data["played"]) == 1 and data["over"]
+
+
+ROUND = {"board": BOARD, "players": {"ann": ["arsenite"], "bob": ["lines"]}}
+
+
+@pytest.mark.parametrize("wrong", [None, "", "x" * 24])
+def test_only_the_key_holder_writes(tournaments: PaperTournaments, wrong: str | None) -> None:
+    created = tournaments.create("Mine", target=50)
+    assert created.key and created.to_json()["key"] == created.key
+    assert "key" not in tournaments.get(created.row.id).to_json()  # shown once, at creation
+    tid = created.row.id
+    with pytest.raises(NotOwnerError, match="X-Tournament-Key"):
+        tournaments.add_round(tid, ROUND, wrong)
+    with pytest.raises(NotOwnerError):
+        tournaments.rename(tid, "Stolen", wrong)
+    with pytest.raises(NotOwnerError):
+        tournaments.delete(tid, wrong)
+    after = tournaments.get(tid)
+    assert after.row.name == "Mine" and after.played == () and after.standings["totals"] == {}
+    for write in (
+        lambda: tournaments.add_round("missing", ROUND, created.key),
+        lambda: tournaments.rename("missing", "x", created.key),
+        lambda: tournaments.delete("missing", created.key),
+    ):
+        with pytest.raises(NotFoundError):
+            write()
+
+
+def test_the_owner_renames_and_deletes(tournaments: PaperTournaments, db_url: str) -> None:
+    created = tournaments.create("Friday", rounds=3)
+    tid, key = created.row.id, created.key
+    tournaments.add_round(tid, ROUND, key)
+    assert tournaments.rename(tid, "  Ｆｒｉｄａｙ   night ", key).row.name == "Friday night"
+    for bad, message in [
+        ("", "non-empty"),
+        ("x" * 81, "longer than 80"),
+        ("evil\u202egnp", "invisible or control"),
+        ("a\x00b", "invisible or control"),
+    ]:
+        with pytest.raises(RoundInputError, match=message):
+            tournaments.rename(tid, bad, key)
+        with pytest.raises(RoundInputError, match=message):
+            tournaments.create(bad, target=5)
+    tournaments.delete(tid, key)
+    with pytest.raises(NotFoundError):
+        tournaments.get(tid)
+    with tournaments.store.session() as session:
+        assert session.query(RoundRow).filter_by(tournament_id=tid).count() == 0
+
+
+def test_reading_scores_nothing(tournaments: PaperTournaments, runner: CountingRunner) -> None:
+    created = tournaments.create("T", rounds=3)
+    for _ in range(2):
+        tournaments.add_round(created.row.id, ROUND, created.key)
+    assert runner.jobs == ["score_tournament_round"] * 2  # once per round, when added
+    for _ in range(5):
+        data = tournaments.get(created.row.id).to_json()
+    assert runner.jobs == ["score_tournament_round"] * 2
+    assert data["totals"] == {"ann": 22, "bob": 4} and data["standings"] == ["ann", "bob"]
+    assert [played["players"]["ann"]["score"] for played in data["played"]] == [11, 11]
+
+
+def test_tournaments_from_before_stored_results(
+    tournaments: PaperTournaments, runner: CountingRunner
+) -> None:
+    """An old tournament (no owner, no stored results) is scored once on first read, stored,
+    and then read like any other; nobody may write to it."""
+    created = tournaments.create("Old", target=20)
+    tid = created.row.id
+    tournaments.add_round(tid, ROUND, created.key)
+    tournaments.add_round(tid, ROUND, created.key)  # ann reaches 22: over
+    expected = tournaments.get(tid).to_json()
+    with tournaments.store.session() as session:
+        session.execute(update(RoundRow).values(result=None, tally=None))
+        session.execute(update(TournamentRow).values(owner_hash=None, standings=None))
+    runner.jobs.clear()
+    first = tournaments.get(tid).to_json()
+    assert runner.jobs == ["score_tournament_round"] * 2
+    assert tournaments.get(tid).to_json() == first
+    assert runner.jobs == ["score_tournament_round"] * 2  # stored: not scored again
+    assert first == {**expected, "has_owner": False}
+    assert first["winner"] == "ann"
+    with pytest.raises(NotOwnerError, match="read-only"):
+        tournaments.rename(tid, "Mine now", created.key)
+
+
+def score_in(executor: Any) -> Callable[..., Any]:
+    def run(fn: Callable[..., T], /, *args: Any) -> T:
+        result: T = executor.submit(fn, *args).result()
+        return result
+
+    return run
+
+
+def test_rounds_are_scored_in_another_process(db_url: str, clock: FakeClock) -> None:
+    """The scoring job takes and returns plain data: a process pool runs it as well."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(1, mp_context=context) as executor:
+        pooled = PaperTournaments(Store(db_url), DictionaryShelf(), clock, score_in(executor))
+        created = pooled.create("Far", rounds=1)
+        scored, view = pooled.add_round(created.row.id, ROUND, created.key)
+    assert scored.scores == {"ann": 11, "bob": 2}
+    assert view.to_json()["winner"] == "ann"

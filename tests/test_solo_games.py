@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import update
 
 from bigboggle import Board, Dictionary, Rules, solve
 from bigboggle.analysis import Band
@@ -10,7 +11,7 @@ from bigboggle.dice import shake
 from bigboggle.errors import BoardError, GameStateError, RoundInputError, RulesError
 from bigboggle.shelf import DictionaryShelf
 from bigboggle.solo_games import NotFoundError, NotOwnerError, SoloGames, check_date, utc_date
-from bigboggle.store import Store
+from bigboggle.store import GameRow, Store, WordRow
 from bigboggle.verdicts import Verdict
 from conftest import FakeClock
 
@@ -40,16 +41,15 @@ def test_words_get_verdicts_at_once_and_are_stored_in_order(
     answers = {}
     for entry in ["LINES", "lines", "hemp", "xyzzy", "tqa", "arsenite"]:
         clock.advance(1)
-        result, _ = games.submit(game_id, entry, key)
-        answers[entry] = result
+        answers[entry] = games.submit(game_id, entry, key).result
     assert answers["LINES"].verdict is Verdict.SCORED
     assert answers["LINES"].score == expected.get("lines").score  # type: ignore[union-attr]
     assert answers["lines"].verdict is Verdict.REPEATED
     assert answers["hemp"].verdict is Verdict.NOT_ON_BOARD
     assert answers["tqa"].verdict is Verdict.TOO_SHORT
     assert answers["arsenite"].score == 11
-    stored = games.get(game_id)
-    assert [s.result.entry for s in stored.game.submissions] == [
+    stored = games.get(game_id, key)
+    assert [word.entry for word in stored.words] == [
         "LINES",
         "hemp",
         "xyzzy",
@@ -238,5 +238,92 @@ def test_words_sent_at_once_are_all_stored(games: SoloGames, standard: Dictionar
     for thread in threads:
         thread.join()
     assert failures == []
-    stored = games.get(started.row.id, started.key).game.submissions
-    assert sorted(s.result.word for s in stored) == sorted(words)
+    stored = games.get(started.row.id, started.key).words
+    assert sorted(word.word for word in stored) == sorted(words)
+
+
+ENTRIES = ["Lines", "lines", " LINES ", "line", "d0g", "D0G", "tqa", "hemp", "café", "arsenite"]
+
+
+def test_stored_verdicts_are_the_round_engines(games: SoloGames, clock: FakeClock) -> None:
+    """Each word is judged alone against the stored list; the verdicts are exactly those of the
+    round engine fed the whole list, and the final results agree with them."""
+    from bigboggle.game import Game
+
+    started = games.start("big", board=BOARD, options={"min_length": 4})
+    answers = []
+    for entry in ENTRIES:
+        clock.advance(1)
+        answers.append(games.submit(started.row.id, entry, started.key))
+    replay = Game(BOARD, started.rules, started.dictionary, ["you"])
+    replay.start(0.0, 180)
+    expected = [replay.submit("you", entry.strip(), 1.0) for entry in ENTRIES]
+    assert [answer.result for answer in answers] == expected
+    assert [answer.words for answer in answers] == [1, 1, 1, 2, 3, 4, 5, 6, 7, 8]
+    assert answers[-1].score_so_far == sum(s.result.score for s in replay.submissions) == 14
+    running = games.get(started.row.id, started.key)
+    assert running.words == tuple(s.result for s in replay.submissions)
+    ended = games.finish(started.row.id, started.key).to_json()
+    assert ended["words"] == [word.to_json() for word in running.words]  # nobody to cross off
+    assert ended["score"] == 14
+
+
+def test_a_game_from_before_verdicts_were_kept_carries_on(
+    games: SoloGames, clock: FakeClock, db_url: str
+) -> None:
+    started = games.start("big", board=BOARD)
+    for entry in ("lines", "zzzz"):
+        games.submit(started.row.id, entry, started.key)
+    with games.store.session() as session:  # what an older bigboggle stored: entries only
+        session.execute(
+            update(WordRow).values(word=None, verdict=None, score=None, bonus=None, path=None)
+        )
+        session.execute(update(GameRow).values(word_count=None, score_so_far=None))
+    again = games.submit(started.row.id, "LINES", started.key)
+    assert again.result.verdict is Verdict.REPEATED  # the old words still count
+    answer = games.submit(started.row.id, "arsenite", started.key)
+    assert (answer.words, answer.score_so_far) == (3, 13)
+    shown = games.get(started.row.id, started.key).words
+    assert [(w.word, w.verdict) for w in shown] == [
+        ("lines", Verdict.SCORED),
+        ("zzzz", Verdict.NOT_ON_BOARD),
+        ("arsenite", Verdict.SCORED),
+    ]
+
+
+def test_a_full_list_takes_no_more_words(games: SoloGames) -> None:
+    from bigboggle.limits import MAX_LIST_LENGTH
+
+    started = games.start("big", board=BOARD)
+    games.submit(started.row.id, "lines", started.key)
+    with games.store.session() as session:
+        session.execute(update(GameRow).values(word_count=MAX_LIST_LENGTH))
+    with pytest.raises(RoundInputError, match=f"{MAX_LIST_LENGTH} words; no more fit"):
+        games.submit(started.row.id, "arsenite", started.key)
+    # A repeat is still answered (nothing is stored for it).
+    assert games.submit(started.row.id, "lines", started.key).result.verdict is Verdict.REPEATED
+
+
+@pytest.mark.parametrize(
+    ("second", "error", "message"),
+    [
+        ("alice", GameStateError, "already played"),
+        ("\u0410lice", GameStateError, "already played"),  # Cyrillic А
+        ("ＡＬＩＣＥ", GameStateError, "already played"),  # full-width
+        ("alice\u200b", RoundInputError, "invisible or control character"),
+        ("ali\x00ce", RoundInputError, "invisible or control character"),
+    ],
+)
+def test_look_alike_and_invisible_names_take_no_second_daily_slot(
+    games: SoloGames, second: str, error: type[Exception], message: str
+) -> None:
+    games.start("big", daily=True, player="Alice")
+    with pytest.raises(error, match=message):
+        games.start("big", daily=True, player=second)
+
+
+def test_player_names_are_kept_in_their_normal_form(games: SoloGames) -> None:
+    view = games.start("big", seed=1, player="  ａｎｎ   smith ")
+    assert view.row.player == "ann smith"
+    with pytest.raises(RoundInputError, match="invisible"):
+        games.start("big", seed=1, player="bob\u202e")

@@ -11,6 +11,8 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from bigboggle.cli import cli
+from bigboggle.compute import run_here
+from bigboggle.paper_games import PaperTournaments
 from bigboggle.web import create_app
 from bigboggle.web.inputs import MAX_BODY_BYTES
 from conftest import FakeClock
@@ -277,15 +279,93 @@ def test_a_tournament_over_the_api(client: TestClient) -> None:
     created = client.post("/api/tournaments", json={"name": "Friday", "rounds": 2})
     assert created.status_code == 201
     tid = created.json()["id"]
+    key = {"X-Tournament-Key": created.json()["key"]}
     round_data = {"board": BOARD, "players": {"ann": ["arsenite"], "bob": ["lines"]}}
     for _ in (1, 2):
-        answer = client.post(f"/api/tournaments/{tid}/rounds", json=round_data)
+        answer = client.post(f"/api/tournaments/{tid}/rounds", json=round_data, headers=key)
         assert answer.status_code == 201, answer.text
         assert answer.json()["round"]["players"]["ann"]["score"] == 11
     data = client.get(f"/api/tournaments/{tid}").json()
     assert data["totals"] == {"ann": 22, "bob": 4} and data["winner"] == "ann"
-    refused = client.post(f"/api/tournaments/{tid}/rounds", json=round_data)
+    assert "key" not in data
+    refused = client.post(f"/api/tournaments/{tid}/rounds", json=round_data, headers=key)
     assert refused.status_code == 400 and "over" in refused.json()["error"]
+
+
+class CountingRunner:
+    """A real runner (each job runs here, as ``run_here`` runs it) that counts what it ran."""
+
+    def __init__(self) -> None:
+        self.jobs: list[str] = []
+
+    def __call__(self, fn: Any, /, *args: Any) -> Any:
+        self.jobs.append(fn.__name__)
+        return run_here(fn, *args)
+
+
+@pytest.fixture
+def counted(db_url: str, clock: FakeClock) -> tuple[TestClient, CountingRunner]:
+    """A client of an app whose tournaments score through a counting runner."""
+    app = create_app(db_url, clock=clock)
+    found = app.state.services
+    runner = CountingRunner()
+    found.tournaments = PaperTournaments(found.store, found.shelf, clock, runner=runner)
+    return TestClient(app), runner
+
+
+def test_a_stranger_cannot_write_to_a_tournament(
+    counted: tuple[TestClient, CountingRunner],
+) -> None:
+    client, runner = counted
+    created = client.post("/api/tournaments", json={"name": "Victim", "target": 50}).json()
+    tid = created["id"]
+    url = f"/api/tournaments/{tid}"
+    before = client.get(url).json()
+    win = {"board": BOARD, "players": {"mallory": ["arsenite", "lines"]}}
+    for headers in ({}, {"X-Tournament-Key": ""}, {"X-Tournament-Key": "guess" * 5}):
+        attempts = [
+            client.post(f"{url}/rounds", json=win, headers=headers),
+            client.patch(url, json={"name": "Pwned"}, headers=headers),
+            client.delete(url, headers=headers),
+        ]
+        for answer in attempts:
+            assert answer.status_code == 403, answer.text
+            assert "X-Tournament-Key" in answer.json()["error"]
+    assert client.get(url).json() == before  # nothing changed
+    assert runner.jobs == []  # and nothing was scored for the stranger
+    too_long = client.delete(url, headers={"X-Tournament-Key": "k" * 101})
+    assert too_long.status_code == 400
+    someone = {"X-Tournament-Key": created["key"]}
+    for missing in (
+        client.post("/api/tournaments/nope/rounds", json=win, headers=someone),
+        client.patch("/api/tournaments/nope", json={"name": "x"}, headers=someone),
+        client.delete("/api/tournaments/nope", headers=someone),
+    ):
+        assert missing.status_code == 404, missing.text
+
+
+def test_the_owner_adds_renames_and_deletes(counted: tuple[TestClient, CountingRunner]) -> None:
+    client, runner = counted
+    created = client.post("/api/tournaments", json={"name": "Friday", "rounds": 3}).json()
+    url = f"/api/tournaments/{created['id']}"
+    key = {"X-Tournament-Key": created["key"]}
+    round_data = {"board": BOARD, "players": {"ann": ["arsenite"], "bob": ["lines"]}}
+    added = client.post(f"{url}/rounds", json=round_data, headers=key)
+    assert added.status_code == 201 and added.json()["round"]["number"] == 1
+    renamed = client.patch(url, json={"name": " Friday\u3000night "}, headers=key)
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Friday night"
+    bad = client.patch(url, json={"name": "a\u200bb"}, headers=key)
+    assert bad.status_code == 400 and "invisible" in bad.json()["error"]
+    assert client.patch(url, json={"title": "x"}, headers=key).status_code == 400
+    for _ in range(4):  # reading scores nothing: the results were stored when scored
+        data = client.get(url).json()
+        page = client.get(f"/tournaments/{created['id']}")
+        assert page.status_code == 200 and "Friday night" in page.text
+    assert runner.jobs == ["score_tournament_round"]
+    assert data["totals"] == {"ann": 11, "bob": 2} and len(data["played"]) == 1
+    assert client.delete(url, headers=key).status_code == 204
+    assert client.get(url).status_code == 404
+    assert client.get(f"/tournaments/{created['id']}").status_code == 404
 
 
 def test_the_openapi_document_describes_every_endpoint(client: TestClient) -> None:
@@ -301,6 +381,7 @@ def test_the_openapi_document_describes_every_endpoint(client: TestClient) -> No
         "/api/daily",
         "/api/tournaments",
         "/api/tournaments/{tournament_id}/rounds",
+        "/api/tournaments/{tournament_id}",
     ):
         assert path in paths
     body = paths["/api/solve"]["post"]["requestBody"]["content"]["application/json"]["schema"]

@@ -110,16 +110,19 @@ def test_names_are_escaped(client: TestClient) -> None:
     client.post(
         f"/api/tournaments/{tournament['id']}/rounds",
         json={"board": BOARD, "players": {evil: ["lines"]}},
+        headers={"X-Tournament-Key": tournament["key"]},
     )
     html = client.get(f"/tournaments/{tournament['id']}").text
     assert "<script>alert" not in html
 
 
 def test_the_tournament_page_shows_standings(client: TestClient) -> None:
-    tid = client.post("/api/tournaments", json={"name": "Friday", "target": 10}).json()["id"]
+    created = client.post("/api/tournaments", json={"name": "Friday", "target": 10}).json()
+    tid = created["id"]
     client.post(
         f"/api/tournaments/{tid}/rounds",
         json={"board": BOARD, "players": {"ann": ["arsenite"], "bob": ["lines"]}},
+        headers={"X-Tournament-Key": created["key"]},
     )
     html = client.get(f"/tournaments/{tid}").text
     assert "<strong>ann</strong> wins the tournament" in html

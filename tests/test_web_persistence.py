@@ -26,11 +26,13 @@ def test_a_finished_game_survives_a_restart(db_url: str, tmp_path: Path) -> None
         status, finished = server.call("POST", f"/api/games/{game['id']}/finish", None, key)
         assert finished["score"] == 13
         status, tournament = server.call("POST", "/api/tournaments", {"name": "T", "rounds": 3})
-        server.call(
+        status, _ = server.call(
             "POST",
             f"/api/tournaments/{tournament['id']}/rounds",
             {"board": BOARD, "players": {"ann": ["lines"], "bob": ["arsenite"]}},
+            {"X-Tournament-Key": tournament["key"]},
         )
+        assert status == 201
     finally:
         server.stop()
 

@@ -11,7 +11,7 @@ clock, as long as it is the same clock throughout.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -181,6 +181,42 @@ class Game:
         another player's list. A repeated word is answered ``repeated`` and not stored again.
         :class:`GameStateError` before the start and from the deadline on.
         """
+        self._check_open(player, entry, now)
+        words = self._lists[player]
+        result = self.check(player, entry)
+        if result.verdict is Verdict.REPEATED:
+            return result
+        _check_room(player, len(words))
+        words.append(entry)
+        self._submissions.append(Submission(player, now, result))
+        return result
+
+    def judge_next(
+        self, player: str, entry: str, now: float, *, earlier: Container[str], count: int
+    ) -> WordResult:
+        """The verdict :meth:`submit` would give ``entry`` at ``now`` if ``player``'s list already
+        held ``count`` entries whose words (normalised) are in ``earlier``; nothing is stored.
+
+        For a caller that keeps the list itself (a database) rather than in this game, so that a
+        submit costs the same at the 2,000th word as at the first: ``earlier`` may be a container
+        that looks one word up. The same refusals as :meth:`submit`.
+        """
+        self._check_open(player, entry, now)
+        result = self._judge.judge(entry, self._minimum(player), earlier)
+        if result.verdict is not Verdict.REPEATED:
+            _check_room(player, count)
+        return result
+
+    def check(self, player: str, entry: str) -> WordResult:
+        """The private verdict ``entry`` would get from ``player`` now (nothing is stored)."""
+        earlier = {normalise(word) for word in self._lists.get(player, [])}
+        return self._judge.judge(entry, self._minimum(player), earlier)
+
+    def _minimum(self, player: str) -> int:
+        return self.min_length.get(player, self.rules.min_length)
+
+    def _check_open(self, player: str, entry: object, now: float) -> None:
+        """Refuse a word before the start, from the deadline on, from a stranger, or not text."""
         if self._phase is Phase.READY:
             raise GameStateError("the round has not started yet")
         _check_time(now)
@@ -192,21 +228,6 @@ class Game:
             raise RoundInputError(f"player {player!r} is not in this game")
         if not isinstance(entry, str):
             raise RoundInputError(f"a word must be text, not {entry!r}")
-        words = self._lists[player]
-        result = self.check(player, entry)
-        if result.verdict is Verdict.REPEATED:
-            return result
-        if len(words) >= MAX_LIST_LENGTH:
-            raise RoundInputError(f"player {player!r} has {MAX_LIST_LENGTH} words; no more fit")
-        words.append(entry)
-        self._submissions.append(Submission(player, now, result))
-        return result
-
-    def check(self, player: str, entry: str) -> WordResult:
-        """The private verdict ``entry`` would get from ``player`` now (nothing is stored)."""
-        earlier = {normalise(word) for word in self._lists.get(player, [])}
-        minimum = self.min_length.get(player, self.rules.min_length)
-        return self._judge.judge(entry, minimum, earlier)
 
     def words_of(self, player: str) -> tuple[str, ...]:
         """The entries ``player`` has submitted, in order (repeats not stored)."""
@@ -245,6 +266,11 @@ class Game:
     def result(self) -> RoundResult | None:
         """The scored round once ended, else ``None``."""
         return self._result
+
+
+def _check_room(player: str, count: int) -> None:
+    if count >= MAX_LIST_LENGTH:
+        raise RoundInputError(f"player {player!r} has {MAX_LIST_LENGTH} words; no more fit")
 
 
 def _check_time(now: float) -> None:

@@ -25,18 +25,20 @@ from .limits import MAX_NAME_LENGTH, MAX_QUOTED
 #: Unicode general categories a name may not contain: controls, format characters (zero-width,
 #: bidi overrides), surrogates, private use, unassigned; line and paragraph separators.
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
-#: Looked at before normalising, so a hostile string costs no more than this.
-_MAX_RAW_LENGTH = MAX_NAME_LENGTH * 4
+#: Looked at before normalising, so a hostile string costs no more than this many times the
+#: longest name (room for combining marks and full-width forms that normalise shorter).
+_RAW_SLACK = 4
 
 
-def clean_name(name: object, where: str = "name") -> str:
+def clean_name(name: object, where: str = "name", *, max_length: int = MAX_NAME_LENGTH) -> str:
     """``name`` in its normal form; :class:`RoundInputError` (a ``ValueError``) says what is
-    wrong and where (``where`` names the field, like ``players`` or ``settings.teams``)."""
+    wrong and where (``where`` names the field, like ``players`` or ``settings.teams``).
+    ``max_length`` bounds the normal form (a tournament's name may be longer than a player's)."""
     if not isinstance(name, str):
         raise RoundInputError(f"{where}: a name must be text, not {_excerpt(name)}")
-    if len(name) > _MAX_RAW_LENGTH:
+    if len(name) > max_length * _RAW_SLACK:
         raise RoundInputError(
-            f"{where}: name {_excerpt(name)} is longer than {MAX_NAME_LENGTH} characters"
+            f"{where}: name {_excerpt(name)} is longer than {max_length} characters"
         )
     for index, char in enumerate(name):
         category = unicodedata.category(char)
@@ -50,9 +52,9 @@ def clean_name(name: object, where: str = "name") -> str:
     normal = " ".join(unicodedata.normalize("NFKC", name).split())
     if not normal:
         raise RoundInputError(f"{where}: a name must be non-empty text, not {_excerpt(name)}")
-    if len(normal) > MAX_NAME_LENGTH:
+    if len(normal) > max_length:
         raise RoundInputError(
-            f"{where}: name {_excerpt(normal)} is longer than {MAX_NAME_LENGTH} characters"
+            f"{where}: name {_excerpt(normal)} is longer than {max_length} characters"
         )
     return normal
 

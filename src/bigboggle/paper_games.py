@@ -1,31 +1,46 @@
 """Tournaments of games played with the real box and scored here, kept in a database.
 
 A tournament fixes the rules, the dictionary and how it ends (first to a points target, a number
-of rounds, or both). Each round stores what was entered (board, lists, teams, handicaps); the
-results are recomputed from it by :func:`~bigboggle.scoring.score_round`, so what a page shows
-can never drift from the scoring rules.
+of rounds, or both). Each round stores what was entered (board, lists, teams, handicaps).
+
+**Scored once, when added.** A round is scored by :func:`~bigboggle.scoring.score_round` when it
+is added, through the service's :class:`~bigboggle.compute.Runner` (a web server passes its
+worker pool, so the scoring runs in another process within a time budget), and its result and the
+standings after it are stored with it. Reading a tournament scores nothing: it reads them back.
+Rounds stored before results were kept are scored once, on the first read of their tournament,
+and stored; from then on that tournament reads like any other.
+
+**Owned.** Creating a tournament answers a private key (only its hash is stored); adding a
+round, renaming and deleting need it. Reading stays public. A tournament from before keys has no
+owner: it is read-only for everyone, since nobody can prove it is theirs and leaving it open
+would leave open the hole keys close (a stranger "winning" someone's tournament).
 """
 
 from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
 
+from . import jobs
+from .compute import Runner, run_here
 from .errors import GameStateError, RoundInputError
+from .limits import MAX_BOARD_TEXT, MAX_TOURNAMENT_NAME, MAX_TOURNAMENT_ROUNDS
+from .names import clean_name
 from .round_input import parse_round_request
 from .rules import Rules
-from .scoring import MAX_NAME_LENGTH, RoundResult, Tournament, score_round
+from .scoring import RoundResult, Tournament, score_round
 from .shelf import DictionaryShelf
-from .solo_games import NotFoundError
+from .solo_games import NotFoundError, NotOwnerError, holds_key, new_key
 from .store import RoundRow, Store, TournamentRow
 
 #: Most rounds a tournament keeps (a sanity limit, far past any evening's play).
-MAX_ROUNDS = 200
+MAX_ROUNDS = MAX_TOURNAMENT_ROUNDS
 #: Rules options a tournament may set (the timer is the players' own sand-glass).
 TOURNAMENT_OPTIONS = frozenset(
     {"advanced", "min_length", "challenge", "challenge_bonus", "teams", "duplicates", "scoring"}
@@ -33,18 +48,102 @@ TOURNAMENT_OPTIONS = frozenset(
 
 
 @dataclass(frozen=True)
+class RoundTally:
+    """What the standings need of a scored round: each competitor's points and the letter
+    counts of its scored words (longest first, for tie-breaks). A :class:`Tournament` adds
+    these up just as it adds up :class:`~bigboggle.scoring.RoundResult`\\ s."""
+
+    scores: dict[str, int]
+    lengths: dict[str, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, result: RoundResult) -> RoundTally:
+        """The tally of a scored round."""
+        return cls(result.scores, result.long_word_lengths())
+
+    def long_word_lengths(self) -> dict[str, tuple[int, ...]]:
+        """Competitor -> letter counts of its scored words, longest first."""
+        return self.lengths
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": dict(self.scores),
+            "lengths": {name: list(values) for name, values in self.lengths.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundTally:
+        """The tally that :meth:`to_json` wrote."""
+        return cls(
+            {name: int(points) for name, points in data["scores"].items()},
+            {name: tuple(values) for name, values in data["lengths"].items()},
+        )
+
+
+@dataclass(frozen=True)
+class ScoredRound:
+    """A round as scored when it was added: its number, its result (the JSON of
+    ``bigboggle score --json``) and its tally."""
+
+    number: int
+    result: dict[str, Any]
+    tally: RoundTally
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Competitor -> points in this round."""
+        return self.tally.scores
+
+
+def score_tournament_round(
+    spec: jobs.ShelfSpec,
+    dictionary: str,
+    rules: str,
+    options: Mapping[str, Any] | None,
+    board: str,
+    players: Mapping[str, Sequence[str]],
+    teams: Mapping[str, Sequence[str]] | None,
+    min_length: Mapping[str, int] | None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Score one tournament round from plain data: the job a :class:`Runner` runs (in a worker
+    process on a web server). Returns the round's result JSON and its tally's JSON."""
+    result = score_round(
+        board,
+        players,
+        tournament_rules(rules, options),
+        jobs.words(spec, dictionary),
+        teams=teams,
+        min_length=min_length,
+    )
+    return result.to_json(), RoundTally.of(result).to_json()
+
+
+@dataclass(frozen=True)
 class TournamentView:
-    """A tournament with every round scored and the standings."""
+    """A tournament as stored: its settings, its rounds' results and its standings."""
 
     row: TournamentRow
     rules: Rules
-    tournament: Tournament
+    #: ``{"number", **RoundResult.to_json()}`` for each counted round, in order.
+    played: tuple[dict[str, Any], ...]
+    #: ``totals`` (in standings order), ``standings``, ``leaders``, ``over``, ``winner``.
+    standings: dict[str, Any]
+    #: The owner's private key: only in the answer that creates the tournament.
+    key: str | None = None
+
+    @property
+    def over(self) -> bool:
+        """Whether the target is reached or every round is played."""
+        return bool(self.standings["over"])
+
+    @property
+    def has_owner(self) -> bool:
+        """Whether someone holds its key (a tournament from before keys is read-only)."""
+        return self.row.owner_hash is not None
 
     def to_json(self) -> dict[str, Any]:
         row = self.row
-        tournament = self.tournament
-        totals = tournament.totals
-        return {
+        data: dict[str, Any] = {
             "id": row.id,
             "name": row.name,
             "rules": row.rules,
@@ -52,27 +151,47 @@ class TournamentView:
             "dictionary": row.dictionary,
             "target": row.target,
             "rounds": row.rounds,
-            "played": [
-                {"number": number, **result.to_json()}
-                for number, result in enumerate(tournament.results, start=1)
-            ],
-            "totals": {name: totals[name] for name in tournament.standings},
-            "standings": tournament.standings,
-            "leaders": tournament.leaders,
-            "over": tournament.is_over,
-            "winner": tournament.winner,
+            "has_owner": self.has_owner,
+            "played": list(self.played),
+            **{name: self.standings[name] for name in _STANDINGS_KEYS},
         }
+        if self.key is not None:
+            data["key"] = self.key
+        return data
+
+
+_STANDINGS_KEYS = ("totals", "standings", "leaders", "over", "winner")
+
+
+def _standings_json(tournament: Tournament) -> dict[str, Any]:
+    """What a read shows of the standings, worked out once when a round is added."""
+    totals = tournament.totals
+    return {
+        "totals": {name: totals[name] for name in tournament.standings},
+        "standings": tournament.standings,
+        "leaders": tournament.leaders,
+        "over": tournament.is_over,
+        "winner": tournament.winner,
+        "counted": len(tournament.results),
+    }
 
 
 class PaperTournaments:
-    """Tournaments on ``store``, scored with dictionaries from ``shelf``."""
+    """Tournaments on ``store``, scored with dictionaries from ``shelf`` by ``runner``."""
 
     def __init__(
-        self, store: Store, shelf: DictionaryShelf, clock: Callable[[], float] = time.time
+        self,
+        store: Store,
+        shelf: DictionaryShelf,
+        clock: Callable[[], float] = time.time,
+        runner: Runner = run_here,
     ) -> None:
         self.store = store
         self.shelf = shelf
         self.clock = clock
+        self.runner = runner
+
+    # -- the owner's changes -------------------------------------------------------------------
 
     def create(
         self,
@@ -84,86 +203,123 @@ class PaperTournaments:
         target: int | None = None,
         rounds: int | None = None,
     ) -> TournamentView:
-        """A new tournament; :class:`RoundInputError` or :class:`RulesError` on bad settings."""
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME_LENGTH * 2:
-            raise RoundInputError(
-                f"name: give the tournament a name of 1-{MAX_NAME_LENGTH * 2} characters, "
-                f"not {name!r}"
-            )
-        ruleset = _rules(rules, options)
+        """A new tournament, with its owner's key in the view (``view.key``: shown once);
+        :class:`RoundInputError` or :class:`RulesError` on bad settings."""
+        shown = _check_tournament_name(name)
+        ruleset = tournament_rules(rules, options)
         Tournament(target=target, rounds=rounds)  # checks the ending
         if rounds is not None and rounds > MAX_ROUNDS:
             raise RoundInputError(f"rounds={rounds} is more than the limit of {MAX_ROUNDS}")
         words = self.shelf.get(dictionary or ruleset.dictionary)
+        key, owner_hash = new_key()
         row = TournamentRow(
             id=secrets.token_urlsafe(8)[:10],
-            name=name.strip(),
+            name=shown,
             rules=ruleset.name,
             options=dict(options or {}),
             dictionary=words.name,
             target=target,
             rounds=rounds,
             created_at=self.clock(),
-            played=[],
+            owner_hash=owner_hash,
+            standings=_standings_json(Tournament(target=target, rounds=rounds)),
         )
         with self.store.session() as session:
             session.add(row)
-        return self.get(row.id)
+        return replace(self.get(row.id), key=key)
 
-    def get(self, tournament_id: str) -> TournamentView:
-        """The tournament with its rounds scored; :class:`NotFoundError` if there is none."""
+    def add_round(
+        self, tournament_id: str, data: Any, key: str | None
+    ) -> tuple[ScoredRound, TournamentView]:
+        """Score a round (``{"board", "players", "teams", "min_length"}``) and keep it, with
+        its result and the new standings; only with the tournament's ``key``."""
         row = self._load(tournament_id)
-        rules = _rules(row.rules, row.options)
-        tournament = Tournament(target=row.target, rounds=row.rounds)
-        for played in row.played:
-            if tournament.is_over:  # (rounds added by a race before the lock existed)
-                break
-            tournament.add(self._score(row, rules, played.request))
-        return TournamentView(row, rules, tournament)
-
-    def add_round(self, tournament_id: str, data: Any) -> tuple[RoundResult, TournamentView]:
-        """Score a round (``{"board", "players", "teams", "min_length"}``) and keep it."""
-        view = self.get(tournament_id)
-        if view.tournament.is_over:
+        _check_owner(row, key)
+        standings = self._standings(row)
+        counted = int(standings["counted"])
+        if standings["over"]:
             raise RoundInputError("the tournament is over; start a new one")
-        if len(view.row.played) >= MAX_ROUNDS:
+        if counted >= MAX_ROUNDS:
             raise RoundInputError(f"the tournament has {MAX_ROUNDS} rounds; no more fit")
-        request = parse_round_request(data)
-        for key in ("rules", "dictionary", "options"):
-            if getattr(request, key) is not None:
-                raise RoundInputError(f"{key}: set by the tournament; leave it out of a round")
-        if request.board is None:
-            raise RoundInputError("board: missing; give the round's board")
-        stored = {
-            "board": str(request.board),
-            "players": request.players,
-            "teams": request.teams,
-            "min_length": request.min_length,
-        }
-        result = self._score(view.row, view.rules, stored)
+        stored = _round_entry(data)
+        result, tally = self.runner(
+            score_tournament_round,
+            self.shelf.spec,
+            row.dictionary,
+            row.rules,
+            row.options,
+            stored["board"],
+            stored["players"],
+            stored["teams"],
+            stored["min_length"],
+        )
         with self.store.write_session() as session:
-            session.scalar(
-                select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
-            )
-            number = (
-                session.scalar(
-                    select(func.max(RoundRow.number)).where(RoundRow.tournament_id == tournament_id)
-                )
-                or 0
-            ) + 1
-            if number != len(view.row.played) + 1:
+            locked = _lock(session, tournament_id)
+            if locked is None:
+                raise NotFoundError(f"no tournament {tournament_id!r}")
+            number = _last_number(session, tournament_id) + 1
+            if number != counted + 1:
                 # Another round was added while this one was scored: the standings it was
                 # checked against have changed. The client can send it again.
                 raise GameStateError("another round was added meanwhile; reload and try again")
+            tournament = Tournament(target=locked.target, rounds=locked.rounds)
+            for earlier in session.scalars(
+                select(RoundRow.tally)
+                .where(RoundRow.tournament_id == tournament_id)
+                .order_by(RoundRow.number)
+            ):
+                tournament.add(RoundTally.from_json(earlier))
+            tournament.add(RoundTally.from_json(tally))
             session.add(
                 RoundRow(
                     tournament_id=tournament_id,
                     number=number,
                     request=stored,
                     created_at=self.clock(),
+                    result=result,
+                    tally=tally,
                 )
             )
-        return result, self.get(tournament_id)
+            locked.standings = _standings_json(tournament)
+        scored = ScoredRound(number, result, RoundTally.from_json(tally))
+        return scored, self.get(tournament_id)
+
+    def rename(self, tournament_id: str, name: str, key: str | None) -> TournamentView:
+        """Give the tournament a new name; only with its ``key``."""
+        shown = _check_tournament_name(name)
+        _check_owner(self._load(tournament_id), key)
+        with self.store.write_session() as session:
+            locked = _lock(session, tournament_id)
+            if locked is None:
+                raise NotFoundError(f"no tournament {tournament_id!r}")
+            locked.name = shown
+        return self.get(tournament_id)
+
+    def delete(self, tournament_id: str, key: str | None) -> None:
+        """Delete the tournament and its rounds for good; only with its ``key``."""
+        _check_owner(self._load(tournament_id), key)
+        with self.store.write_session() as session:
+            session.execute(delete(RoundRow).where(RoundRow.tournament_id == tournament_id))
+            session.execute(delete(TournamentRow).where(TournamentRow.id == tournament_id))
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def get(self, tournament_id: str) -> TournamentView:
+        """The tournament with its stored results and standings (scoring nothing, except once
+        for rounds stored before results were kept); :class:`NotFoundError` if there is none."""
+        row = self._load(tournament_id)
+        standings = self._standings(row)
+        with self.store.session() as session:
+            rounds = session.execute(
+                select(RoundRow.number, RoundRow.result)
+                .where(
+                    RoundRow.tournament_id == tournament_id,
+                    RoundRow.number <= int(standings["counted"]),
+                )
+                .order_by(RoundRow.number)
+            ).all()
+        played = tuple({"number": number, **(result or {})} for number, result in rounds)
+        return TournamentView(row, tournament_rules(row.rules, row.options), played, standings)
 
     def recent(self, limit: int = 20) -> list[TournamentRow]:
         """The most recently created tournaments."""
@@ -174,32 +330,125 @@ class PaperTournaments:
                 ).all()
             )
 
-    def _score(self, row: TournamentRow, rules: Rules, stored: Mapping[str, Any]) -> RoundResult:
-        return score_round(
-            stored["board"],
-            stored["players"],
-            rules,
-            self.shelf.get(row.dictionary),
-            teams=stored.get("teams"),
-            min_length=stored.get("min_length"),
-        )
+    # -- internals -----------------------------------------------------------------------------
 
     def _load(self, tournament_id: str) -> TournamentRow:
         if not isinstance(tournament_id, str) or not 1 <= len(tournament_id) <= 16:
-            raise NotFoundError(f"no tournament {tournament_id!r}")
+            shown = tournament_id[:20] if isinstance(tournament_id, str) else tournament_id
+            raise NotFoundError(f"no tournament {shown!r}")
         with self.store.session() as session:
             row = session.get(TournamentRow, tournament_id)
             if row is None:
                 raise NotFoundError(f"no tournament {tournament_id!r}")
             return row
 
+    def _standings(self, row: TournamentRow) -> dict[str, Any]:
+        """The stored standings; for a tournament from before they were stored, its rounds
+        scored once (through the runner) and stored with them."""
+        if row.standings is not None:
+            return row.standings
+        return self._score_old_rounds(row)
 
-def _rules(name: str, options: Mapping[str, Any] | None) -> Rules:
+    def _score_old_rounds(self, row: TournamentRow) -> dict[str, Any]:
+        with self.store.session() as session:
+            old = session.execute(
+                select(RoundRow.id, RoundRow.request, RoundRow.result, RoundRow.tally)
+                .where(RoundRow.tournament_id == row.id)
+                .order_by(RoundRow.number)
+            ).all()
+        tournament = Tournament(target=row.target, rounds=row.rounds)
+        scored: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+        for round_id, request, result, tally in old:
+            if tournament.is_over:  # (rounds added by a race before the lock existed)
+                break
+            if result is None or tally is None:
+                result, tally = self.runner(
+                    score_tournament_round,
+                    self.shelf.spec,
+                    row.dictionary,
+                    row.rules,
+                    row.options,
+                    request["board"],
+                    request["players"],
+                    request.get("teams"),
+                    request.get("min_length"),
+                )
+                scored[round_id] = (result, tally)
+            tournament.add(RoundTally.from_json(tally))
+        standings = _standings_json(tournament)
+        with self.store.write_session() as session:
+            locked = _lock(session, row.id)
+            if locked is None:
+                raise NotFoundError(f"no tournament {row.id!r}")
+            for round_id, (result, tally) in scored.items():
+                stored = session.get(RoundRow, round_id)
+                if stored is not None and stored.result is None:
+                    stored.result, stored.tally = result, tally
+            if locked.standings is None and _last_number(session, row.id) == len(old):
+                locked.standings = standings
+        return standings
+
+
+def tournament_rules(name: str, options: Mapping[str, Any] | None) -> Rules:
+    """The preset with a tournament's options; :class:`RoundInputError` names one that does
+    not apply (a timer: the players keep their own)."""
     options = dict(options or {})
-    unknown = sorted(set(options) - TOURNAMENT_OPTIONS)
+    unknown = sorted(str(key) for key in options if key not in TOURNAMENT_OPTIONS)
     if unknown:
         raise RoundInputError(
-            f"options: {unknown[0]!r} is not a tournament option; options: "
+            f"options: {unknown[0][:40]!r} is not a tournament option; options: "
             f"{', '.join(sorted(TOURNAMENT_OPTIONS))}"
         )
     return Rules.preset(name, **options)
+
+
+def _check_tournament_name(name: object) -> str:
+    """A tournament's name in its normal form (NFKC, no control or invisible characters)."""
+    return clean_name(name, "name", max_length=MAX_TOURNAMENT_NAME)
+
+
+def _check_owner(row: TournamentRow, key: str | None) -> None:
+    if row.owner_hash is None:
+        raise NotOwnerError(
+            f"tournament {row.id!r} is from before owner keys and is read-only; start a new one"
+        )
+    if not holds_key(row.owner_hash, key):
+        raise NotOwnerError(
+            f"tournament {row.id!r} is someone else's (its key, X-Tournament-Key, is missing "
+            "or wrong)"
+        )
+
+
+def _round_entry(data: Any) -> dict[str, Any]:
+    """What a round request stores: checked for shape, its board in canonical form."""
+    board = data.get("board") if isinstance(data, dict) else None
+    if isinstance(board, str) and len(board) > MAX_BOARD_TEXT:
+        raise RoundInputError(f"board: {len(board)} characters; the limit is {MAX_BOARD_TEXT}")
+    request = parse_round_request(data)
+    for key in ("rules", "dictionary", "options"):
+        if getattr(request, key) is not None:
+            raise RoundInputError(f"{key}: set by the tournament; leave it out of a round")
+    if request.board is None:
+        raise RoundInputError("board: missing; give the round's board")
+    return {
+        "board": str(request.board),
+        "players": request.players,
+        "teams": request.teams,
+        "min_length": request.min_length,
+    }
+
+
+def _lock(session: Session, tournament_id: str) -> TournamentRow | None:
+    """The tournament's row, locked for the rest of the transaction."""
+    return session.scalar(
+        select(TournamentRow).where(TournamentRow.id == tournament_id).with_for_update()
+    )
+
+
+def _last_number(session: Session, tournament_id: str) -> int:
+    return (
+        session.scalar(
+            select(func.max(RoundRow.number)).where(RoundRow.tournament_id == tournament_id)
+        )
+        or 0
+    )

@@ -1,14 +1,18 @@
 """Timed solo games kept in a database: start, submit words, end, results, and the daily board.
 
 The server's clock is the authority: a game stores its start and deadline, and every word is
-judged and stored with the time it arrived; a word at or after the deadline is refused. Nothing
-lives only in memory: each call rebuilds the :class:`~bigboggle.game.Game` from the stored rows
-(board, rules, words in order), so a restarted server, or another server process on the same
-database, carries on where the last one stopped.
+judged and stored, with the verdict it got and the game's running count and score, before the
+answer leaves; a word at or after the deadline is refused. Nothing lives only in memory, so a
+restarted server, or another server process on the same database, carries on where the last one
+stopped. A submit costs the same at the 2,000th word as at the first: the game's round engine
+(:class:`~bigboggle.game.Game`) judges the one entry against the stored list, looked up one word
+at a time; only the end replays the whole list, once, to score it. Words stored before verdicts
+were kept get theirs (replayed once) on the game's first use.
 
 The daily board is the same for everyone on a date (UTC) and preset: its seed comes from the date,
 the preset and a secret kept in the database, so tomorrow's board cannot be worked out today.
-Each name is counted once per day and preset on the leaderboard.
+Each name is counted once per day and preset on the leaderboard, decided on its clash key
+(:func:`~bigboggle.names.name_key`): ``Alice``, ``alice`` and ``Аlice`` (Cyrillic А) are one name.
 """
 
 from __future__ import annotations
@@ -19,22 +23,24 @@ import hmac
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from .analysis import MAX_SEED, Band, shake_in_band
 from .dice import shake
 from .dictionary import COMMON_LEVEL, Dictionary
 from .errors import GameStateError, RoundInputError, RulesError
 from .game import Game
+from .names import clean_name, name_key
 from .rules import Rules
-from .scoring import MAX_LIST_LENGTH, RoundResult, check_name
+from .scoring import RoundResult
 from .shelf import DictionaryShelf
 from .store import GameRow, Store, WordRow
-from .verdicts import WordResult
+from .verdicts import Verdict, WordResult
 
 #: Options a solo game may set (teams and crossing off need other players).
 SOLO_OPTIONS = frozenset({"advanced", "min_length", "challenge", "timer"})
@@ -58,20 +64,24 @@ class SoloView:
     row: GameRow
     rules: Rules
     dictionary: Dictionary
-    game: Game
     now: float
     #: Whether the view is its player's (who may see the words of a game still running).
     owner: bool = False
     #: The game's private key: only in the answer that starts the game.
     key: str | None = None
+    #: A running game's words with the verdicts they got (its player's view only).
+    words: tuple[WordResult, ...] = ()
+    #: The scored round, once the game is over.
+    result: RoundResult | None = None
 
     @property
     def over(self) -> bool:
-        return self.game.result is not None
+        return self.result is not None
 
     @property
-    def result(self) -> RoundResult | None:
-        return self.game.result
+    def time_left(self) -> float:
+        """Seconds until the deadline (0 once over)."""
+        return 0.0 if self.over else max(0.0, self.row.deadline - self.now)
 
     def to_json(self) -> dict[str, Any]:
         """The game as the API answers it (results only once it is over)."""
@@ -90,7 +100,7 @@ class SoloView:
             "started_at": row.started_at,
             "deadline": row.deadline,
             "now": self.now,
-            "time_left": round(self.game.time_left(self.now), 3),
+            "time_left": round(self.time_left, 3),
             "phase": "ended" if self.over else "running",
             "replay": replay_query(row),
         }
@@ -99,9 +109,8 @@ class SoloView:
         result = self.result
         if result is None:
             # A running game's words are its player's business (a daily rival could copy them).
-            shown = self.game.submissions if self.owner else ()
-            data["words"] = [submission.result.to_json() for submission in shown]
-            data["score_so_far"] = sum(s.result.score for s in shown)
+            data["words"] = [word.to_json() for word in self.words]
+            data["score_so_far"] = sum(word.score for word in self.words)
             return data
         mine = result.players[player]
         best = result.solution.total_score
@@ -117,6 +126,28 @@ class SoloView:
             for missed in result.missed
         ]
         return data
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """The answer to one submitted word: its verdict and where the game stands after it."""
+
+    result: WordResult
+    #: Entries on the list (repeats are not stored) and their points so far.
+    words: int
+    score_so_far: int
+    now: float
+    deadline: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "result": self.result.to_json(),
+            "words": self.words,
+            "score_so_far": self.score_so_far,
+            "time_left": round(max(0.0, self.deadline - self.now), 3),
+            "now": self.now,
+            "deadline": self.deadline,
+        }
 
 
 def _is_rare(words: Dictionary, word: str) -> bool:
@@ -155,8 +186,30 @@ class LeaderboardEntry:
         }
 
 
-def _hash(key: str) -> str:
+def key_hash(key: str) -> str:
+    """What is stored of an owner's key (never the key itself)."""
     return hashlib.sha256(key.encode()).hexdigest()
+
+
+def new_key() -> tuple[str, str]:
+    """A fresh private owner key and its hash: the key goes to the owner, the hash is stored."""
+    key = secrets.token_urlsafe(18)
+    return key, key_hash(key)
+
+
+def holds_key(owner_hash: str, key: str | None) -> bool:
+    """Whether ``key`` is the key whose hash is ``owner_hash`` (compared in constant time)."""
+    return isinstance(key, str) and hmac.compare_digest(key_hash(key), owner_hash)
+
+
+def daily_key(date: str, rules: str, player: str) -> str:
+    """What one counted daily game per name is decided on: the date, the preset and the name's
+    clash key (case-folded, look-alike letters of other scripts as their Latin twins), so
+    ``Alice``, ``ALICE`` and ``Аlice`` (Cyrillic А) share one slot."""
+    clash = name_key(player)
+    if len(clash) > 100:  # (the column holds 160; a key can grow a little past the name)
+        clash = "#" + hashlib.sha256(clash.encode()).hexdigest()
+    return f"{date}/{rules}/{clash}"
 
 
 def utc_date(now: float) -> str:
@@ -213,8 +266,9 @@ class SoloGames:
         daily: bool = False,
     ) -> SoloView:
         """Start a game now: a shake of the preset's dice (``seed``, or a fresh one; the first
-        shake inside ``band`` if given), or a given ``board``; or today's daily board."""
-        check_name(player, "player")
+        shake inside ``band`` if given), or a given ``board``; or today's daily board.
+        ``player`` is kept in its normal form (:func:`~bigboggle.names.clean_name`)."""
+        player = clean_name(player, "player")
         now = self.clock()
         if daily:
             if options or seed is not None or board is not None or band is not None:
@@ -243,10 +297,10 @@ class SoloGames:
             else:
                 dealt = shake(ruleset.dice, seed, challenge=ruleset.challenge)
             board_text = str(dealt.board)
-        key = secrets.token_urlsafe(18)
+        key, owner_hash = new_key()
         row = GameRow(
             id=secrets.token_urlsafe(8)[:10],
-            owner_hash=_hash(key),
+            owner_hash=owner_hash,
             rules=ruleset.name,
             options=dict(options or {}),
             dictionary=words.name,
@@ -254,19 +308,21 @@ class SoloGames:
             seed=seed,
             player=player,
             daily_date=date,
-            daily_key=f"{date}/{ruleset.name}/{player.casefold()}" if date else None,
+            daily_key=daily_key(date, ruleset.name, player) if date else None,
             started_at=now,
             deadline=now + ruleset.timer,
-            words=[],
+            word_count=0,
+            score_so_far=0,
         )
         try:
             with self.store.session() as session:
                 session.add(row)
         except IntegrityError:
             raise GameStateError(
-                f"{player!r} has already played the {ruleset.name} daily board of {date}"
+                f"{player!r} (or a name that looks the same) has already played the "
+                f"{ruleset.name} daily board of {date}"
             ) from None
-        return replace(self._view(row, now, owner=True), key=key)
+        return SoloView(row, ruleset, words, now, owner=True, key=key)
 
     def daily_seed(self, rules: str, date: str) -> int:
         """The seed of the daily board of ``rules`` on ``date``."""
@@ -278,38 +334,52 @@ class SoloGames:
 
     def get(self, game_id: str, key: str | None = None) -> SoloView:
         """The game as it stands now; a game whose deadline has passed is ended and scored.
-        With the game's ``key``, a running game's words are shown too."""
+        With the game's ``key``, a running game's words are shown too (as stored: nothing is
+        judged again)."""
         now = self.clock()
         row = self._load(game_id)
         if row.ended_at is None and now >= row.deadline:
             row = self._end(row.id, now)
         return self._view(row, now, owner=self._is_owner(row, key))
 
-    def submit(self, game_id: str, entry: str, key: str | None) -> tuple[WordResult, SoloView]:
-        """Judge ``entry`` now and store it before answering; only with the game's ``key``.
-        :class:`GameStateError` once the deadline has passed or the game has ended."""
+    def submit(self, game_id: str, entry: str, key: str | None) -> Submitted:
+        """Judge ``entry`` now and store it, with its verdict, before answering; only with the
+        game's ``key``. :class:`GameStateError` once the deadline has passed or the game has
+        ended.
+
+        The cost does not grow with the list: the game's round engine judges the one entry
+        (:meth:`~bigboggle.game.Game.judge_next`) against the stored list, asked one word at a
+        time by an indexed lookup, and the count and score so far are kept on the game's row.
+        """
         if not isinstance(entry, str) or not entry.strip():
-            raise RoundInputError(f"word: expected a word, not {entry!r}")
+            raise RoundInputError(f"word: expected a word, not {entry[:20]!r}")
         if len(entry) > MAX_ENTRY_LENGTH:
             raise RoundInputError(
                 f"word: {entry[:20]!r}… is {len(entry)} characters; the limit is {MAX_ENTRY_LENGTH}"
             )
         entry = entry.strip()
-        self._check_owner(self._load(game_id), key)
+        row = self._load(game_id)
+        self._check_owner(row, key)
+        game = self._fresh_game(row)  # solving the board: outside the write lock
         with self.store.write_session() as session:  # one word at a time per game
-            row = session.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
-            if row is None:
+            locked = _lock(session, game_id)
+            if locked is None:
                 raise NotFoundError(f"no game {game_id!r}")
-            if row.ended_at is not None:
+            if locked.ended_at is not None:
                 raise GameStateError("the game has ended")
+            if locked.word_count is None or locked.score_so_far is None:
+                _count_old_words(session, locked, self._fresh_game(locked))
+            count, points = locked.word_count or 0, locked.score_so_far or 0
             now = self.clock()
-            game = self._view(row, now).game
-            if len(row.words) >= MAX_LIST_LENGTH:
-                raise RoundInputError(f"this game has {MAX_LIST_LENGTH} words; no more fit")
-            result = game.submit(row.player, entry, now)  # refuses after the deadline
-            if len(game.submissions) > len(row.words):
-                session.add(WordRow(game_id=row.id, seq=len(row.words), entry=entry, at=now))
-        return result, self._view(self._load(game_id), now, owner=True)
+            result = game.judge_next(  # refuses after the deadline, and past the list's limit
+                locked.player, entry, now, earlier=_StoredWords(session, game_id), count=count
+            )
+            if result.verdict is not Verdict.REPEATED:
+                session.add(_word_row(game_id, count, entry, now, result))
+                count, points = count + 1, points + result.score
+                locked.word_count, locked.score_so_far = count, points
+            deadline = locked.deadline
+        return Submitted(result, count, points, now, deadline)
 
     def finish(self, game_id: str, key: str | None) -> SoloView:
         """End the game now (before the deadline: the player has had enough); only with the
@@ -379,25 +449,57 @@ class SoloGames:
                 raise NotFoundError(f"no game {game_id!r}")
             return row
 
-    def _build(self, row: GameRow) -> tuple[Rules, Dictionary, Game]:
-        rules = self.rules_for(row.rules, row.options)
-        words = self.shelf.get(row.dictionary)
-        game = Game(row.board, rules, words, [row.player])
+    def _fresh_game(self, row: GameRow) -> Game:
+        """The game's round engine, started, with none of its words: judging one entry
+        costs the same whatever the list holds."""
+        game = Game(
+            row.board, self.rules_for(row.rules, row.options), self._words(row), [row.player]
+        )
         game.start(row.started_at, row.deadline - row.started_at)
-        for word in row.words:
-            game.submit(row.player, word.entry, word.at)
-        return rules, words, game
+        return game
+
+    def _words(self, row: GameRow) -> Dictionary:
+        return self.shelf.get(row.dictionary)
+
+    def _replayed(self, session: Session, row: GameRow) -> Game:
+        """The game with every stored entry submitted again, in order: for scoring its end."""
+        game = self._fresh_game(row)
+        for entry, at in session.execute(
+            select(WordRow.entry, WordRow.at).where(WordRow.game_id == row.id).order_by(WordRow.seq)
+        ):
+            game.submit(row.player, entry, at)
+        return game
 
     def _view(self, row: GameRow, now: float, *, owner: bool = False) -> SoloView:
-        rules, words, game = self._build(row)
+        rules = self.rules_for(row.rules, row.options)
+        words = self._words(row)
         if row.ended_at is not None:
-            game.end(max(row.ended_at, row.started_at), early=True)
-        return SoloView(row, rules, words, game, now, owner)
+            with self.store.session() as session:
+                game = self._replayed(session, row)
+            result = game.end(max(row.ended_at, row.started_at), early=True)
+            return SoloView(row, rules, words, now, owner, result=result)
+        shown: tuple[WordResult, ...] = ()
+        if owner:
+            if row.word_count is None:  # a game from before verdicts were kept
+                with self.store.write_session() as session:
+                    locked = _lock(session, row.id)
+                    if locked is not None and locked.word_count is None:
+                        _count_old_words(session, locked, self._fresh_game(locked))
+            shown = self._stored_words(row.id)
+        return SoloView(row, rules, words, now, owner, words=shown)
+
+    def _stored_words(self, game_id: str) -> tuple[WordResult, ...]:
+        """The verdicts the game's words got when they arrived, in order."""
+        with self.store.session() as session:
+            rows = session.scalars(
+                select(WordRow).where(WordRow.game_id == game_id).order_by(WordRow.seq)
+            ).all()
+            return tuple(_stored_result(word) for word in rows)
 
     def _is_owner(self, row: GameRow, key: str | None) -> bool:
         if row.owner_hash is None:  # a game from before keys: anyone may play it
             return True
-        return isinstance(key, str) and hmac.compare_digest(_hash(key), row.owner_hash)
+        return holds_key(row.owner_hash, key)
 
     def _check_owner(self, row: GameRow, key: str | None) -> None:
         if not self._is_owner(row, key):
@@ -409,13 +511,83 @@ class SoloGames:
         """Score the game from its stored words and mark it ended, in one locked transaction
         (so a word stored meanwhile is either in the score or refused)."""
         with self.store.write_session() as session:
-            row = session.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
-            assert row is not None
+            row = _lock(session, game_id)
+            if row is None:
+                raise NotFoundError(f"no game {game_id!r}")
             if row.ended_at is None:
-                _, _, game = self._build(row)
+                game = self._replayed(session, row)
                 ended_at = min(now, row.deadline)
                 result = game.end(ended_at, early=True)
                 row.ended_at = ended_at
                 row.score = result.players[row.player].score
                 row.max_score = result.solution.total_score
         return self._load(game_id)
+
+
+class _StoredWords:
+    """The words already on one game's list, as the judge asks about them: one word at a time,
+    each an indexed lookup, instead of the whole list read for every submit.
+
+    The judge asks only about a normalised word of letters; a stored entry that was not a word
+    (digits, other scripts) can never equal one, so asking among the stored verdicts' words is
+    the same as asking among every stored entry normalised (what :meth:`Game.check` does)."""
+
+    def __init__(self, session: Session, game_id: str) -> None:
+        self._session = session
+        self._game_id = game_id
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        found = self._session.scalar(
+            select(WordRow.id)
+            .where(WordRow.game_id == self._game_id, WordRow.word == word)
+            .limit(1)
+        )
+        return found is not None
+
+
+def _lock(session: Session, game_id: str) -> GameRow | None:
+    """The game's row, locked for the rest of the transaction."""
+    return session.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
+
+
+def _word_row(game_id: str, seq: int, entry: str, at: float, result: WordResult) -> WordRow:
+    return WordRow(
+        game_id=game_id,
+        seq=seq,
+        entry=entry,
+        at=at,
+        word=result.word,
+        verdict=result.verdict.value,
+        score=result.score,
+        bonus=result.bonus,
+        path=[list(step) for step in result.path] if result.path is not None else None,
+    )
+
+
+def _stored_result(row: WordRow) -> WordResult:
+    path = tuple((int(r), int(c)) for r, c in row.path) if row.path is not None else None
+    return WordResult(
+        row.entry,
+        row.word or row.entry,
+        Verdict(row.verdict or Verdict.NOT_A_WORD),  # (every row has one once counted)
+        row.score or 0,
+        row.bonus or 0,
+        path,
+    )
+
+
+def _count_old_words(session: Session, row: GameRow, game: Game) -> None:
+    """Give a game stored before verdicts were kept its words' verdicts, count and score, once
+    (each entry submitted again, in order, to the game's round engine)."""
+    count = points = 0
+    for word in session.scalars(
+        select(WordRow).where(WordRow.game_id == row.id).order_by(WordRow.seq)
+    ):
+        result = game.submit(row.player, word.entry, word.at)
+        word.word, word.verdict = result.word, result.verdict.value
+        word.score, word.bonus = result.score, result.bonus
+        word.path = [list(step) for step in result.path] if result.path is not None else None
+        count, points = count + 1, points + result.score
+    row.word_count, row.score_so_far = count, points

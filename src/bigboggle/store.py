@@ -93,11 +93,16 @@ class GameRow(Base):
     ended_at: Mapped[float | None] = mapped_column(Float)
     score: Mapped[int | None] = mapped_column(Integer)
     max_score: Mapped[int | None] = mapped_column(Integer)
+    #: Entries stored so far and their points, kept with each word so that a submit never reads
+    #: the whole list; none for games stored before they were kept (counted on first use).
+    word_count: Mapped[int | None] = mapped_column(Integer)
+    score_so_far: Mapped[int | None] = mapped_column(Integer)
+    #: Never loaded with the game (a list of 2,000 words per submit): query WordRow instead.
     words: Mapped[list[WordRow]] = relationship(
         back_populates="game",
         order_by="WordRow.seq",
         cascade="all, delete-orphan",
-        lazy="selectin",
+        lazy="raise",
     )
 
     __table_args__ = (Index("ix_games_daily", "daily_date", "rules", "score"),)
@@ -113,9 +118,20 @@ class WordRow(Base):
     seq: Mapped[int] = mapped_column(Integer)
     entry: Mapped[str] = mapped_column(String(200))
     at: Mapped[float] = mapped_column(Float)
+    #: The verdict it got when it arrived: the word as compared, the verdict, points, bonus and
+    #: path (none for words stored before verdicts were kept: judged again on first use).
+    word: Mapped[str | None] = mapped_column(String(200))
+    verdict: Mapped[str | None] = mapped_column(String(20))
+    score: Mapped[int | None] = mapped_column(Integer)
+    bonus: Mapped[int | None] = mapped_column(Integer)
+    path: Mapped[list[Any] | None] = mapped_column(JSON)
     game: Mapped[GameRow] = relationship(back_populates="words")
 
-    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq"),
+        #: "Is this word already on the list?" in one lookup.
+        Index("ix_game_words_game_word", "game_id", "word"),
+    )
 
 
 class TournamentRow(Base):
@@ -131,16 +147,24 @@ class TournamentRow(Base):
     target: Mapped[int | None] = mapped_column(Integer)
     rounds: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[float] = mapped_column(Float)
+    #: The hash of the key its creator holds (needed to add rounds, rename, delete); none for
+    #: tournaments from before keys, which are read-only.
+    owner_hash: Mapped[str | None] = mapped_column(String(64))
+    #: The standings after the last round (totals, standings, leaders, over, winner), stored
+    #: when a round is scored so a read scores nothing; none until first computed.
+    standings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: Never loaded with the tournament: query RoundRow instead.
     played: Mapped[list[RoundRow]] = relationship(
         back_populates="tournament",
         order_by="RoundRow.number",
         cascade="all, delete-orphan",
-        lazy="selectin",
+        passive_deletes=True,
+        lazy="raise",
     )
 
 
 class RoundRow(Base):
-    """One scored round of a tournament: what was entered (the result is recomputed from it)."""
+    """One scored round of a tournament: what was entered, and its result as scored then."""
 
     __tablename__ = "tournament_rounds"
 
@@ -151,6 +175,11 @@ class RoundRow(Base):
     number: Mapped[int] = mapped_column(Integer)
     request: Mapped[dict[str, Any]] = mapped_column()
     created_at: Mapped[float] = mapped_column(Float)
+    #: ``RoundResult.to_json()`` and what the standings need of it (points and word lengths per
+    #: competitor), stored when the round is scored; none for rounds from before (scored once
+    #: on first read, then stored).
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    tally: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     tournament: Mapped[TournamentRow] = relationship(back_populates="played")
 
     __table_args__ = (UniqueConstraint("tournament_id", "number"),)

@@ -13,11 +13,13 @@ from typing import Annotated, Any
 import orjson
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import JSONResponse as _StarletteJSON
+from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from ..analysis import MAX_SEED, parse_band, shake_in_band, standing_of
 from ..dice import shake
 from ..errors import RoundInputError
+from ..limits import MAX_KEY_LENGTH
 from ..round_input import parse_round_request
 from ..rules import PRESETS, Rules
 from ..scoring import score_round
@@ -29,6 +31,7 @@ from .inputs import (
     NewGame,
     NewTournament,
     NewWord,
+    RenameTournament,
     RoundRequest,
     ScoreRequest,
     SolveRequest,
@@ -202,17 +205,8 @@ def get_game(request: Request, game_id: GameId, key: GameKey = None) -> JSONResp
 async def submit_word(request: Request, game_id: GameId, key: GameKey = None) -> JSONResponse:
     asked = await read_model(request, NewWord)
     solo = services(request).solo
-    result, view = await run_in_threadpool(solo.submit, game_id, asked.word, key)
-    return JSONResponse(
-        {
-            "result": result.to_json(),
-            "words": len(view.game.submissions),
-            "score_so_far": sum(s.result.score for s in view.game.submissions),
-            "time_left": round(view.game.time_left(view.now), 3),
-            "now": view.now,
-            "deadline": view.row.deadline,
-        }
-    )
+    answer = await run_in_threadpool(solo.submit, game_id, asked.word, key)
+    return JSONResponse(answer.to_json())
 
 
 @router.post(
@@ -246,11 +240,30 @@ def daily(
 
 # -- tournaments of paper games ------------------------------------------------------------------
 
+TournamentKey = Annotated[
+    str | None,
+    Header(
+        alias="X-Tournament-Key",
+        max_length=MAX_KEY_LENGTH,
+        description="The key POST /api/tournaments gave: needed to add rounds, rename, delete",
+    ),
+]
+NOT_THE_OWNERS: dict[int | str, dict[str, Any]] = {
+    403: {
+        "model": ErrorBody,
+        "description": "Not without the tournament's key (X-Tournament-Key), or a tournament "
+        "from before keys (read-only)",
+    }
+}
+RACED: dict[int | str, dict[str, Any]] = {
+    409: {"model": ErrorBody, "description": "Another round was added meanwhile: send it again"}
+}
+
 
 @router.post(
     "/tournaments",
     status_code=201,
-    summary="Start a tournament of paper games",
+    summary="Start a tournament of paper games (the answer holds its owner's private key)",
     openapi_extra=body_schema(NewTournament),
 )
 async def create_tournament(request: Request) -> JSONResponse:
@@ -271,22 +284,56 @@ async def create_tournament(request: Request) -> JSONResponse:
 
 @router.get(
     "/tournaments/{tournament_id}",
-    summary="A tournament's rounds and standings",
+    summary="A tournament's rounds and standings (as stored when each round was scored)",
     responses=NOT_FOUND,
 )
 def get_tournament(request: Request, tournament_id: TournamentId) -> JSONResponse:
     return JSONResponse(services(request).tournaments.get(tournament_id).to_json())
 
 
+@router.patch(
+    "/tournaments/{tournament_id}",
+    summary="Rename a tournament (its owner only)",
+    openapi_extra=body_schema(RenameTournament),
+    responses={**NOT_FOUND, **NOT_THE_OWNERS},
+)
+async def rename_tournament(
+    request: Request, tournament_id: TournamentId, key: TournamentKey = None
+) -> JSONResponse:
+    asked = await read_model(request, RenameTournament)
+    tournaments = services(request).tournaments
+    view = await run_in_threadpool(tournaments.rename, tournament_id, asked.name, key)
+    return JSONResponse(view.to_json())
+
+
+@router.delete(
+    "/tournaments/{tournament_id}",
+    status_code=204,
+    summary="Delete a tournament and its rounds (its owner only)",
+    responses={**NOT_FOUND, **NOT_THE_OWNERS},
+)
+async def delete_tournament(
+    request: Request, tournament_id: TournamentId, key: TournamentKey = None
+) -> Response:
+    tournaments = services(request).tournaments
+    await run_in_threadpool(tournaments.delete, tournament_id, key)
+    return Response(status_code=204)
+
+
 @router.post(
     "/tournaments/{tournament_id}/rounds",
     status_code=201,
-    summary="Score a round and add it to the tournament",
+    summary="Score a round and add it to the tournament (its owner only)",
     openapi_extra=body_schema(RoundRequest),
-    responses=NOT_FOUND,
+    responses={**NOT_FOUND, **NOT_THE_OWNERS, **RACED},
 )
-async def add_round(request: Request, tournament_id: TournamentId) -> JSONResponse:
+async def add_round(
+    request: Request, tournament_id: TournamentId, key: TournamentKey = None
+) -> JSONResponse:
     data = await read_json(request)
     tournaments = services(request).tournaments
-    result, view = await run_in_threadpool(tournaments.add_round, tournament_id, data)
-    return JSONResponse({"round": result.to_json(), "tournament": view.to_json()}, status_code=201)
+    scored, view = await run_in_threadpool(tournaments.add_round, tournament_id, data, key)
+    return JSONResponse(
+        {"round": {"number": scored.number, **scored.result}, "tournament": view.to_json()},
+        status_code=201,
+    )

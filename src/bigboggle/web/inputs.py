@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..analysis import MAX_SEED
 from ..errors import BoggleError
+from ..limits import MAX_TOURNAMENT_NAME
 from ..round_input import load_json
 from ..rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH
 from ..scoring import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
@@ -135,6 +136,12 @@ class NewTournament(_Strict):
     rounds: int | None = Field(None, ge=1, le=200, description="This many rounds")
 
 
+class RenameTournament(_Strict):
+    """``PATCH /api/tournaments/{id}``: the tournament's new name (its owner only)."""
+
+    name: str = Field(min_length=1, max_length=MAX_TOURNAMENT_NAME)
+
+
 class NewRoom(_Strict):
     """``POST /api/rooms``: the host's name and the room's settings."""
 
@@ -239,5 +246,6 @@ BODY_MODELS: tuple[type[BaseModel], ...] = (
     NewGame,
     NewWord,
     NewTournament,
+    RenameTournament,
     NewRoom,
 )

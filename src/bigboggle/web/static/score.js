@@ -57,6 +57,8 @@ tournamentForm.addEventListener("submit", async (event) => {
       min: node.querySelector(".player-min").value,
     })).filter((player) => player.name);
     sessionStorage.setItem(`tournament-players:${created.id}`, JSON.stringify(names));
+    // The owner's key: only this browser may add rounds, rename or delete the tournament.
+    localStorage.setItem(`bigboggle:tournament-key:${created.id}`, created.key);
     location.href = `/tournaments/${created.id}`;
   } catch (err) {
     showError(tournamentError, err.message);

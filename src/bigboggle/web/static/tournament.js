@@ -1,4 +1,6 @@
-// A tournament's page: every round's results, and the form that adds the next round.
+// A tournament's page: every round's results for everyone; for the browser that holds the
+// tournament's key (the one that started it), the form that adds the next round, and renaming
+// and deleting. Without the key the page stays read-only: the server would refuse the writes.
 import { api } from "./api.js";
 import { renderRound } from "./roundview.js";
 import { setupRoundForm, showError } from "./roundform.js";
@@ -16,7 +18,21 @@ data.played.slice().reverse().forEach((result) => {
 });
 if (!data.played.length) rounds.textContent = "No rounds yet.";
 
-if (document.getElementById("round-form")) {
+// The key POST /api/tournaments answered, kept by score.js when this browser started it.
+const keyName = (id) => `bigboggle:tournament-key:${id}`;
+const key = data.has_owner ? localStorage.getItem(keyName(data.id)) : null;
+const withKey = { "X-Tournament-Key": key || "" };
+const url = `/api/tournaments/${encodeURIComponent(data.id)}`;
+
+if (key) {
+  document.getElementById("read-only").hidden = true;
+  document.getElementById("owner-tools").hidden = false;
+  const nextRound = document.getElementById("next-round");
+  if (nextRound) nextRound.hidden = false;
+  setupOwnerTools();
+}
+
+if (key && document.getElementById("round-form")) {
   const teamPlay = () => Boolean(document.getElementById("team-play-fixed").value);
   const stored = sessionStorage.getItem(`tournament-players:${data.id}`);
   let players = stored ? JSON.parse(stored) : ["", ""];
@@ -33,8 +49,33 @@ if (document.getElementById("round-form")) {
     event.preventDefault();
     showError(errorNode, "");
     try {
-      await api("POST", `/api/tournaments/${encodeURIComponent(data.id)}/rounds`, round.read());
+      await api("POST", `${url}/rounds`, round.read(), withKey);
       location.reload();
+    } catch (err) {
+      showError(errorNode, err.message);
+    }
+  });
+}
+
+function setupOwnerTools() {
+  const errorNode = document.getElementById("owner-error");
+  document.getElementById("rename-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showError(errorNode, "");
+    try {
+      await api("PATCH", url, { name: document.getElementById("new-name").value.trim() }, withKey);
+      location.reload();
+    } catch (err) {
+      showError(errorNode, err.message);
+    }
+  });
+  document.getElementById("delete-button").addEventListener("click", async () => {
+    if (!confirm(`Delete "${data.name}" and all its rounds for good?`)) return;
+    showError(errorNode, "");
+    try {
+      await api("DELETE", url, undefined, withKey);
+      localStorage.removeItem(keyName(data.id));
+      location.href = "/score";
     } catch (err) {
       showError(errorNode, err.message);
     }
