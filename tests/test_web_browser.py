@@ -111,7 +111,9 @@ def test_solve_a_board_typed_into_the_grid_and_see_a_path(
     expect(page.locator("#word-list li:visible")).to_have_count(1)
 
 
-def test_score_a_paper_game_then_keep_a_tournament(page: object, server: LiveServer) -> None:
+def test_score_a_paper_game_then_keep_a_tournament(
+    page: object, server: LiveServer, browser: object
+) -> None:
     from playwright.sync_api import Page, expect
 
     assert isinstance(page, Page)
@@ -149,6 +151,22 @@ def test_score_a_paper_game_then_keep_a_tournament(page: object, server: LiveSer
     expect(page.locator("#standings tbody tr").nth(0)).to_contain_text("bob")
     expect(page.locator("#standings tbody tr").nth(0)).to_contain_text("11")
     expect(page.locator("#rounds > details")).to_have_count(1)
+    expect(page.locator("#read-only")).to_be_hidden()  # this browser holds the key
+
+    # Someone else with the link (no key in their browser) follows it read-only.
+    stranger = browser.new_context()  # type: ignore[attr-defined]
+    other = stranger.new_page()
+    other.goto(page.url)
+    expect(other.locator("#standings tbody tr").nth(0)).to_contain_text("bob")
+    expect(other.locator("#read-only")).to_contain_text("Only the person who started")
+    expect(other.locator("#round-form")).to_be_hidden()
+    expect(other.locator("#owner-tools")).to_be_hidden()
+    stranger.close()
+
+    # The owner renames it.
+    page.fill("#new-name", "Friday late")
+    page.get_by_role("button", name="Rename").click()
+    expect(page.locator("h1")).to_have_text("Friday late")
 
 
 def test_a_solo_round_with_a_short_timer(
