@@ -20,7 +20,7 @@ from .board import Board, Position
 from .dice import CHALLENGE_CUBE, DICE_SETS, UNDERLINED_FACES, dice_set, shake
 from .dictionary import BUILTIN_LEVELS, Dictionary
 from .errors import BoggleError, WordListError
-from .limits import MAX_ROUND_JSON
+from .limits import MAX_ROUND_JSON, ServerLimits
 from .round_input import load_json, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
 from .scoring import RoundResult, score_round
@@ -1102,6 +1102,17 @@ def play_command(
     help="Server processes sharing the port (and the database).",
 )
 @click.option("--log-level", default="info", show_default=True, help="uvicorn's log level.")
+@click.option(
+    "--trust-proxy",
+    "trust_proxy",
+    is_flag=False,
+    flag_value="127.0.0.1",
+    default=None,
+    metavar="IPS",
+    help="Behind a reverse proxy: trust X-Forwarded-For/-Proto from these addresses "
+    "(comma-separated; '--trust-proxy' alone: 127.0.0.1). Off by default: a client's address "
+    "(for per-address limits) is its socket's.",
+)
 def serve_command(
     host: str,
     port: int,
@@ -1110,6 +1121,7 @@ def serve_command(
     redis_url: str | None,
     workers: int,
     log_level: str,
+    trust_proxy: str | None,
 ) -> None:
     """Run the web app: the solver, solo play, the daily board and the scorekeeper.
 
@@ -1123,13 +1135,26 @@ def serve_command(
       bigboggle serve --host 0.0.0.0 --db postgresql+psycopg://boggle@localhost/boggle \\
                       --redis redis://localhost:6379/0 --workers 4
       bigboggle serve --word-list enable=~/lists/enable2k.txt
+      bigboggle serve --trust-proxy 10.0.0.2    # behind a reverse proxy at 10.0.0.2
+
+    Limits (body and header sizes, timeouts, worker processes, WebSocket message sizes…)
+    come from BIGBOGGLE_LIMIT_* variables: see the README's "Limits and protections".
     """
     try:
         import uvicorn
 
         from .web import create_app
+        from .web.app import uvicorn_settings
+        from .web.middleware import configure_access_log
     except ImportError as exc:  # pragma: no cover - the web extras are core dependencies
         _fail(f"the web app needs {exc.name}: pip install bigboggle")
+    try:
+        limits = ServerLimits.from_environment()
+    except ValueError as exc:
+        _fail(str(exc))
+    if trust_proxy is not None and not trust_proxy.strip():
+        _fail("--trust-proxy: give the proxies' addresses, like 127.0.0.1 or 10.0.0.2,10.0.0.3")
+    settings = uvicorn_settings(limits, trust_proxy)
     extra: dict[str, str] = {}
     for item in word_lists:
         name, sep, path = item.partition("=")
@@ -1137,7 +1162,7 @@ def serve_command(
             _fail(f"--word-list {item!r}: give NAME=PATH, like enable=enable2k.txt")
         extra[name] = os.path.expanduser(path)
     try:
-        app = create_app(db_url, dictionaries=extra, redis=redis_url)
+        app = create_app(db_url, dictionaries=extra, redis=redis_url, limits=limits)
     except BoggleError as exc:
         _fail(str(exc))
     except ValueError as exc:  # redis' own check of its URL
@@ -1147,8 +1172,9 @@ def serve_command(
     store = app.state.services.store
     click.echo(f"bigboggle {__version__}: database {store.shown_url}")
     click.echo(f"Open http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/")
+    configure_access_log()
     if workers == 1:
-        uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False)
+        uvicorn.run(app, host=host, port=port, log_level=log_level, **settings)
         return
     # Each worker builds its own app from the environment; the schema is already up to date.
     os.environ["BIGBOGGLE_DB"] = store.url
@@ -1162,7 +1188,7 @@ def serve_command(
         host=host,
         port=port,
         log_level=log_level,
-        access_log=False,
+        **settings,
     )
 
 

@@ -9,9 +9,19 @@ the jobs work in the calling process just the same.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
+from typing import Any
 
+from .analysis import parse_band, shake_in_band, standing_of
+from .dice import shake
 from .dictionary import Dictionary
+from .errors import RoundInputError, RulesError
+from .limits import MAX_QUOTED
+from .round_input import parse_round_request
+from .rules import Rules
+from .scoring import score_round
 from .shelf import DictionaryShelf
+from .solver import solve
 
 ShelfSpec = tuple[tuple[str, str], ...]
 
@@ -28,3 +38,89 @@ def words(spec: ShelfSpec, name: str) -> Dictionary:
                 _shelves.clear()
             shelf = _shelves[spec] = DictionaryShelf.from_spec(spec)
     return shelf.get(name)
+
+
+# -- the jobs --------------------------------------------------------------------------------------
+
+#: The rules options a round may set (``POST /api/score``); anything else is refused by name.
+ROUND_OPTIONS = frozenset(
+    {
+        "advanced",
+        "min_length",
+        "challenge",
+        "challenge_bonus",
+        "teams",
+        "duplicates",
+        "timer",
+        "scoring",
+        "dictionary",
+    }
+)
+
+
+def rules_with(name: Any, options: Mapping[str, Any] | None = None) -> Rules:
+    """Preset ``name`` with round ``options``; :class:`RulesError` names an unknown option (a
+    key like ``name`` could otherwise collide with the preset's own arguments)."""
+    options = dict(options or {})
+    unknown = sorted(str(key) for key in options if key not in ROUND_OPTIONS)
+    if unknown:
+        raise RulesError(
+            f"options: unknown rules option {unknown[0][:MAX_QUOTED]!r}; "
+            f"options are: {', '.join(sorted(ROUND_OPTIONS))}"
+        )
+    return Rules.preset(name).with_options(**options)
+
+
+def solve_board(
+    spec: ShelfSpec, board: str, rules: str, dictionary: str | None, min_length: int | None
+) -> dict[str, Any]:
+    """The JSON of ``bigboggle solve --json``, with where the board stands among shakes."""
+    ruleset = Rules.preset(rules)
+    found = words(spec, dictionary or ruleset.dictionary)
+    solution = solve(board, found, ruleset, min_length=min_length)
+    data = solution.to_json()
+    place = standing_of(solution, found)
+    if place is not None:
+        data["standing"] = {**place.to_json(), "text": place.describe()}
+    return data
+
+
+def score_paper_round(spec: ShelfSpec, request: Any) -> dict[str, Any]:
+    """The JSON of ``bigboggle score --json`` for the JSON of ``bigboggle score`` (with
+    optional ``rules``, ``dictionary`` and ``options``)."""
+    asked = parse_round_request(request)
+    if asked.board is None:
+        raise RoundInputError("board: missing; give the round's board")
+    ruleset = rules_with(asked.rules or "big", asked.options)
+    found = words(spec, asked.dictionary or ruleset.dictionary)
+    result = score_round(
+        asked.board, asked.players, ruleset, found, teams=asked.teams, min_length=asked.min_length
+    )
+    return result.to_json()
+
+
+def band_seed(
+    spec: ShelfSpec,
+    rules: str,
+    options: Mapping[str, Any] | None,
+    dictionary: str | None,
+    band: str,
+    seed: int,
+) -> int:
+    """The first seed from ``seed`` on whose shake falls in ``band`` (easy, normal, rich,
+    300-500, words:100-200); :class:`RulesError` when none does within 2,000 shakes."""
+    ruleset = Rules.preset(rules, **dict(options or {}))
+    found = words(spec, dictionary or ruleset.dictionary)
+    wanted = parse_band(band, ruleset, found)
+    _dealt, used = shake_in_band(ruleset, found, wanted, seed=seed, tries=2000)
+    return used
+
+
+def band_shake(
+    spec: ShelfSpec, rules: str, challenge: bool, dictionary: str | None, band: str, seed: int
+) -> dict[str, Any]:
+    """The JSON of ``bigboggle shake --json`` for the first shake in ``band`` from ``seed`` on."""
+    ruleset = Rules.preset(rules, challenge=challenge or None)
+    used = band_seed(spec, rules, {"challenge": challenge or None}, dictionary, band, seed)
+    dealt = shake(ruleset.dice, used, challenge=ruleset.challenge)
+    return dealt.to_json(ruleset.name, used)

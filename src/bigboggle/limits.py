@@ -75,6 +75,8 @@ class ServerLimits:
     max_headers: int = 100
     #: Seconds a client may take to send its request headers / keep an idle connection open.
     header_timeout: float = 10.0
+    #: Connections (sockets included) and requests in progress at once; past it, 503.
+    max_connections: int = 4096
 
     # the worker pool (solving, scoring, searching)
     #: Worker processes for CPU work (0: one per core, at least one).

@@ -1,8 +1,9 @@
 """The JSON API: solve, shake, score, solo games, the daily board and tournaments.
 
 Routes only translate: JSON in, library calls, JSON out; library errors become 4xx answers
-through the app's error handlers. Work that touches the database runs in the thread pool so that
-the event loop keeps answering.
+through the app's error handlers. Work that touches the database runs in the thread pool, and
+CPU work (solving, scoring, band searches) in the app's bounded worker pool
+(:mod:`bigboggle.web.pool`), so that the event loop keeps answering.
 """
 
 from __future__ import annotations
@@ -16,15 +17,12 @@ from fastapi.responses import JSONResponse as _StarletteJSON
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from ..analysis import MAX_SEED, parse_band, shake_in_band, standing_of
+from .. import jobs
+from ..analysis import MAX_SEED, Band
 from ..dice import shake
-from ..errors import RoundInputError
 from ..limits import MAX_KEY_LENGTH
-from ..round_input import parse_round_request
 from ..rules import PRESETS, Rules
-from ..scoring import score_round
 from ..solo_games import SOLO_OPTIONS, check_date, utc_date
-from ..solver import solve
 from .app import services
 from .inputs import (
     ErrorBody,
@@ -107,27 +105,31 @@ async def shake_board(
     ruleset = Rules.preset(rules, challenge=challenge or None)
     start: int = secrets.randbelow(2**32) if seed is None else seed
     if band is not None:
-        words = services(request).shelf.get(dictionary or ruleset.dictionary)
-        wanted = await run_in_threadpool(parse_band, band, ruleset, words)
-        dealt, used = await run_in_threadpool(
-            lambda: shake_in_band(ruleset, words, wanted, seed=start, tries=2000)
+        found = services(request)
+        found.shelf.get(dictionary or ruleset.dictionary)  # an unknown name: 400 before queueing
+        spec = found.shelf.spec
+        return JSONResponse(
+            await found.pool.run(jobs.band_shake, spec, rules, challenge, dictionary, band, start)
         )
-    else:
-        dealt, used = shake(ruleset.dice, start, challenge=ruleset.challenge), start
-    return JSONResponse(dealt.to_json(ruleset.name, used))
+    dealt = shake(ruleset.dice, start, challenge=ruleset.challenge)
+    return JSONResponse(dealt.to_json(ruleset.name, start))
 
 
 @router.post("/solve", summary="Every word on a board", openapi_extra=body_schema(SolveRequest))
 async def solve_board(request: Request) -> JSONResponse:
     """The JSON of ``bigboggle solve --json``, with where the board stands among shakes."""
     asked = await read_model(request, SolveRequest)
+    found = services(request)
     ruleset = Rules.preset(asked.rules)
-    words = services(request).shelf.get(asked.dictionary or ruleset.dictionary)
-    solution = solve(asked.board, words, ruleset, min_length=asked.min_length)
-    data = solution.to_json()
-    place = standing_of(solution, words)
-    if place is not None:
-        data["standing"] = {**place.to_json(), "text": place.describe()}
+    found.shelf.get(asked.dictionary or ruleset.dictionary)  # an unknown name: 400 at once
+    data = await found.pool.run(
+        jobs.solve_board,
+        found.shelf.spec,
+        asked.board,
+        asked.rules,
+        asked.dictionary,
+        asked.min_length,
+    )
     return JSONResponse(data)
 
 
@@ -135,22 +137,8 @@ async def solve_board(request: Request) -> JSONResponse:
 async def score_paper_round(request: Request) -> JSONResponse:
     """The JSON of ``bigboggle score --json``; takes the JSON of ``bigboggle score``."""
     data = await read_json(request)
-    asked = parse_round_request(data)
-    if asked.board is None:
-        raise RoundInputError("board: missing; give the round's board")
-    ruleset = Rules.preset(asked.rules or "big", **(asked.options or {}))
-    words = services(request).shelf.get(asked.dictionary or ruleset.dictionary)
-    result = await run_in_threadpool(
-        lambda: score_round(
-            asked.board,  # type: ignore[arg-type]
-            asked.players,
-            ruleset,
-            words,
-            teams=asked.teams,
-            min_length=asked.min_length,
-        )
-    )
-    return JSONResponse(result.to_json())
+    found = services(request)
+    return JSONResponse(await found.pool.run(jobs.score_paper_round, found.shelf.spec, data))
 
 
 # -- solo games ----------------------------------------------------------------------------------
@@ -167,17 +155,25 @@ async def start_game(request: Request) -> JSONResponse:
     asked = await read_model(request, NewGame)
     found = services(request)
     options = asked.options.model_dump(exclude_none=True) if asked.options else None
-    band = None
+    band, seed = None, asked.seed
     if asked.band is not None:
         ruleset = found.solo.rules_for(asked.rules, options)
-        words = found.shelf.get(asked.dictionary or ruleset.dictionary)
-        band = await run_in_threadpool(parse_band, asked.band, ruleset, words)
+        found.shelf.get(asked.dictionary or ruleset.dictionary)  # an unknown name: 400 at once
+        if asked.board is None and not asked.daily:
+            # The search runs in the worker pool; the game then starts from the seed it found.
+            start = secrets.randbelow(2**32) if seed is None else seed
+            spec = found.shelf.spec
+            seed = await found.pool.run(
+                jobs.band_seed, spec, asked.rules, options, asked.dictionary, asked.band, start
+            )
+        else:
+            band = Band()  # start() refuses a band beside a board or the daily board
     view = await run_in_threadpool(
         lambda: found.solo.start(
             asked.rules,
             options=options,
             dictionary=asked.dictionary,
-            seed=asked.seed,
+            seed=seed,
             board=asked.board,
             band=band,
             player=asked.player,

@@ -7,7 +7,11 @@ parameter so that tests can move time; the server's clock is the only one a game
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
+import logging
+import math
 import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -16,23 +20,31 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from .._version import __version__
-from ..errors import BoggleError, GameStateError
+from ..errors import BoggleError, BudgetExceededError, BusyError, GameStateError
+from ..limits import ServerLimits
 from ..paper_games import PaperTournaments
 from ..rooms import Rooms
 from ..shelf import DictionaryShelf
 from ..solo_games import NotFoundError, NotOwnerError, SoloGames
 from ..store import Store, StoreError
 from .hub import LocalHub, RedisHub
-from .inputs import BODY_MODELS, MAX_BODY_BYTES, ApiError, describe_validation
+from .inputs import BODY_MODELS, ApiError, describe_validation
+from .metrics import Metrics
+from .middleware import Guard, configure_access_log, request_id
+from .pool import WorkerPool
+
+log = logging.getLogger(__name__)
 
 HERE = Path(__file__).parent
 
@@ -47,6 +59,9 @@ class Services:
     tournaments: PaperTournaments
     clock: Callable[[], float]
     templates: Jinja2Templates
+    #: Where CPU work runs (solving, scoring, band searches): never on the event loop.
+    pool: WorkerPool
+    limits: ServerLimits
 
 
 def services(request: Request) -> Services:
@@ -55,57 +70,95 @@ def services(request: Request) -> Services:
     return found
 
 
+class BoggleApp(FastAPI):
+    """FastAPI with :class:`~.middleware.Guard` outside everything, even outside Starlette's
+    last-resort error middleware, so that every answer (a 500 too) carries the security
+    headers and a request id, and is logged and counted."""
+
+    def build_middleware_stack(self) -> Any:
+        inner = super().build_middleware_stack()
+        return Guard(inner, self.state.services.limits, self.state.metrics, self.router.routes)
+
+
+def _with_runner(service: Callable[..., Any], *args: Any, runner: Any) -> Any:
+    """``service(*args, runner=runner)`` if the service takes a runner (for CPU work in the
+    worker pool), else ``service(*args)``."""
+    if "runner" in inspect.signature(service).parameters:
+        return service(*args, runner=runner)
+    return service(*args)
+
+
 def create_app(
     db: str | Store | None = None,
     *,
     dictionaries: Mapping[str, str | Path] | None = None,
     clock: Callable[[], float] = time.time,
     redis: str | None = None,
+    limits: ServerLimits | None = None,
+    pool: WorkerPool | None = None,
 ) -> FastAPI:
     """The ASGI app on database ``db`` (a URL or an open store; default: the SQLite file in the
     user's data directory), offering the built-in dictionaries plus ``dictionaries``. With
-    ``redis`` (a URL), rooms are shared with other server processes through Redis."""
+    ``redis`` (a URL), rooms are shared with other server processes through Redis.
+
+    ``limits`` are the operator's limits (default: :class:`ServerLimits`'s defaults). CPU work
+    runs in ``pool`` (default: worker processes as ``limits`` say, started on first use and
+    stopped with the app)."""
+    limits = limits or ServerLimits()
+    pool = pool or WorkerPool.from_limits(limits)
+    metrics = Metrics()
+    pool.on_depth = lambda depth: metrics.pool_depth(depth, pool.workers)
     store = db if isinstance(db, Store) else Store(db)
     shelf = DictionaryShelf(dictionaries)
     templates = Jinja2Templates(directory=HERE / "templates")
-    from .rooms import RoomTimers
+    from .rooms import RoomGuards, RoomTimers
 
-    rooms = Rooms(store, shelf, clock)
+    rooms = Rooms(store, shelf, clock, runner=pool.call, limits=limits)
     hub = RedisHub(redis) if redis else LocalHub()
     timers = RoomTimers(rooms, hub)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        await timers.start()  # overdue rounds scored, running ones timed
         yield
         await timers.stop()
         await hub.stop()
+        await asyncio.to_thread(pool.shutdown)
 
-    app = FastAPI(
+    app = BoggleApp(
         lifespan=lifespan,
         title="bigboggle",
         version=__version__,
         summary="Big Boggle: solve boards, score paper games, play solo and the daily board.",
         description=(
             'Every refused request answers a 4xx status with `{"error": "…"}` naming what '
-            f"is wrong. Limits: request bodies up to {MAX_BODY_BYTES:,} bytes; up to 100 "
-            "players of up to 2,000 words in a round; boards from 2×2 to 12×12."
+            f"is wrong. Limits: request bodies up to {limits.max_body_bytes:,} bytes, sent as "
+            "`Content-Type: application/json`; up to 100 players of up to 2,000 words in a "
+            "round; boards from 2×2 to 12×12. When the server is busy it answers 503 with "
+            "`Retry-After`."
         ),
-        docs_url="/api/docs",
+        docs_url=None,
         redoc_url=None,
     )
+    app.router.redirect_slashes = False  # its redirect copies the Host header: see _slash_redirect
+    app.state.metrics = metrics
+    app.state.limits = limits
     app.state.services = Services(
         store=store,
         shelf=shelf,
-        solo=SoloGames(store, shelf, clock),
-        tournaments=PaperTournaments(store, shelf, clock),
+        solo=_with_runner(SoloGames, store, shelf, clock, runner=pool.call),
+        tournaments=_with_runner(PaperTournaments, store, shelf, clock, runner=pool.call),
         clock=clock,
         templates=templates,
+        pool=pool,
+        limits=limits,
     )
     templates.env.globals["version"] = __version__
     app.state.rooms = rooms
     app.state.hub = hub
     app.state.timers = timers
+    app.state.room_guards = RoomGuards(limits, clock)
 
     from .api import router as api_router
     from .pages import router as page_router
@@ -114,10 +167,94 @@ def create_app(
     app.include_router(api_router)
     app.include_router(room_router)
     app.include_router(page_router)
+    _install_operator_routes(app)
+    app.mount("/static/docs", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     _install_error_handlers(app, templates)
     _install_openapi(app)
     return app
+
+
+#: Swagger UI's script and style sheet, shipped in a package (the docs page works offline).
+DOCS_ASSETS = Path(fastapi_offline.__file__).parent / "static"
+
+DOCS_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>bigboggle API</title>
+  <link rel="stylesheet" href="/static/docs/swagger-ui.css">
+  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+</head>
+<body>
+  <div id="swagger-ui" data-openapi="/openapi.json"></div>
+  <script src="/static/docs/swagger-ui-bundle.js"></script>
+  <script src="/static/docs.js"></script>
+</body>
+</html>
+"""
+
+
+def _install_operator_routes(app: FastAPI) -> None:
+    """``/api/docs`` (Swagger UI from the package, no inline script), ``/healthz`` and
+    ``/metrics``."""
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return HTMLResponse(DOCS_PAGE)
+
+    @app.get(
+        "/healthz",
+        tags=["operators"],
+        summary="Whether the database and Redis answer: 200, or 503 naming what is down",
+        responses={503: {"description": "Something is down; the body names it"}},
+    )
+    async def healthz(request: Request) -> JSONResponse:
+        found: Services = request.app.state.services
+        checks = {
+            "database": await asyncio.to_thread(_check, found.store.ping),
+            "redis": await _check_hub(request.app.state.hub),
+        }
+        down = [name for name, state in checks.items() if state not in ("ok", "not used")]
+        body: dict[str, Any] = {
+            "status": "down" if down else "ok",
+            **checks,
+            "version": __version__,
+            "pool": {
+                "workers": found.pool.workers,
+                "started": found.pool.started,
+                "in_flight": found.pool.in_flight,
+                "waiting": found.pool.waiting,
+            },
+        }
+        if down:
+            body["down"] = down
+        return JSONResponse(body, status_code=503 if down else 200)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_page(request: Request) -> Response:
+        found: Metrics = request.app.state.metrics
+        return Response(found.render(), media_type=found.content_type)
+
+
+def _check(probe: Callable[[], Any]) -> str:
+    try:
+        probe()
+    except Exception as exc:  # any failure means down; say which kind
+        return f"down ({type(exc).__name__})"
+    return "ok"
+
+
+async def _check_hub(hub: Any) -> str:
+    client = getattr(hub, "_redis", None)  # a RedisHub's client; a LocalHub has none
+    if client is None:
+        return "not used"
+    try:
+        await asyncio.wait_for(client.ping(), 2.0)
+    except Exception as exc:  # any failure means down; say which kind
+        return f"down ({type(exc).__name__})"
+    return "ok"
 
 
 def app_from_environment() -> FastAPI:
@@ -125,11 +262,38 @@ def app_from_environment() -> FastAPI:
     URL from ``BIGBOGGLE_DB`` and extra word lists (JSON name -> path) from
     ``BIGBOGGLE_WORD_LISTS``."""
     extra = json.loads(os.environ.get("BIGBOGGLE_WORD_LISTS") or "{}")
+    configure_access_log()
     return create_app(
         os.environ.get("BIGBOGGLE_DB") or None,
         dictionaries=extra,
         redis=os.environ.get("BIGBOGGLE_REDIS") or None,
+        limits=ServerLimits.from_environment(),
     )
+
+
+#: How ``bigboggle serve`` runs uvicorn's HTTP side: h11 with a header timeout (see
+#: :class:`~.middleware.BoundedH11Protocol`).
+HTTP_PROTOCOL = "bigboggle.web.middleware:BoundedH11Protocol"
+
+
+def uvicorn_settings(limits: ServerLimits, trust_proxy: str | None = None) -> dict[str, Any]:
+    """uvicorn's settings for ``limits``, for one server process or several: header size and
+    timeout, WebSocket message size and keep-alive pings at the transport, a cap on
+    connections, and proxy headers trusted only from ``trust_proxy`` (comma-separated
+    addresses; ``None``: not at all, so a client's address is its socket's)."""
+    return {
+        "http": HTTP_PROTOCOL,
+        "h11_max_incomplete_event_size": limits.max_header_bytes,
+        "timeout_keep_alive": max(1, math.ceil(limits.header_timeout)),
+        "ws_max_size": limits.max_message_bytes,
+        "ws_ping_interval": limits.ws_ping_interval,
+        "ws_ping_timeout": limits.ws_ping_timeout,
+        "limit_concurrency": limits.max_connections,
+        "proxy_headers": trust_proxy is not None,
+        "forwarded_allow_ips": trust_proxy if trust_proxy is not None else "",
+        "server_header": False,
+        "access_log": False,  # the app writes its own (JSON, with request ids)
+    }
 
 
 def _status_of(exc: BoggleError) -> int:
@@ -139,7 +303,7 @@ def _status_of(exc: BoggleError) -> int:
         return 403
     if isinstance(exc, GameStateError):
         return 409
-    if isinstance(exc, StoreError):
+    if isinstance(exc, StoreError | BusyError | BudgetExceededError):
         return 503
     return 400
 
@@ -149,7 +313,11 @@ def _is_api(request: Request) -> bool:
 
 
 def _install_error_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
+    metrics: Metrics = app.state.metrics
+
     def answer(request: Request, status: int, message: str) -> Response:
+        if status in (413, 415, 429, 431, 503):
+            metrics.refused(str(status))
         if _is_api(request):
             return JSONResponse({"error": message}, status_code=status)
         return templates.TemplateResponse(
@@ -162,7 +330,10 @@ def _install_error_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
 
     @app.exception_handler(BoggleError)
     async def boggle_error(request: Request, exc: BoggleError) -> Response:
-        return answer(request, _status_of(exc), str(exc))
+        response = answer(request, _status_of(exc), str(exc))
+        if isinstance(exc, BusyError):
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
@@ -170,17 +341,77 @@ def _install_error_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        messages = {404: f"nothing at {request.url.path!r}", 405: "method not allowed here"}
+        if exc.status_code == 404:
+            moved = _slash_redirect(request)
+            if moved is not None:
+                return moved
+        path = request.url.path
+        shown = path if len(path) <= 60 else path[:57] + "..."
+        messages = {404: f"nothing at {shown!r}", 405: "method not allowed here"}
         message = messages.get(exc.status_code, str(exc.detail))
         response = answer(request, exc.status_code, message)
         if exc.headers:
             response.headers.update(exc.headers)
+        allowed = _allowed_methods(request) if exc.status_code == 405 else []
+        if allowed:
+            response.headers["Allow"] = ", ".join(allowed)
         return response
 
     @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception) -> Response:  # pragma: no cover
-        # A bug, not bad input: say so plainly rather than show a traceback.
-        return answer(request, 500, f"internal error ({type(exc).__name__}); please report it")
+    async def unexpected(request: Request, exc: Exception) -> Response:
+        # A bug, not bad input: log it with the request id, and say so plainly (no traceback).
+        rid = request_id(request.scope)
+        log.error("unexpected error (request %s)", rid, exc_info=exc)
+        message = f"internal error ({type(exc).__name__}), request id {rid}; please report it"
+        if _is_api(request):
+            return JSONResponse({"error": message, "request_id": rid}, status_code=500)
+        return answer(request, 500, message)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route answers at this path (a 405's ``Allow``: FastAPI names only the
+    first route's, though ``GET`` and ``PATCH`` of one path are two routes)."""
+    methods: set[str] = set()
+    for route in flat_routes(request.app.router.routes):
+        match, _ = route.matches({**request.scope, "method": "-"})
+        if match is not Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    if "GET" in methods:
+        methods.add("HEAD")  # the Guard answers HEAD as GET
+    return sorted(methods)
+
+
+def flat_routes(routes: Any) -> list[Any]:
+    """``routes`` (``app.router.routes``) with those of included routers listed one by one
+    (FastAPI wraps each included router in one route; ours are included without a prefix, so
+    their routes' paths are the full paths)."""
+    flat: list[Any] = []
+    for route in routes:
+        router = getattr(route, "original_router", None)
+        if router is not None:
+            flat.extend(flat_routes(router.routes))
+        else:
+            flat.append(route)
+    return flat
+
+
+def _slash_redirect(request: Request) -> Response | None:
+    """For a path that matches a route once its trailing slash is dropped (or added), a
+    redirect there, relative to this origin: Starlette's own copies the Host header into
+    ``Location``, which a hostile Host turns into a redirect to anywhere."""
+    path = request.url.path
+    if request.method not in ("GET", "HEAD") or path == "/":
+        return None
+    other = path.rstrip("/") if path.endswith("/") else path + "/"
+    other = "/" + other.lstrip("/")  # never "//host": that would leave this origin
+    scope = {**request.scope, "path": other}
+    for route in request.app.router.routes:
+        match, _ = route.matches(scope)
+        if match is Match.FULL:
+            query = request.url.query
+            target = other + ("?" + query if query else "")
+            return RedirectResponse(target, status_code=307)
+    return None
 
 
 def _install_openapi(app: FastAPI) -> None:

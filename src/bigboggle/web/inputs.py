@@ -16,14 +16,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..analysis import MAX_SEED
 from ..errors import BoggleError
-from ..limits import MAX_TOURNAMENT_NAME
+from ..limits import MAX_QUOTED, MAX_TOURNAMENT_NAME, ServerLimits
 from ..round_input import load_json
 from ..rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH
 from ..scoring import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
 from ..solo_games import MAX_ENTRY_LENGTH
 
-#: The largest request body the API reads (bytes): room for 100 players' lists of real words.
-MAX_BODY_BYTES = 1_000_000
+#: The largest request body the API reads by default (bytes): room for 100 players' lists of
+#: real words. An app reads its own limit (``ServerLimits.max_body_bytes``).
+MAX_BODY_BYTES = ServerLimits().max_body_bytes
 #: The longest board text accepted (a 12×12 board of three-letter faces in brackets).
 MAX_BOARD_TEXT = 800
 
@@ -188,19 +189,24 @@ def _short(value: Any) -> str:
 
 
 async def read_json(request: Request) -> Any:
-    """The request's JSON body: at most :data:`MAX_BODY_BYTES`, UTF-8, no duplicate keys."""
+    """The request's JSON body: sent as ``Content-Type: application/json`` (415 otherwise, a
+    missing type too: a cross-site form cannot send that type without the browser asking
+    first), at most the app's ``max_body_bytes`` (:data:`MAX_BODY_BYTES` by default), UTF-8, no
+    duplicate keys."""
     kind = request.headers.get("content-type", "")
-    if kind.split(";")[0].strip().lower() not in ("application/json", ""):
-        raise ApiError(415, f"send JSON (Content-Type: application/json), not {kind!r}")
+    if kind.split(";")[0].strip().lower() != "application/json":
+        shown = f"not {kind[:MAX_QUOTED]!r}" if kind else "the request has no Content-Type"
+        raise ApiError(415, f"send JSON with Content-Type: application/json; {shown}")
+    limit = _body_limit(request)
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
-        raise ApiError(413, f"the body is {declared} bytes; the limit is {MAX_BODY_BYTES}")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, f"the body is {declared[:20]} bytes; the limit is {limit}")
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise ApiError(413, f"the body is over the limit of {MAX_BODY_BYTES} bytes")
+        if size > limit:
+            raise ApiError(413, f"the body is over the limit of {limit} bytes")
         chunks.append(chunk)
     body = b"".join(chunks)
     if not body.strip():
@@ -213,6 +219,11 @@ async def read_json(request: Request) -> Any:
         return load_json(text, "the body")
     except BoggleError as exc:
         raise ApiError(400, str(exc)) from None
+
+
+def _body_limit(request: Request) -> int:
+    limits = getattr(request.app.state, "limits", None)
+    return limits.max_body_bytes if limits is not None else MAX_BODY_BYTES
 
 
 async def read_model(request: Request, model: type[Model]) -> Model:
