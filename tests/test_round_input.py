@@ -276,7 +276,12 @@ def test_bad_or_clashing_player_names_are_refused(
     [
         ({"teams": {"red": ["zed"]}}, "teams.red[0]:", ["'zed'", "not one of the players"]),
         ({"teams": {"red": ["ann"], "RED": ["bob"]}}, "teams:", ["same name"]),
-        ({"teams": {"red": ["ann"] * 101}}, "teams.red:", ["101 members", "limit is 100"]),
+        ({"teams": {"red": ["ann"] * 101}}, "teams:", ["101 members in all", "limit is 100"]),
+        (
+            {"teams": {f"t{i}": ["ann", "bob"] * 50 for i in range(100)}},
+            "teams:",
+            ["10000 members in all", "limit is 100"],
+        ),
         ({"teams": {f"t{i}": ["ann"] for i in range(101)}}, "teams:", ["101 entries"]),
         ({"teams": {"red": ["x" * 100_000]}}, "teams.red[0]:", ["longer than 40"]),
         ({"min_length": {"zed": 3}}, "min_length.zed:", ["not one of the players"]),

@@ -15,6 +15,7 @@ handicaps must name players of the round. Messages quote a bounded excerpt of wh
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,30 +53,18 @@ class RoundRequest:
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
+    mapping = dict(pairs)
+    if len(mapping) == len(pairs):  # the usual case, at C speed
+        return mapping
+    seen: set[str] = set()
+    for key, _ in pairs:
         if key in seen:
             raise RoundInputError(
                 f"duplicate key {quoted(key)}: each player, team or option may appear once "
                 "(a second list would silently replace the first)"
             )
-        seen[key] = value
-    return seen
-
-
-#: Digits a whole number in a round's JSON may have (a handicap, a timer, a seed).
-_MAX_INT_DIGITS = 20
-
-
-def _short_int(digits: str) -> int:
-    """A JSON whole number, refused past :data:`_MAX_INT_DIGITS` digits before converting it
-    (Python refuses 4,300 digits only after reading them, with advice about ``sys``)."""
-    if len(digits) > _MAX_INT_DIGITS:
-        raise ValueError(  # load_json names the source: "… is not valid JSON here: …"
-            f"a number of {len(digits)} digits ({quoted(digits, 24)}); whole numbers here "
-            f"have at most {_MAX_INT_DIGITS}"
-        )
-    return int(digits)
+        seen.add(key)
+    raise AssertionError("unreachable: a shorter dict means a repeated key")
 
 
 def load_json(text: str, source: str = "the input", *, max_chars: int = MAX_ROUND_JSON) -> Any:
@@ -92,7 +81,7 @@ def load_json(text: str, source: str = "the input", *, max_chars: int = MAX_ROUN
             f"{source} is {len(text)} characters; the limit is {max_chars} for a round's JSON"
         )
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_int=_short_int)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as exc:
         raise RoundInputError(
             f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
@@ -104,8 +93,11 @@ def load_json(text: str, source: str = "the input", *, max_chars: int = MAX_ROUN
         ) from None
     except RoundInputError as exc:
         raise RoundInputError(f"{source}: {exc}") from None
-    except ValueError as exc:  # a number of too many digits
-        raise RoundInputError(f"{source} is not valid JSON here: {str(exc)[:120]}") from None
+    except ValueError as exc:  # a number of more digits than Python converts
+        reason = str(exc)
+        if "integer string conversion" in reason:
+            reason = f"a number has more than {sys.get_int_max_str_digits()} digits"
+        raise RoundInputError(f"{source} is not valid JSON here: {reason[:120]}") from None
 
 
 def parse_round_request(data: Any) -> RoundRequest:
@@ -167,9 +159,16 @@ def _bounded_list(value: Any, key: str, limit: int, what: str) -> list[Any]:
     return value
 
 
+def _text(name: Any, where: str) -> str:
+    """``name`` if it is text (refused by its kind otherwise: a list is not printed whole)."""
+    if not isinstance(name, str):
+        raise RoundInputError(f"{where}: a name must be text, not {_kind(name)}")
+    return name
+
+
 def _distinct_name(name: Any, where: str, seen: dict[str, str]) -> str:
     """``name`` normalised, refused if it looks like one already in ``seen`` (key -> name)."""
-    normal = clean_name(name, where)
+    normal = clean_name(_text(name, where), where)
     key = name_key(normal)
     if key in seen:
         raise same_name_error(where, seen[key], name)
@@ -185,13 +184,32 @@ def _players(value: Any) -> dict[str, list[str]]:
         name = _distinct_name(raw_name, "players", seen)
         key = f"players.{name}"
         entries = _bounded_list(items, key, MAX_LIST_LENGTH, "entries")
-        for i, entry in enumerate(entries):
-            _check_entry(entry, f"{key}[{i}]")
+        if not _plain_entries(entries):
+            for i, entry in enumerate(entries):  # only to say which entry is at fault
+                _check_entry(entry, f"{key}[{i}]")
         out[name] = list(entries)
     return out
 
 
+def _plain_entries(entries: list[Any]) -> bool:
+    """Whether every entry is text of at most MAX_ENTRY_LENGTH that UTF-8 can write, checked
+    a list at a time (no per-entry Python work for the usual, good list)."""
+    if not set(map(type, entries)) <= {str}:
+        return False
+    if max(map(len, entries), default=0) > MAX_ENTRY_LENGTH:
+        return False
+    joined = "".join(entries)
+    if joined.isascii():
+        return True
+    try:
+        joined.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check_entry(entry: Any, where: str) -> None:
+    """Refuse ``entry`` if it is not text, too long or holds a lone surrogate."""
     if not isinstance(entry, str):
         raise RoundInputError(f"{where}: expected text, not {_kind(entry)}")
     if len(entry) > MAX_ENTRY_LENGTH:
@@ -211,7 +229,7 @@ def _check_entry(entry: Any, where: str) -> None:
 
 def _player_of(member: Any, where: str, names: dict[str, str]) -> str:
     """The round's player that ``member`` names (matched on the name key)."""
-    normal = clean_name(member, where)
+    normal = clean_name(_text(member, where), where)
     player = names.get(name_key(normal))
     if player is None:
         raise RoundInputError(f"{where}: {quoted(member)} is not one of the players")
@@ -220,6 +238,11 @@ def _player_of(member: Any, where: str, names: dict[str, str]) -> str:
 
 def _teams(value: Any, names: dict[str, str]) -> dict[str, list[str]]:
     teams = _bounded_mapping(value, "teams", "name -> list", MAX_PLAYERS)
+    members = sum(len(listed) for listed in teams.values() if isinstance(listed, list))
+    if members > MAX_PLAYERS:  # each player plays for one team
+        raise RoundInputError(
+            f"teams: {members} members in all; the limit is {MAX_PLAYERS}, as for players"
+        )
     out: dict[str, list[str]] = {}
     seen: dict[str, str] = {}
     for raw_team, members in teams.items():
@@ -234,7 +257,7 @@ def _min_length(value: Any, names: dict[str, str]) -> dict[str, int]:
     handicaps = _bounded_mapping(value, "min_length", "player -> number", MAX_PLAYERS)
     out: dict[str, int] = {}
     for raw_name, shortest in handicaps.items():
-        where = f"min_length.{clean_name(raw_name, 'min_length')}"
+        where = f"min_length.{clean_name(_text(raw_name, 'min_length'), 'min_length')}"
         player = _player_of(raw_name, where, names)
         if isinstance(shortest, bool) or not isinstance(shortest, int):
             raise RoundInputError(f"{where}: expected a whole number, not {_kind(shortest)}")
