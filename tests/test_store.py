@@ -1,4 +1,6 @@
-"""The database: created with a schema version, reopened intact, newer schemas refused."""
+"""The database: created with a schema version, reopened intact, newer schemas refused.
+
+(Migrations in depth, on SQLite and PostgreSQL: tests/test_migrations.py.)"""
 
 from __future__ import annotations
 
@@ -30,19 +32,32 @@ def test_what_is_stored_survives_closing_and_reopening(db_url: str, clock: FakeC
     store.close()
 
     again = SoloGames(Store(db_url), DictionaryShelf(), clock)
-    view = again.get(started.row.id)
+    view = again.get(started.row.id, started.key)
     assert view.row.board == started.row.board
-    assert [s.result.word for s in view.game.submissions] == ["mode"]
+    assert [word.word for word in view.words] == ["mode"]
 
 
 def test_a_database_from_a_newer_bigboggle_is_refused(db_url: str, tmp_path: Path) -> None:
     Store(db_url).close()
     with sqlite3.connect(tmp_path / "bigboggle.sqlite3") as connection:
         connection.execute(
-            "UPDATE settings SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),)
+            "UPDATE alembic_version SET version_num = ?", (f"{SCHEMA_VERSION + 1:04d}",)
         )
     with pytest.raises(StoreError, match="newer than this bigboggle"):
         Store(db_url)
+
+
+def test_the_schema_version_is_also_kept_where_bigboggles_before_alembic_read_it(
+    db_url: str, tmp_path: Path
+) -> None:
+    # They read settings.schema_version, so they refuse this database instead of misusing it.
+    Store(db_url).close()
+    with sqlite3.connect(tmp_path / "bigboggle.sqlite3") as connection:
+        (kept,) = connection.execute(
+            "SELECT value FROM settings WHERE key = 'schema_version'"
+        ).fetchone()
+        (revision,) = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    assert int(kept) == int(revision) == SCHEMA_VERSION
 
 
 def test_a_database_of_someone_elses_tables_is_refused(tmp_path: Path) -> None:
@@ -84,23 +99,3 @@ def test_a_setting_is_made_once_and_kept(db_url: str) -> None:
     store = Store(db_url)
     first = store.setting("daily_secret", lambda: "one")
     assert store.setting("daily_secret", lambda: "two") == first == "one"
-
-
-def test_a_version_1_database_is_brought_up_to_date(
-    db_url: str, tmp_path: Path, clock: FakeClock
-) -> None:
-    games = SoloGames(Store(db_url), DictionaryShelf(), clock)
-    kept = games.start("big", seed=5).row.id
-    # Make it what bigboggle 1's schema left: no room tables, version 1.
-    with sqlite3.connect(tmp_path / "bigboggle.sqlite3") as connection:
-        for table in ("room_words", "room_rounds", "room_players", "rooms"):
-            connection.execute(f"DROP TABLE {table}")
-        connection.execute("ALTER TABLE games DROP COLUMN owner_hash")
-        connection.execute("UPDATE settings SET value = '1' WHERE key = 'schema_version'")
-    store = Store(db_url)
-    assert store.schema_version == SCHEMA_VERSION == 2
-    with sqlite3.connect(tmp_path / "bigboggle.sqlite3") as connection:
-        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master")}
-    assert {"rooms", "room_players", "room_rounds", "room_words"} <= tables
-    again = SoloGames(store, DictionaryShelf(), clock).get(kept)
-    assert again.row.seed == 5 and again.row.owner_hash is None  # an old game: no key needed

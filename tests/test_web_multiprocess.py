@@ -38,6 +38,8 @@ def services() -> tuple[str, str]:
         pytest.skip("no Redis/PostgreSQL (set BIGBOGGLE_TEST_REDIS and BIGBOGGLE_TEST_POSTGRES)")
     engine = create_engine(POSTGRES)
     Base.metadata.drop_all(engine)  # a fresh schema, made by the first server
+    with engine.begin() as connection:  # (by its migrations, which start from no revision)
+        connection.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
     engine.dispose()
     return REDIS, POSTGRES
 

@@ -1,10 +1,11 @@
 """Where games and tournaments are kept: a SQL database through SQLAlchemy 2.
 
 A SQLite file in the user's data directory by default; any SQLAlchemy URL otherwise (the tests
-and the multi-process server use PostgreSQL too). The schema is versioned: opening a database
-creates it, or brings an older one up to date step by step, and refuses one written by a newer
-bigboggle rather than guess. Rows are plain mapped classes; the services that give them meaning
-(:mod:`bigboggle.solo_games`, :mod:`bigboggle.paper_games`) hold the game logic.
+and the multi-process server use PostgreSQL too). The schema's history is a line of Alembic
+revisions (:mod:`bigboggle.migrations`): opening a database creates it, or brings an older one up
+to date in place (once, however many workers start at the same moment), and refuses one written
+by a newer bigboggle rather than guess. Rows are plain mapped classes; the services that give
+them meaning (:mod:`bigboggle.solo_games`, :mod:`bigboggle.paper_games`) hold the game logic.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     Connection,
-    Engine,
     Float,
     ForeignKey,
     Index,
@@ -32,6 +32,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    func,
     inspect,
     make_url,
     select,
@@ -47,11 +48,12 @@ from sqlalchemy.orm import (
     sessionmaker,
 )
 
+from . import migrations
 from .errors import BoggleError
 
-#: The schema this bigboggle writes. Each step in ``_MIGRATIONS`` brings version ``n`` to ``n+1``.
-#: 1: solo games and tournaments; 2: multiplayer rooms, and keys to solo games.
-SCHEMA_VERSION = 2
+#: The schema this bigboggle writes: the number of its newest revision (one file per revision in
+#: ``bigboggle/migrations/versions``, each saying what it changed).
+SCHEMA_VERSION = int(migrations.head())
 
 
 class StoreError(BoggleError):
@@ -246,23 +248,6 @@ class RoomWordRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
-_ROOM_TABLES = ("rooms", "room_players", "room_rounds", "room_words")
-
-
-def _create_current(engine: Engine) -> None:
-    Base.metadata.create_all(engine)
-
-
-def _add_rooms(engine: Engine) -> None:
-    Base.metadata.create_all(engine, tables=[Base.metadata.tables[name] for name in _ROOM_TABLES])
-    with engine.begin() as connection:
-        connection.exec_driver_sql("ALTER TABLE games ADD COLUMN owner_hash VARCHAR(64)")
-
-
-#: ``_MIGRATIONS[n]`` turns a database at schema version ``n`` into version ``n + 1``.
-_MIGRATIONS: dict[int, Callable[[Engine], None]] = {1: _add_rooms}
-
-
 def default_url() -> str:
     """The SQLite file in the user's data directory (``BIGBOGGLE_DB`` overrides it)."""
     if os.environ.get("BIGBOGGLE_DB"):
@@ -306,7 +291,11 @@ class Store:
             else:
                 self.engine = create_engine(self.url, pool_pre_ping=True)
             self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-            self._migrate()
+            try:
+                self._migrate()
+            except BaseException:
+                self.engine.dispose()  # a refused database keeps no connection open
+                raise
         except ArgumentError as exc:
             raise StoreError(f"database URL {self.shown_url!r} is not valid: {exc}") from None
         except (OperationalError, ModuleNotFoundError, OSError) as exc:
@@ -318,28 +307,55 @@ class Store:
             Path(self.url[len(prefix) :]).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
     def _migrate(self) -> None:
-        tables = set(inspect(self.engine).get_table_names())
-        if "settings" not in tables:
-            if tables & set(Base.metadata.tables):
-                raise StoreError(f"{self.shown_url!r} holds tables but no bigboggle schema version")
-            _create_current(self.engine)
-            version = SCHEMA_VERSION
-            with self.session() as session:
-                session.add(Setting(key="schema_version", value=str(version)))
-        else:
-            with self.session() as session:
-                row = session.get(Setting, "schema_version")
-                version = int(row.value) if row is not None else 0
-        if version > SCHEMA_VERSION:
+        """Create the schema or bring it up to date (:func:`bigboggle.migrations.upgrade`) in one
+        transaction that holds a lock, so that workers starting at once migrate exactly once:
+        PostgreSQL's advisory lock :data:`~bigboggle.migrations.POSTGRES_LOCK_KEY`, SQLite's
+        write lock (``BEGIN IMMEDIATE``); other databases get only the transaction."""
+        with self.engine.connect() as connection:
+            if connection.dialect.name == "sqlite":
+                self._migrate_sqlite(connection)
+                return
+            with connection.begin():
+                if connection.dialect.name == "postgresql":
+                    lock = func.pg_advisory_xact_lock(migrations.POSTGRES_LOCK_KEY)
+                    connection.execute(select(lock))  # held until the commit
+                self._upgrade(connection)
+
+    def _migrate_sqlite(self, connection: Connection) -> None:
+        # SQLite's way to change a schema: foreign keys off (a table that is rebuilt must not
+        # cascade its deletion to the rows that refer to it), the changes, a foreign key check,
+        # the commit, foreign keys on. The pragma is ignored inside a transaction, so it goes to
+        # the driver's connection before SQLAlchemy begins one.
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        driver.execute("PRAGMA foreign_keys=OFF")
+        try:
+            with connection.execution_options(bigboggle_write=True).begin():  # BEGIN IMMEDIATE
+                self._upgrade(connection)
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").first()
+                if broken is not None:
+                    raise StoreError(
+                        f"upgrading {self.shown_url!r} would leave a row of table "
+                        f"{broken[0]!r} pointing at nothing (rowid {broken[1]}); nothing was changed"
+                    )
+        finally:
+            driver.execute("PRAGMA foreign_keys=ON")
+
+    def _upgrade(self, connection: Connection) -> None:
+        """Bring the database on ``connection`` (in a transaction holding the lock) to the head."""
+        try:
+            revision = migrations.upgrade(connection)
+        except migrations.SchemaRefused as refused:
+            raise StoreError(f"{self.shown_url!r} {refused}") from None
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot bring {self.shown_url!r} up to date: {exc}") from None
+        missing = set(Base.metadata.tables) - set(inspect(connection).get_table_names())
+        if missing:
             raise StoreError(
-                f"{self.shown_url!r} has schema version {version}, newer than this bigboggle's "
-                f"{SCHEMA_VERSION}; upgrade bigboggle to use it"
+                f"{self.shown_url!r} is at schema revision {revision!r} but lacks the tables "
+                f"{sorted(missing)!r}: it was emptied by hand, or a model has no revision yet "
+                "(see bigboggle.migrations)"
             )
-        while version < SCHEMA_VERSION:
-            _MIGRATIONS[version](self.engine)
-            version += 1
-            with self.session() as session:
-                session.merge(Setting(key="schema_version", value=str(version)))
 
     @property
     def shown_url(self) -> str:
@@ -351,10 +367,11 @@ class Store:
 
     @property
     def schema_version(self) -> int:
-        """The schema version of the open database."""
-        with self.session() as session:
-            row = session.get(Setting, "schema_version")
-            return int(row.value) if row is not None else 0
+        """The schema version of the open database: the number of its Alembic revision (also
+        kept in the ``settings`` row ``schema_version``, which bigboggles from before Alembic read)."""
+        with self.engine.connect() as connection:
+            revision = migrations.current(connection)
+        return int(revision) if revision is not None else 0
 
     @contextmanager
     def session(self) -> Iterator[Session]:
