@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import pytest
 from sqlalchemy import update
 
@@ -16,6 +19,7 @@ from bigboggle.verdicts import Verdict
 from conftest import FakeClock
 
 pytestmark = pytest.mark.once
+T = TypeVar("T")
 
 BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
 
@@ -69,7 +73,7 @@ def test_the_deadline_is_the_servers(games: SoloGames, clock: FakeClock) -> None
     view = games.get(game_id)
     assert view.over
     assert view.row.ended_at == view.row.deadline
-    assert view.row.score == view.result.players["you"].score == 2  # type: ignore[union-attr]
+    assert view.row.score == view.to_json()["score"] == 2
     with pytest.raises(GameStateError, match="ended"):
         games.submit(game_id, "rates", key)
 
@@ -327,3 +331,31 @@ def test_player_names_are_kept_in_their_normal_form(games: SoloGames) -> None:
     assert view.row.player == "ann smith"
     with pytest.raises(RoundInputError, match="invisible"):
         games.start("big", seed=1, player="bob\u202e")
+
+
+def test_a_finished_game_is_scored_once_and_read_back(db_url: str, clock: FakeClock) -> None:
+    """The end scores the game through the runner and stores the results; reading it after
+    that scores nothing. A game that ended before results were kept is scored on first read."""
+    from bigboggle.compute import run_here
+
+    jobs: list[str] = []
+
+    def counting(fn: Callable[..., T], /, *args: Any) -> T:
+        jobs.append(fn.__name__)
+        return run_here(fn, *args)
+
+    games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=counting)
+    started = games.start("big", board=BOARD)
+    for entry in ("lines", "arsenite", "zzzz"):
+        games.submit(started.row.id, entry, started.key)
+    assert jobs == []  # submits are judged one at a time, never scored whole
+    ended = games.finish(started.row.id, started.key).to_json()
+    assert jobs == ["score_solo_game"] and ended["score"] == 13
+    for _ in range(3):
+        assert games.get(started.row.id).to_json() == ended
+    assert jobs == ["score_solo_game"]
+    with games.store.session() as session:  # as an older bigboggle left it
+        session.execute(update(GameRow).values(result=None))
+    assert games.get(started.row.id).to_json() == ended
+    assert games.get(started.row.id).to_json() == ended
+    assert jobs == ["score_solo_game"] * 2

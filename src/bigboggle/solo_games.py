@@ -22,7 +22,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,14 +30,15 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from . import jobs
 from .analysis import MAX_SEED, Band, shake_in_band
+from .compute import Runner, run_here
 from .dice import shake
 from .dictionary import COMMON_LEVEL, Dictionary
 from .errors import GameStateError, RoundInputError, RulesError
 from .game import Game
 from .names import clean_name, name_key
 from .rules import Rules
-from .scoring import RoundResult
 from .shelf import DictionaryShelf
 from .store import GameRow, Store, WordRow
 from .verdicts import Verdict, WordResult
@@ -71,12 +72,12 @@ class SoloView:
     key: str | None = None
     #: A running game's words with the verdicts they got (its player's view only).
     words: tuple[WordResult, ...] = ()
-    #: The scored round, once the game is over.
-    result: RoundResult | None = None
+    #: The results as stored when the game was scored (see :func:`score_solo_game`).
+    results: dict[str, Any] | None = None
 
     @property
     def over(self) -> bool:
-        return self.result is not None
+        return self.results is not None
 
     @property
     def time_left(self) -> float:
@@ -106,26 +107,62 @@ class SoloView:
         }
         if self.key is not None:
             data["key"] = self.key
-        result = self.result
-        if result is None:
+        if self.results is None:
             # A running game's words are its player's business (a daily rival could copy them).
             data["words"] = [word.to_json() for word in self.words]
             data["score_so_far"] = sum(word.score for word in self.words)
             return data
-        mine = result.players[player]
-        best = result.solution.total_score
-        data["words"] = [word.to_json() for word in mine.words]
         data["ended_at"] = row.ended_at
-        data["score"] = mine.score
-        data["max_score"] = best
-        data["share"] = round(mine.score / best, 4) if best else 0.0
-        data["found"] = sum(1 for word in mine.words if word.verdict.is_valid)
-        data["total_words"] = result.solution.count
-        data["missed"] = [
-            {**missed.to_json(), "rare": _is_rare(self.dictionary, missed.word)}
-            for missed in result.missed
-        ]
+        data.update(self.results)
         return data
+
+
+def solo_rules(rules: str, options: Mapping[str, Any] | None) -> Rules:
+    """The preset with solo options applied; :class:`RulesError` names a bad option."""
+    options = dict(options or {})
+    unknown = sorted(str(key) for key in options if key not in SOLO_OPTIONS)
+    if unknown:
+        raise RulesError(
+            f"option {unknown[0][:40]!r} does not apply to a solo game; options: "
+            f"{', '.join(sorted(SOLO_OPTIONS))}"
+        )
+    return Rules.preset(rules, **options)
+
+
+def score_solo_game(
+    spec: jobs.ShelfSpec,
+    dictionary: str,
+    rules: str,
+    options: Mapping[str, Any] | None,
+    board: str,
+    player: str,
+    started_at: float,
+    deadline: float,
+    entries: Sequence[tuple[str, float]],
+    ended_at: float,
+) -> dict[str, Any]:
+    """Score a finished solo game from plain data: the job a :class:`~bigboggle.compute.Runner`
+    runs (in a worker process on a web server). The round engine replays the stored entries in
+    order and ends the round; returns the results as a finished game shows them."""
+    words = jobs.words(spec, dictionary)
+    game = Game(board, solo_rules(rules, options), words, [player])
+    game.start(started_at, deadline - started_at)
+    for entry, at in entries:
+        game.submit(player, entry, at)
+    result = game.end(max(ended_at, started_at), early=True)
+    mine = result.players[player]
+    best = result.solution.total_score
+    return {
+        "words": [word.to_json() for word in mine.words],
+        "score": mine.score,
+        "max_score": best,
+        "share": round(mine.score / best, 4) if best else 0.0,
+        "found": sum(1 for word in mine.words if word.verdict.is_valid),
+        "total_words": result.solution.count,
+        "missed": [
+            {**missed.to_json(), "rare": _is_rare(words, missed.word)} for missed in result.missed
+        ],
+    }
 
 
 @dataclass(frozen=True)
@@ -235,23 +272,18 @@ class SoloGames:
         store: Store,
         shelf: DictionaryShelf,
         clock: Callable[[], float] = time.time,
+        runner: Runner = run_here,
     ) -> None:
         self.store = store
         self.shelf = shelf
         self.clock = clock
+        self.runner = runner
 
     # -- starting ----------------------------------------------------------------------------
 
     def rules_for(self, rules: str, options: Mapping[str, Any] | None) -> Rules:
         """The preset with solo options applied; :class:`RulesError` names a bad option."""
-        options = dict(options or {})
-        unknown = sorted(set(options) - SOLO_OPTIONS)
-        if unknown:
-            raise RulesError(
-                f"option {unknown[0]!r} does not apply to a solo game; options: "
-                f"{', '.join(sorted(SOLO_OPTIONS))}"
-            )
-        return Rules.preset(rules, **options)
+        return solo_rules(rules, options)
 
     def start(
         self,
@@ -402,7 +434,7 @@ class SoloGames:
                 select(GameRow.id).where(
                     GameRow.daily_date == date,
                     GameRow.rules == rules,
-                    GameRow.ended_at.is_(None),
+                    GameRow.score.is_(None),  # running, or ended but not yet scored
                     GameRow.deadline <= now,
                 )
             ).all()
@@ -415,6 +447,7 @@ class SoloGames:
                     GameRow.daily_date == date,
                     GameRow.rules == rules,
                     GameRow.ended_at.is_not(None),
+                    GameRow.score.is_not(None),
                 )
                 .order_by(GameRow.score.desc(), GameRow.ended_at, GameRow.id)
                 .limit(limit)
@@ -461,23 +494,13 @@ class SoloGames:
     def _words(self, row: GameRow) -> Dictionary:
         return self.shelf.get(row.dictionary)
 
-    def _replayed(self, session: Session, row: GameRow) -> Game:
-        """The game with every stored entry submitted again, in order: for scoring its end."""
-        game = self._fresh_game(row)
-        for entry, at in session.execute(
-            select(WordRow.entry, WordRow.at).where(WordRow.game_id == row.id).order_by(WordRow.seq)
-        ):
-            game.submit(row.player, entry, at)
-        return game
-
     def _view(self, row: GameRow, now: float, *, owner: bool = False) -> SoloView:
         rules = self.rules_for(row.rules, row.options)
         words = self._words(row)
         if row.ended_at is not None:
-            with self.store.session() as session:
-                game = self._replayed(session, row)
-            result = game.end(max(row.ended_at, row.started_at), early=True)
-            return SoloView(row, rules, words, now, owner, result=result)
+            if row.result is None:  # ended before results were kept, or not scored yet
+                row = self._score(row)
+            return SoloView(row, rules, words, now, owner, results=row.result)
         shown: tuple[WordResult, ...] = ()
         if owner:
             if row.word_count is None:  # a game from before verdicts were kept
@@ -508,20 +531,50 @@ class SoloGames:
             )
 
     def _end(self, game_id: str, now: float) -> GameRow:
-        """Score the game from its stored words and mark it ended, in one locked transaction
-        (so a word stored meanwhile is either in the score or refused)."""
+        """Mark the game ended (in a locked transaction, so a word stored meanwhile is either
+        in before the end or refused), then score it."""
         with self.store.write_session() as session:
             row = _lock(session, game_id)
             if row is None:
                 raise NotFoundError(f"no game {game_id!r}")
             if row.ended_at is None:
-                game = self._replayed(session, row)
-                ended_at = min(now, row.deadline)
-                result = game.end(ended_at, early=True)
-                row.ended_at = ended_at
-                row.score = result.players[row.player].score
-                row.max_score = result.solution.total_score
-        return self._load(game_id)
+                row.ended_at = min(now, row.deadline)
+        return self._score(row)
+
+    def _score(self, row: GameRow) -> GameRow:
+        """Score an ended game once, through the runner, and store its results (a read after
+        that scores nothing)."""
+        assert row.ended_at is not None
+        with self.store.session() as session:
+            entries = [
+                (entry, at)
+                for entry, at in session.execute(
+                    select(WordRow.entry, WordRow.at)
+                    .where(WordRow.game_id == row.id)
+                    .order_by(WordRow.seq)
+                )
+            ]
+        results = self.runner(
+            score_solo_game,
+            self.shelf.spec,
+            row.dictionary,
+            row.rules,
+            row.options,
+            row.board,
+            row.player,
+            row.started_at,
+            row.deadline,
+            entries,
+            row.ended_at,
+        )
+        with self.store.write_session() as session:
+            locked = _lock(session, row.id)
+            if locked is None:
+                raise NotFoundError(f"no game {row.id!r}")
+            if locked.result is None:
+                locked.result = results
+                locked.score, locked.max_score = results["score"], results["max_score"]
+        return self._load(row.id)
 
 
 class _StoredWords:

@@ -99,6 +99,10 @@ class GameRow(Base):
     #: the whole list; none for games stored before they were kept (counted on first use).
     word_count: Mapped[int | None] = mapped_column(Integer)
     score_so_far: Mapped[int | None] = mapped_column(Integer)
+    #: The results as shown once over (the player's verdicts, missed words, maximum), stored
+    #: when the game is scored so a read scores nothing; none until then (and for games
+    #: ended before results were kept: scored once on first read).
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     #: Never loaded with the game (a list of 2,000 words per submit): query WordRow instead.
     words: Mapped[list[WordRow]] = relationship(
         back_populates="game",
