@@ -133,3 +133,55 @@ def test_words_too_long_for_any_board_are_counted(tmp_path: Path) -> None:
     assert sorted(words) == ["b" * 255, "cat"]
     assert words.report.too_long == 1
     assert "longer than 255 letters" in words.report.describe()
+
+
+# -- bounds -------------------------------------------------------------------------------------
+
+LONGEST_MESSAGE = 300
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(
+    "spec",
+    ["x" * 1_000_000, "y" * 5000, "a/" * 3000, "bad\x00name", "lists/bad\x00name.txt"],
+    ids=["megabyte", "long-name", "long-path", "nul", "nul-path"],
+)
+def test_an_oversized_or_impossible_dictionary_spec_is_refused_clearly(spec: str) -> None:
+    from bigboggle.limits import MAX_DICTIONARY_SPEC
+
+    with pytest.raises(WordListError) as caught:
+        Dictionary.load(spec)
+    message = str(caught.value)
+    assert len(message) <= LONGEST_MESSAGE, message
+    if len(spec) > MAX_DICTIONARY_SPEC:
+        assert f"{len(spec)} characters" in message
+        assert f"at most {MAX_DICTIONARY_SPEC}" in message
+        with pytest.raises(WordListError, match="at most"):
+            Dictionary.from_file(spec)
+
+
+@pytest.mark.once
+def test_unknown_builtin_names_are_quoted_in_a_bounded_excerpt() -> None:
+    with pytest.raises(WordListError) as caught:
+        Dictionary.builtin("z" * 100_000)
+    assert len(str(caught.value)) <= LONGEST_MESSAGE
+    assert "'zzzz" in str(caught.value)
+
+
+@pytest.mark.once
+def test_a_word_list_with_a_huge_line_is_read_and_its_example_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "list.txt"
+    path.write_text("cat\n" + "x!" * 500_000 + "\ndog\n", encoding="utf-8")
+    words = Dictionary.from_file(path)
+    assert sorted(words) == ["cat", "dog"]
+    assert words.report.not_letters == 1
+    assert [len(example) for example in words.report.examples] == [40]
+
+
+@pytest.mark.once
+def test_from_words_quotes_a_bad_entry_briefly() -> None:
+    with pytest.raises(WordListError) as caught:
+        Dictionary.from_words(["cat", ["x"] * 100_000])  # type: ignore[list-item]
+    message = str(caught.value)
+    assert message.startswith("word 2 is not text")
+    assert len(message) <= LONGEST_MESSAGE

@@ -195,6 +195,8 @@ class Dictionary:
         _check_spec_length(str(path))
         file = Path(path)
         label = repr(str(path))  # at most MAX_DICTIONARY_SPEC characters, like any path
+        if "\x00" in str(path):
+            raise WordListError(f"word list {label} cannot be a file: no file name holds a NUL")
         try:
             size = file.stat().st_size
             if file.is_dir():
