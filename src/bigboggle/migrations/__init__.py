@@ -33,6 +33,8 @@ How to add a revision
    revision is frozen history). Change existing tables inside ``with op.batch_alter_table(...)``
    so that SQLite, which cannot alter most columns, rebuilds the table (foreign keys are off
    while migrations run, so a rebuild cascades nothing; they are checked before the commit).
+   Never edit a revision once it is committed: a database already at it would never get the
+   edit. Write a new one.
 4. ``pytest tests/test_migrations.py``: it checks that the head matches the models exactly
    (``compare_metadata``), that every revision goes up and down on SQLite and PostgreSQL, and that
    databases written by older bigboggles keep every row.
@@ -53,21 +55,17 @@ from sqlalchemy import Connection, inspect, text
 #: Where env.py, the revision template and ``versions/`` lie (inside the installed package).
 SCRIPTS = Path(__file__).resolve().parent
 
-#: The key of the PostgreSQL advisory lock held while a database is checked and upgraded (one
-#: fixed 64-bit number for every bigboggle: "bigbogl" in ASCII).
+#: The key of the PostgreSQL advisory lock held while a database is checked and upgraded: one
+#: fixed number for every bigboggle ("bigbogl" in ASCII).
 POSTGRES_LOCK_KEY = int.from_bytes(b"bigbogl", "big")
 
 #: The revision matching each ``settings.schema_version`` written before bigboggle used Alembic.
 LEGACY_REVISIONS = {1: "0001", 2: "0002"}
 
-#: The tables revision 0001 creates: any of them in a database means bigboggle has been there.
-_FIRST_TABLES = frozenset({"settings", "games", "game_words", "tournaments", "tournament_rounds"})
-
 
 class SchemaRefused(Exception):
-    """A database this bigboggle will not migrate; the message completes "the database ...".
-
-    :class:`bigboggle.store.Store` turns it into a ``StoreError`` that names the database."""
+    """A database this bigboggle will not migrate. The message follows the database's name:
+    :class:`bigboggle.store.Store` turns it into a ``StoreError`` that starts with its URL."""
 
 
 def config(connection: Connection | None = None, location: Path = SCRIPTS) -> Config:
@@ -103,13 +101,16 @@ def upgrade(connection: Connection) -> str:
     docstring); nothing is committed here. Raises :class:`SchemaRefused` for a database this
     bigboggle must not touch.
     """
+    from ..store import Base  # (the store imports this module)
+
     tables = set(inspect(connection).get_table_names())
+    ours = tables & set(Base.metadata.tables)
     known = {script.revision for script in scripts().walk_revisions()}
     newest = head()
     if "alembic_version" in tables:
         revision = current(connection)
         if revision is None:
-            if tables & _FIRST_TABLES:
+            if ours:
                 raise SchemaRefused("holds tables but no bigboggle schema version")
         elif revision not in known:
             raise SchemaRefused(
@@ -118,7 +119,7 @@ def upgrade(connection: Connection) -> str:
             )
     elif "settings" in tables:
         command.stamp(config(connection), LEGACY_REVISIONS[_legacy_version(connection)])
-    elif tables & _FIRST_TABLES:
+    elif ours:
         raise SchemaRefused("holds tables but no bigboggle schema version")
     if current(connection) != newest:
         command.upgrade(config(connection), "head")
