@@ -1106,3 +1106,19 @@ def test_score_reads_at_most_the_round_json_limit(tmp_path: Path) -> None:
 def test_score_refuses_hostile_rounds_clearly(doc: str, fragments: list[str]) -> None:
     message = fails(run("score", "-", "--board", "CAT/XSZ", stdin=doc), *fragments)
     assert len(message) <= LONGEST_ERROR
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(
+    ("args", "fragments"),
+    [
+        (["--handicap", "kid=²"], ["--handicap", "kid=3"]),
+        (["--handicap", "kid=" + "9" * 5000], ["--handicap", "small number"]),
+        (["--teams", "x" * 100_000], ["--teams", "red=ann+bob"]),
+        (["--players", ",".join(f"p{i}" for i in range(101))], ["101 players", "limit is 100"]),
+    ],
+    ids=["superscript-digit", "huge-number", "long-teams", "too-many-players"],
+)
+def test_play_options_are_bounded(args: list[str], fragments: list[str]) -> None:
+    message = fails(run("play", *args), *fragments)
+    assert len(message) <= LONGEST_ERROR

@@ -19,8 +19,8 @@ from . import __version__, cache, implementation
 from .board import Board, Position
 from .dice import CHALLENGE_CUBE, DICE_SETS, UNDERLINED_FACES, dice_set, shake
 from .dictionary import BUILTIN_LEVELS, Dictionary
-from .errors import BoggleError, WordListError
-from .limits import MAX_ROUND_JSON, ServerLimits
+from .errors import BoggleError, WordListError, quoted
+from .limits import MAX_PLAYERS, MAX_ROUND_JSON, ServerLimits
 from .round_input import load_json, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
 from .scoring import RoundResult, score_round
@@ -938,7 +938,7 @@ def _parse_teams(text: str | None) -> dict[str, list[str]] | None:
     for part in text.split(","):
         name, sep, members = part.partition("=")
         if not sep or not name.strip() or not members.strip():
-            _fail(f"--teams: {part!r} must look like red=ann+bob")
+            _fail(f"--teams: {quoted(part)} must look like red=ann+bob")
         teams[name.strip()] = [m.strip() for m in members.split("+") if m.strip()]
     return teams
 
@@ -948,9 +948,12 @@ def _parse_handicaps(items: Sequence[str]) -> dict[str, int]:
     handicaps: dict[str, int] = {}
     for item in items:
         name, sep, value = item.partition("=")
-        if not sep or not name.strip() or not value.strip().isdigit():
-            _fail(f"--handicap: {item!r} must look like kid=3")
-        handicaps[name.strip()] = int(value)
+        digits = value.strip()
+        if not sep or not name.strip() or not (digits.isascii() and digits.isdigit()):
+            _fail(f"--handicap: {quoted(item)} must look like kid=3")
+        if len(digits) > 3:  # the rules check the range; this keeps int() cheap
+            _fail(f"--handicap: {quoted(item)}: a shortest word length is a small number")
+        handicaps[name.strip()] = int(digits)
     return handicaps
 
 
@@ -1041,6 +1044,8 @@ def play_command(
     try:
         board = Board.parse(board_text) if board_text is not None else None
         names = tuple(name.strip() for name in players.split(",")) if players else ()
+        if len(names) > MAX_PLAYERS:
+            _fail(f"--players: {len(names)} players; the limit is {MAX_PLAYERS}")
         if (target or rounds) and not names:
             _fail("--target and --rounds are for table mode: add --players")
         from .tui import BoggleApp, PlaySettings
