@@ -594,6 +594,21 @@ def test_other_applications_tables_are_left_beside_ours(database: str) -> None:
     engine.dispose()
 
 
+def test_sqlite_foreign_keys_are_on_again_after_the_migrations(tmp_path: Path) -> None:
+    # They are off while the migrations run (a rebuilt table must not cascade its deletion; with
+    # them on, the rebuild of games by revision 0003 would delete every word of every game).
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    write_legacy_database(url, "1+2")
+    store = Store(url)
+    with store.engine.connect() as connection:  # the pooled connection the migrations used
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    with store.session() as session:
+        session.execute(sa.text("DELETE FROM games WHERE id = 'g-finished'"))
+    with store.session() as session:
+        assert session.scalar(sa.text("SELECT count(*) FROM game_words")) == 1  # cascaded
+    store.close()
+
+
 def test_a_sqlite_upgrade_that_would_break_a_foreign_key_is_rolled_back(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     write_legacy_database(url, "1+2")
