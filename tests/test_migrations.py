@@ -450,7 +450,7 @@ def test_a_new_database_is_made_by_the_migrations_and_matches_the_models(databas
     engine.dispose()
 
 
-def test_opening_an_up_to_date_database_changes_nothing(database: str) -> None:
+def test_reopening_an_up_to_date_database_keeps_what_it_holds(database: str) -> None:
     Store(database).close()
     engine = _engine(database)
     with engine.begin() as connection:
