@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import fastapi_offline
+import jinja2
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
@@ -155,6 +156,7 @@ def create_app(
         limits=limits,
     )
     templates.env.globals["version"] = __version__
+    templates.env.globals["url_for"] = _path_for
     app.state.rooms = rooms
     app.state.hub = hub
     app.state.timers = timers
@@ -194,6 +196,14 @@ DOCS_PAGE = """<!doctype html>
 </body>
 </html>
 """
+
+
+@jinja2.pass_context
+def _path_for(context: dict[str, Any], name: str, /, **path_params: Any) -> str:
+    """``url_for`` in templates, as a path on this origin: Starlette's own builds an absolute
+    URL from the Host header, which a hostile Host turns into links and scripts elsewhere."""
+    request: Request = context["request"]
+    return str(request.app.url_path_for(name, **path_params))
 
 
 def _install_operator_routes(app: FastAPI) -> None:

@@ -55,7 +55,7 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
     (b"referrer-policy", b"same-origin"),
     (
         b"permissions-policy",
-        b"camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=()",
+        b"camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=()",
     ),
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),

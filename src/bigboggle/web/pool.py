@@ -151,14 +151,13 @@ class WorkerPool:
                 )
             executor = self._executor_locked()
             self._in_flight += 1
-            depth = self._in_flight
+            self._report()
         try:
             future = executor.submit(fn, *args)
         except (BrokenProcessPool, RuntimeError):
             self._release(None)
             raise self._broken() from None
         future.add_done_callback(self._release)
-        self._report(depth)
         return future
 
     def _executor_locked(self) -> Executor:
@@ -172,12 +171,12 @@ class WorkerPool:
     def _release(self, _future: Future[Any] | None) -> None:
         with self._lock:
             self._in_flight -= 1
-            depth = self._in_flight
-        self._report(depth)
+            self._report()
 
-    def _report(self, depth: int) -> None:
+    def _report(self) -> None:
+        """Tell ``on_depth`` (under the lock, so that reports come in order)."""
         if self.on_depth is not None:
-            self.on_depth(depth)
+            self.on_depth(self._in_flight)
 
     def _retry_after(self) -> int:
         """Seconds to suggest: about how long the jobs ahead would take at worst."""
