@@ -321,7 +321,7 @@ def test_load_json_refuses_text_over_its_limit_before_parsing() -> None:
     assert message.startswith("the body is")
     assert f"{MAX_ROUND_JSON + 1} characters" in message
     assert len(message) <= LONGEST_MESSAGE
-    with pytest.raises(RoundInputError, match="the limit is 10 "):
+    with pytest.raises(RoundInputError, match=r"the limit is 10$"):
         load_json('{"players": {}}', max_chars=10)
 
 

@@ -78,7 +78,7 @@ def load_json(text: str, source: str = "the input", *, max_chars: int = MAX_ROUN
         raise RoundInputError(f"{source} is not text but {type(text).__name__}")
     if len(text) > max_chars:
         raise RoundInputError(
-            f"{source} is {len(text)} characters; the limit is {max_chars} for a round's JSON"
+            f"{source} is {len(text)} characters of JSON; the limit is {max_chars}"
         )
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys)
@@ -88,8 +88,8 @@ def load_json(text: str, source: str = "the input", *, max_chars: int = MAX_ROUN
         ) from None
     except RecursionError:
         raise RoundInputError(
-            f"{source} is not valid JSON here: it is nested too deeply (a round's JSON is an "
-            "object of objects and lists, three levels deep)"
+            f"{source} is not valid JSON here: it is nested too deeply (more than about a "
+            "thousand levels; a round's JSON has three)"
         ) from None
     except RoundInputError as exc:
         raise RoundInputError(f"{source}: {exc}") from None
