@@ -361,3 +361,23 @@ def test_a_megabyte_of_junk_entries_is_refused_or_read_with_every_bound_kept() -
     # One entry more in one list is refused, naming the list.
     junk["p7"].append("x")
     refused(json.loads(json.dumps({"players": junk})), "players.p7:", "2001 entries")
+
+
+@pytest.mark.once
+def test_load_json_refuses_more_keys_than_it_takes_before_parsing() -> None:
+    from bigboggle.limits import MAX_JSON_KEYS
+    from bigboggle.round_input import load_json
+
+    # Colons are counted, inside strings too: the count bounds the keys before any parsing.
+    at_the_limit = json.dumps({"players": {"ann": [":" * (MAX_JSON_KEYS - 2)]}})
+    assert load_json(at_the_limit)["players"]["ann"] == [":" * (MAX_JSON_KEYS - 2)]
+    many_keys = json.dumps(
+        {"players": {"ann": []}, "min_length": {f"k{i}": 3 for i in range(90_000)}}
+    )
+    with pytest.raises(RoundInputError) as caught:
+        load_json(many_keys, "the body")
+    message = str(caught.value)
+    assert message.startswith("the body has 90003 ':' characters")
+    assert f"at most {MAX_JSON_KEYS} object keys" in message
+    with pytest.raises(RoundInputError, match="at most 2 object keys"):
+        load_json('{"a": 1, "b": 2, "c": 3}', max_keys=2)

@@ -35,6 +35,9 @@ MAX_LIST_LENGTH = 2000
 #: The longest round JSON the library parses (characters; ``bigboggle score`` reads at most as
 #: many bytes). 100 players with 2000 words each fit; the web server's body limit is lower.
 MAX_ROUND_JSON = 4_000_000
+#: The most object keys JSON text may have, counted as ``:`` characters before it is parsed (an
+#: upper bound: every key has one). A round has a few hundred; keys cost a parser most.
+MAX_JSON_KEYS = 10_000
 #: The longest dictionary name or word-list path (PATH_MAX on Linux).
 MAX_DICTIONARY_SPEC = 4096
 #: The longest rules preset, scoring table or dice set name, and band text (``words:100-200``).

@@ -24,6 +24,7 @@ from .errors import BoggleError, RoundInputError, quoted
 from .limits import (
     MAX_DICTIONARY_SPEC,
     MAX_ENTRY_LENGTH,
+    MAX_JSON_KEYS,
     MAX_LIST_LENGTH,
     MAX_PLAYERS,
     MAX_ROUND_JSON,
@@ -67,18 +68,32 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     raise AssertionError("unreachable: a shorter dict means a repeated key")
 
 
-def load_json(text: str, source: str = "the input", *, max_chars: int = MAX_ROUND_JSON) -> Any:
+def load_json(
+    text: str,
+    source: str = "the input",
+    *,
+    max_chars: int = MAX_ROUND_JSON,
+    max_keys: int = MAX_JSON_KEYS,
+) -> Any:
     """Parse JSON text, refusing duplicate keys (a second ``"ann"`` would drop the first list).
 
-    Text longer than ``max_chars`` is refused before it is parsed; nesting deeper than Python's
-    recursion limit (about a thousand levels: a round needs three) is refused, not a crash.
-    :class:`RoundInputError` names the source and the position of a syntax error.
+    Before parsing, text longer than ``max_chars`` is refused, and so is text with more than
+    ``max_keys`` ``:`` characters (every object key has one; keys are what parsing costs most).
+    Nesting deeper than Python's recursion limit (about a thousand levels: a round needs three)
+    is refused, not a crash. :class:`RoundInputError` names the source and the position of a
+    syntax error.
     """
     if not isinstance(text, str):
         raise RoundInputError(f"{source} is not text but {type(text).__name__}")
     if len(text) > max_chars:
         raise RoundInputError(
             f"{source} is {len(text)} characters of JSON; the limit is {max_chars}"
+        )
+    colons = text.count(":")
+    if colons > max_keys:
+        raise RoundInputError(
+            f"{source} has {colons} ':' characters; JSON here has at most {max_keys} object "
+            "keys (each is followed by one)"
         )
     try:
         return json.loads(text, object_pairs_hook=_no_duplicate_keys)
