@@ -19,8 +19,8 @@ from functools import lru_cache
 
 from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
-from .errors import RoundInputError
-from .limits import MAX_NAME_LENGTH, MAX_QUOTED
+from .errors import RoundInputError, quoted
+from .limits import MAX_NAME_LENGTH
 
 #: Unicode general categories a name may not contain: controls, format characters (zero-width,
 #: bidi overrides), surrogates, private use, unassigned; line and paragraph separators.
@@ -35,10 +35,10 @@ def clean_name(name: object, where: str = "name", *, max_length: int = MAX_NAME_
     wrong and where (``where`` names the field, like ``players`` or ``settings.teams``).
     ``max_length`` bounds the normal form (a tournament's name may be longer than a player's)."""
     if not isinstance(name, str):
-        raise RoundInputError(f"{where}: a name must be text, not {_excerpt(name)}")
+        raise RoundInputError(f"{where}: a name must be text, not {quoted(name)}")
     if len(name) > max_length * _RAW_SLACK:
         raise RoundInputError(
-            f"{where}: name {_excerpt(name)} is longer than {max_length} characters"
+            f"{where}: name {quoted(name)} is longer than {max_length} characters"
         )
     for index, char in enumerate(name):
         category = unicodedata.category(char)
@@ -46,15 +46,15 @@ def clean_name(name: object, where: str = "name", *, max_length: int = MAX_NAME_
             label = unicodedata.name(char, "")
             shown = f"{label}, U+{ord(char):04X}" if label else f"U+{ord(char):04X}"
             raise RoundInputError(
-                f"{where}: name {_excerpt(name)} has an invisible or control character "
+                f"{where}: name {quoted(name)} has an invisible or control character "
                 f"({shown}) at position {index + 1}; names are visible text"
             )
     normal = " ".join(unicodedata.normalize("NFKC", name).split())
     if not normal:
-        raise RoundInputError(f"{where}: a name must be non-empty text, not {_excerpt(name)}")
+        raise RoundInputError(f"{where}: a name must be non-empty text, not {quoted(name)}")
     if len(normal) > max_length:
         raise RoundInputError(
-            f"{where}: name {_excerpt(normal)} is longer than {max_length} characters"
+            f"{where}: name {quoted(normal)} is longer than {max_length} characters"
         )
     return normal
 
@@ -77,8 +77,3 @@ def _latin_twin(char: str) -> str:
             if twin.isascii() and twin.isalpha():
                 return twin.casefold()
     return char
-
-
-def _excerpt(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= MAX_QUOTED else text[: MAX_QUOTED - 3] + "..."
