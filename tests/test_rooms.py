@@ -4,18 +4,44 @@ as the only memory (a second Rooms object on the same database carries on)."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import pytest
+from sqlalchemy import select, update
 
 from bigboggle import Board, Dictionary, Rules, shake, solve
-from bigboggle.errors import GameStateError, RoundInputError, RulesError
-from bigboggle.rooms import GRACE, START_DELAY, NotHostError, RoomFullError, Rooms, Seat
+from bigboggle.compute import run_here
+from bigboggle.errors import BusyError, GameStateError, RoundInputError, RulesError
+from bigboggle.limits import MAX_SETTINGS_BYTES
+from bigboggle.rooms import (
+    CODE_LENGTH,
+    CODE_LETTERS,
+    GRACE,
+    JUDGE_CACHE,
+    SCORING_LEASE,
+    START_DELAY,
+    KickedError,
+    NotHostError,
+    RoomClosedError,
+    RoomFullError,
+    Rooms,
+    Seat,
+    Standings,
+    normal_code,
+    tally_of,
+)
+from bigboggle.scoring import Tournament, score_round
 from bigboggle.shelf import DictionaryShelf
 from bigboggle.solo_games import NotFoundError
-from bigboggle.store import Store
+from bigboggle.store import RoomRoundRow, RoomRow, RoomWordRow, Store
 from bigboggle.verdicts import Verdict
 from conftest import FakeClock
 
 pytestmark = pytest.mark.once
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -43,15 +69,16 @@ def finish(rooms: Rooms, clock: FakeClock, code: str) -> None:
 
 def test_seats_tokens_and_limits(rooms: Rooms) -> None:
     code, ann_token = rooms.create("ann", {"max_players": 2})
-    assert len(code) == 5 and code.isupper()
-    bob_token = rooms.join(code.lower(), "bob")  # codes are not case-sensitive
+    assert len(code) == CODE_LENGTH and set(code) <= set(CODE_LETTERS)
+    bob, bob_token = rooms.join(code.lower(), "bob")  # codes are not case-sensitive
+    assert bob == Seat(code, "bob")
     assert rooms.resume(ann_token) == Seat(code, "ann")
     assert rooms.resume(bob_token) == Seat(code, "bob")
     assert rooms.players(code) == ["ann", "bob"]
     with pytest.raises(RoomFullError, match="full"):
         rooms.join(code, "cy")
     with pytest.raises(NotFoundError):
-        rooms.join("ZZZZZ", "cy")
+        rooms.join("ZZZZZZZZZZ", "cy")
     with pytest.raises(NotFoundError):
         rooms.resume("not-a-real-token")
 
@@ -124,14 +151,12 @@ def test_a_round_on_the_servers_clock(rooms: Rooms, clock: FakeClock, standard: 
     result = rooms.end_round_if_due(code)
     assert result is not None
     assert rooms.end_round_if_due(code) is None  # scored once
-    assert [w.verdict for w in result.players["ann"].words] == [Verdict.CROSSED_OFF]
-    assert [w.verdict for w in result.players["bob"].words] == [
-        Verdict.CROSSED_OFF,
-        Verdict.SCORED,
-    ]
+    scored = result["round"]["players"]
+    assert [w["verdict"] for w in scored["ann"]["words"]] == ["crossed_off"]
+    assert [w["verdict"] for w in scored["bob"]["words"]] == ["crossed_off", "scored"]
     view = rooms.view(bob)
     assert view["round"] is None and view["last"]["number"] == 1
-    assert view["totals"] == {"bob": result.players["bob"].score, "ann": 0}
+    assert view["totals"] == {"bob": scored["bob"]["score"], "ann": 0}
     assert view["last"]["missed"] and view["last"]["board"] == started.board
 
 
@@ -305,3 +330,348 @@ def test_two_starts_or_two_joins_at_once_give_one_winner(rooms: Rooms) -> None:
         "start: ok",
     ]
     assert rooms.players(code) == ["ann", "bob"]
+
+
+# -- issue 11: bounded settings, names, host powers, stored results, idle rooms -------------------
+
+
+class CountingRunner:
+    """A real runner (it runs the job here) that counts the jobs it ran, by function name."""
+
+    def __init__(self) -> None:
+        self.calls: dict[str, int] = {}
+
+    def __call__(self, fn: Callable[..., T], /, *args: Any) -> T:
+        self.calls[fn.__name__] = self.calls.get(fn.__name__, 0) + 1
+        return run_here(fn, *args)
+
+
+@pytest.fixture
+def runner() -> CountingRunner:
+    return CountingRunner()
+
+
+@pytest.fixture
+def counted(db_url: str, clock: FakeClock, runner: CountingRunner) -> Rooms:
+    return Rooms(Store(db_url), DictionaryShelf(), clock, runner=runner)
+
+
+def test_room_codes_have_over_40_bits_and_read_loosely(rooms: Rooms) -> None:
+    assert CODE_LENGTH * math.log2(len(CODE_LETTERS)) >= 40
+    assert not set(CODE_LETTERS) & set("AEIOU01")
+    codes = {rooms.create(f"host{n}")[0] for n in range(20)}
+    assert len(codes) == 20
+    code = codes.pop()
+    spaced = f"{code[:5].lower()}-{code[5:]}"
+    assert rooms.public(spaced)["room"] == code
+    assert normal_code(f" {code[:3]} {code[3:]} ") == code
+    with pytest.raises(NotFoundError):
+        normal_code("x" * 500)
+
+
+def test_settings_are_bounded_before_they_are_read(rooms: Rooms) -> None:
+    huge = {"handicaps": {f"p{n}": 3 for n in range(60_000)}}
+    with pytest.raises(RoundInputError, match=f"limit is {MAX_SETTINGS_BYTES:,}"):
+        rooms.create("ann", huge)
+    code, _ = rooms.create("ann")
+    with pytest.raises(RoundInputError, match="bytes of JSON"):
+        rooms.configure(Seat(code, "ann"), {"rules": "big", "options": {"x" * 5000: 1}})
+
+
+@pytest.mark.parametrize(
+    ("settings", "who"),
+    [
+        ({"handicaps": {"ann": 3, "zed": 3}}, "zed"),
+        ({"teams": {"red": ["ann"], "blue": ["bob", "ghost"]}}, "ghost"),
+    ],
+)
+def test_handicaps_and_teams_name_seated_players_only(
+    rooms: Rooms, settings: dict[str, Any], who: str
+) -> None:
+    code, _ = rooms.create("ann")
+    rooms.join(code, "bob")
+    with pytest.raises(RoundInputError, match=f"'{who}' is not a player in room {code}"):
+        rooms.configure(Seat(code, "ann"), settings)
+    with pytest.raises(RoundInputError, match="'bob' is not a player in the new room"):
+        rooms.create("cy", {"handicaps": {"bob": 3}})
+
+
+def test_settings_names_are_matched_to_seats_as_spelled(rooms: Rooms) -> None:
+    code, _ = rooms.create("Ann")
+    rooms.join(code, "bob")
+    rooms.configure(
+        Seat(code, "Ann"), {"handicaps": {"ANN": 3}, "teams": {"red": ["ann"], "blue": ["BOB"]}}
+    )
+    settings = rooms.public(code)["settings"]
+    assert settings["handicaps"] == {"Ann": 3}
+    assert settings["teams"] == {"red": ["Ann"], "blue": ["bob"]}
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("alice\u200b", "invisible or control character"),
+        ("al\x00ice", "invisible or control character"),
+        ("ALICE", "taken"),
+        ("\u0410lice", "taken"),  # a Cyrillic A
+        ("\uff41lice", "taken"),  # a full-width a
+        ("  alice ", "taken"),
+    ],
+)
+def test_look_alike_names_cannot_share_a_room(rooms: Rooms, name: str, message: str) -> None:
+    code, _ = rooms.create("alice")
+    with pytest.raises(RoundInputError, match=message):
+        rooms.join(code, name)
+    assert rooms.players(code) == ["alice"]
+
+
+def test_names_are_kept_in_their_normal_form(rooms: Rooms) -> None:
+    code, _ = rooms.create("ann")
+    seat, token = rooms.join(code, "  \uff42ob  ")  # full-width b
+    assert seat == Seat(code, "bob") == rooms.resume(token)
+
+
+def test_the_host_kicks_a_seat(rooms: Rooms, clock: FakeClock, standard: Dictionary) -> None:
+    code, _ = rooms.create("ann")
+    bob, bob_token = rooms.join(code, "bob")
+    rooms.join(code, "cy")
+    rooms.configure(
+        Seat(code, "ann"),
+        {"handicaps": {"bob": 3}, "teams": {"red": ["ann", "cy"], "blue": ["bob"]}},
+    )
+    with pytest.raises(NotHostError):
+        rooms.kick(bob, "cy")
+    with pytest.raises(GameStateError, match="cannot remove themselves"):
+        rooms.kick(Seat(code, "ann"), "ann")
+    with pytest.raises(NotFoundError, match="no player 'dan'"):
+        rooms.kick(Seat(code, "ann"), "dan")
+    board = play_round(rooms, clock, code)
+    word = words_on(board, standard)[0]
+    rooms.submit(bob, word)
+    rooms.kick(Seat(code, "ann"), "bob")
+    with pytest.raises(KickedError, match="removed bob"):
+        rooms.resume(bob_token)
+    with pytest.raises(KickedError):
+        rooms.submit(bob, words_on(board, standard)[1])  # a socket still open: refused too
+    with pytest.raises(RoundInputError, match="taken"):
+        rooms.join(code, "Bob")  # the name stays taken in this room
+    assert rooms.players(code) == ["ann", "cy"]
+    settings = rooms.public(code)["settings"]
+    assert settings["handicaps"] == {} and settings["teams"] == {"red": ["ann", "cy"]}
+    finish(rooms, clock, code)  # bob's word was played: it stays in the round
+    assert rooms.view(Seat(code, "ann"))["last"]["players"]["bob"]["words"][0]["word"] == word
+    assert rooms.start_round(Seat(code, "ann")).settings["players"] == ["ann", "cy"]
+
+
+def test_the_host_ends_the_game_mid_round(
+    rooms: Rooms, clock: FakeClock, standard: Dictionary
+) -> None:
+    code, _ = rooms.create("ann")
+    bob, _ = rooms.join(code, "bob")
+    with pytest.raises(NotHostError):
+        rooms.end_game(bob)
+    board = play_round(rooms, clock, code)
+    words = words_on(board, standard)
+    rooms.submit(bob, words[0])
+    rooms.submit(bob, words[1])
+    stored = rooms.end_game(Seat(code, "ann"))
+    assert stored is not None
+    assert [w["word"] for w in stored["round"]["players"]["bob"]["words"]] == words[:2]
+    with pytest.raises(GameStateError):
+        rooms.submit(bob, words[2])
+    public = rooms.public(code)
+    assert public["over"] and public["winner"] == "bob" and public["rounds_played"] == 1
+    with pytest.raises(GameStateError, match="over"):
+        rooms.start_round(Seat(code, "ann"))
+    with pytest.raises(GameStateError, match="already over"):
+        rooms.end_game(Seat(code, "ann"))
+
+
+def test_the_host_role_passes_after_host_away(rooms: Rooms, clock: FakeClock) -> None:
+    code, _ = rooms.create("ann")
+    ann, bob, cy = Seat(code, "ann"), rooms.join(code, "bob")[0], rooms.join(code, "cy")[0]
+    for seat in (ann, bob, cy):
+        assert rooms.connected(seat) is None
+    assert rooms.connected(ann) is None  # a second tab of ann's
+    assert rooms.disconnected(ann) is None  # one tab closed: ann is still here
+    due = rooms.disconnected(ann)
+    assert due == clock.now + rooms.limits.host_away
+    assert rooms.disconnected(bob) is None  # not the host
+    clock.advance(rooms.limits.host_away - 1)
+    assert rooms.hand_over_if_away(code) is None  # not away long enough
+    clock.advance(1)
+    assert rooms.hand_over_if_away(code) == "cy"  # bob has left too: the next one present
+    assert rooms.public(code)["host"] == "cy"
+    rooms.start_round(cy)  # the new host's powers
+    with pytest.raises(NotHostError):
+        rooms.start_round(ann)
+
+
+def test_with_nobody_left_the_room_winds_down_until_someone_comes_back(
+    rooms: Rooms, clock: FakeClock
+) -> None:
+    code, _ = rooms.create("ann")
+    ann, bob = Seat(code, "ann"), rooms.join(code, "bob")[0]
+    rooms.connected(ann)
+    rooms.connected(bob)
+    rooms.disconnected(bob)
+    rooms.disconnected(ann)
+    clock.advance(rooms.limits.host_away + 1)
+    assert rooms.hand_over_if_away(code) is None  # nobody here: nothing to do
+    assert rooms.public(code)["host"] == "ann"
+    assert rooms.connected(bob) == "bob"  # the first to come back takes over
+    assert rooms.public(code)["host"] == "bob"
+    assert rooms.connected(ann) is None  # ann is a player now
+
+
+def test_verdicts_and_results_are_stored_and_views_score_nothing(
+    counted: Rooms, runner: CountingRunner, clock: FakeClock, standard: Dictionary, db_url: str
+) -> None:
+    code, _ = counted.create("ann")
+    bob = counted.join(code, "bob")[0]
+    board = play_round(counted, clock, code)
+    words = words_on(board, standard)
+    given = [counted.submit(bob, entry).to_json() for entry in (words[0], "qzqz", words[1])]
+    with counted.store.session() as session:
+        stored = session.scalars(select(RoomWordRow.verdict).order_by(RoomWordRow.id)).all()
+    assert list(stored) == given
+    fresh = Rooms(Store(db_url), DictionaryShelf(), clock, runner=runner)  # another process
+    assert fresh.view(bob)["round"]["words"] == given
+    assert not fresh._judges  # the view judged nothing: it read the verdicts
+    finish(counted, clock, code)
+    assert runner.calls == {"score_room_round": 1}
+    with counted.store.session() as session:
+        result = session.scalar(select(RoomRoundRow.result))
+    assert result is not None and result["round"]["players"]["bob"]["score"] > 0
+    for _ in range(5):
+        assert fresh.view(bob)["last"]["players"] == result["round"]["players"]
+        fresh.public(code)
+        assert fresh.round_result(code, 1)["board"] == board
+    assert runner.calls == {"score_room_round": 1}
+    assert fresh.view(bob)["totals"] == {
+        "bob": result["round"]["players"]["bob"]["score"],
+        "ann": 0,
+    }
+
+
+def test_rows_from_before_are_filled_in_once(
+    counted: Rooms, runner: CountingRunner, clock: FakeClock, standard: Dictionary
+) -> None:
+    code, _ = counted.create("ann")
+    ann = Seat(code, "ann")
+    board = play_round(counted, clock, code)
+    word = words_on(board, standard)[0]
+    counted.submit(ann, word)
+    counted.submit(ann, "qzqz")
+    with counted.store.session() as session:  # as an older bigboggle left them
+        session.execute(update(RoomWordRow).values(verdict=None))
+    assert [w["word"] for w in counted.view(ann)["round"]["words"]] == [word, "qzqz"]
+    with counted.store.session() as session:
+        assert None not in session.scalars(select(RoomWordRow.verdict)).all()
+    finish(counted, clock, code)
+    with counted.store.session() as session:
+        session.execute(update(RoomRoundRow).values(result=None))
+        session.execute(update(RoomRow).values(standings=None))
+    runner.calls.clear()
+    views = [counted.view(ann) for _ in range(3)]
+    assert runner.calls == {"score_room_round": 1}  # scored once, then read back
+    assert views[0]["last"]["number"] == 1 and views[0]["rounds_played"] == 1
+    assert views[0]["totals"]["ann"] == views[2]["totals"]["ann"] > 0
+
+
+def test_standings_order_as_a_tournament_does(standard: Dictionary) -> None:
+    rules = Rules.preset("big")
+    tournament, standings = Tournament(target=10_000), Standings()
+    for seed in (3, 4, 5):
+        board = shake("big", seed).board
+        words = words_on(str(board), standard)
+        result = score_round(
+            board,
+            {"ann": words[:4], "bob": words[2:6], "cy": words[::7][:5], "dan": []},
+            rules,
+            standard,
+        )
+        tournament.add(result)
+        standings.add(tally_of(result))
+        assert standings.order == tournament.standings
+        assert standings.totals == tournament.totals
+    assert standings.winner(True) == tournament.leaders[0]
+    tied = Standings.from_json({"rounds": 1, "totals": {"a": 5, "b": 5}, "lengths": {}})
+    assert tied.winner(True) is None and tied.winner(False) is None
+
+
+def test_rounds_overdue_at_start_up_are_scored(
+    counted: Rooms, runner: CountingRunner, clock: FakeClock, standard: Dictionary
+) -> None:
+    code, _ = counted.create("ann", {"timer": 30})
+    board = play_round(counted, clock, code)
+    counted.submit(Seat(code, "ann"), words_on(board, standard)[0])
+    other, _ = counted.create("bob", {"timer": 600})
+    counted.start_round(Seat(other, "bob"))
+    clock.advance(60)  # the server was down past ann's deadline
+    assert counted.score_overdue() == [code]
+    assert counted.public(code)["rounds_played"] == 1
+    assert [room for room, _ in counted.running()] == [other]
+    assert counted.score_overdue() == []
+
+
+def test_a_scoring_that_failed_is_tried_again_after_the_lease(
+    db_url: str, clock: FakeClock
+) -> None:
+    def refusing(fn: Callable[..., T], /, *args: Any) -> T:
+        raise BusyError("the pool is full", retry_after=1)
+
+    failing = Rooms(Store(db_url), DictionaryShelf(), clock, runner=refusing)
+    code, _ = failing.create("ann")
+    play_round(failing, clock, code)
+    clock.advance(200)
+    with pytest.raises(BusyError):
+        failing.end_round_if_due(code)
+    working = Rooms(Store(db_url), DictionaryShelf(), clock)
+    assert working.end_round_if_due(code) is None  # someone may still be scoring it
+    assert working.next_deadline(code) == clock.now + SCORING_LEASE
+    clock.advance(SCORING_LEASE)
+    assert working.end_round_if_due(code) is not None
+    assert working.public(code)["rounds_played"] == 1
+
+
+def test_idle_rooms_are_closed_for_good_and_stay_readable(
+    rooms: Rooms, clock: FakeClock, standard: Dictionary
+) -> None:
+    code, token = rooms.create("ann")
+    ann = Seat(code, "ann")
+    board = play_round(rooms, clock, code)
+    rooms.submit(ann, words_on(board, standard)[0])
+    finish(rooms, clock, code)
+    busy, _ = rooms.create("bob")
+    clock.advance((rooms.limits.room_idle_days - 1) * 86_400)
+    rooms.start_round(Seat(busy, "bob"))  # activity: bob's room stays open
+    assert rooms.close_idle() == 0
+    clock.advance(2 * 86_400)
+    assert rooms.close_idle() == 1
+    assert rooms.close_idle() == 0
+    with pytest.raises(RoomClosedError, match="closed after 30 days"):
+        rooms.join(code, "cy")
+    with pytest.raises(RoomClosedError):
+        rooms.start_round(ann)
+    with pytest.raises(RoomClosedError):
+        rooms.configure(ann, {"timer": 30})
+    public = rooms.public(code)
+    assert public["closed"] and public["rounds_played"] == 1 and public["totals"]["ann"] > 0
+    assert rooms.round_result(code, 1)["board"] == board
+    assert rooms.view(rooms.resume(token))["last"]["number"] == 1
+    assert not rooms.public(busy)["closed"]
+
+
+def test_judges_are_kept_for_a_few_rounds_only(
+    db_url: str, clock: FakeClock, standard: Dictionary
+) -> None:
+    rooms = Rooms(Store(db_url), DictionaryShelf(), clock)
+    for n in range(JUDGE_CACHE + 5):
+        code, _ = rooms.create(f"p{n}")
+        board = rooms.start_round(Seat(code, f"p{n}"), seed=n).board
+        clock.advance(START_DELAY)
+        rooms.submit(Seat(code, f"p{n}"), "qzqz")
+        clock.advance(-START_DELAY)
+        assert len(rooms._judges) <= JUDGE_CACHE
+        assert board

@@ -203,6 +203,15 @@ class RoomRow(Base):
     #: Bumped by every event (a join, a start, a round's end): clients resync on a gap.
     seq: Mapped[int] = mapped_column(Integer, default=0)
     over: Mapped[bool] = mapped_column(default=False)
+    #: Points and scored word lengths per competitor over the scored rounds, kept up to date
+    #: when a round is scored so that reading the totals scores nothing; none for rooms from
+    #: before it was kept (computed once on first use).
+    standings: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    #: The last join, start, setting or host action (none for old rooms: ``created_at``
+    #: counts); rooms idle for ``ServerLimits.room_idle_days`` are closed.
+    active_at: Mapped[float | None] = mapped_column(Float)
+    #: When the room was closed for good for being idle (its rounds stay readable).
+    closed_at: Mapped[float | None] = mapped_column(Float)
 
 
 class RoomPlayerRow(Base):
@@ -215,6 +224,11 @@ class RoomPlayerRow(Base):
     name: Mapped[str] = mapped_column(String(80))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     joined_at: Mapped[float] = mapped_column(Float)
+    #: When the host removed this seat (its token no longer works; the name stays taken).
+    kicked_at: Mapped[float | None] = mapped_column(Float)
+    #: Open sockets of this seat (none for old rows: 0), and since when it has had none.
+    sockets: Mapped[int | None] = mapped_column(Integer)
+    away_since: Mapped[float | None] = mapped_column(Float)
 
     __table_args__ = (UniqueConstraint("room", "name"),)
 
@@ -234,6 +248,10 @@ class RoomRoundRow(Base):
     starts_at: Mapped[float] = mapped_column(Float)
     deadline: Mapped[float] = mapped_column(Float)
     ended_at: Mapped[float | None] = mapped_column(Float)
+    #: ``{"round": RoundResult.to_json(), "tally": {"scores", "lengths"}}``, stored when the
+    #: round is scored so that nobody scores it again; none for rounds from before (scored
+    #: once on first read) and while a round is being scored.
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     __table_args__ = (UniqueConstraint("room", "number"),)
 
@@ -250,6 +268,9 @@ class RoomWordRow(Base):
     player: Mapped[str] = mapped_column(String(80))
     entry: Mapped[str] = mapped_column(String(200))
     at: Mapped[float] = mapped_column(Float)
+    #: The private verdict it got when it arrived (``WordResult.to_json()``), read back by the
+    #: room's view; none for words from before (judged once on first read, then stored).
+    verdict: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
 
 def default_url() -> str:

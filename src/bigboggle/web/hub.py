@@ -26,6 +26,10 @@ QUEUE_LIMIT = 100
 class LocalHub:
     """Rooms' subscribers in this process."""
 
+    #: Whether other server processes share the rooms (through this hub). A hub that is not
+    #: shared means this process is the only server on its database.
+    shared = False
+
     def __init__(self) -> None:
         self._rooms: dict[str, set[asyncio.Queue[Event]]] = {}
 
@@ -68,6 +72,7 @@ class RedisHub(LocalHub):
     its own subscribers."""
 
     CHANNEL = "bigboggle:room:"
+    shared = True
 
     def __init__(self, url: str) -> None:
         super().__init__()

@@ -9,11 +9,26 @@ Client to server (``"v": 1`` may be given; another version is refused)::
     {"type": "submit", "word": "lines", "id": 7}           a word (answers verdict, "re": 7)
     {"type": "state"}                                      everything again (to resync)
     {"type": "ping"}                                       answers pong
+    {"type": "kick", "player": "bob"}                      the host: remove bob (answers state)
+    {"type": "end"}                                        the host: end the game now; a running
+                                                           round is scored as it stands
+                                                           (answers state; everyone gets results)
 
 Server to client, each with ``"v"`` and the room's event counter ``"seq"`` (a gap means a
 missed event: ask for ``state``): ``welcome``, ``state``, ``verdict``, ``results``, ``pong`` and
 ``error`` (``{"code", "message", "re"}``). A bad message gets an ``error`` and changes nothing;
-the connection stays open.
+the connection stays open. The ``state``'s ``host`` says who the host is now: when the host has
+been away too long the role passes to the next connected player, and a fresh ``state`` says so.
+
+Error codes: ``too_big``, ``bad_json``, ``bad_message``, ``bad_version``, ``unknown_type`` (the
+message itself); ``not_joined``, ``already_joined``, ``not_yours``, ``not_found``,
+``room_full``, ``not_host``, ``not_now`` (a game action at the wrong time), ``closed`` (the room
+was closed for being idle: read only), ``bad_input`` (settings, names, words), ``busy`` (try
+again), ``internal``; and the limits: ``rate_limited`` (messages over the rate are dropped
+unanswered; one such error per burst), ``too_many_joins`` (join attempts per address),
+``too_many_sockets`` (sockets per address; closed with 1008), ``flooding`` (closed with
+1008), ``replaced`` (a newer connection of the same seat took over; closed with 4002) and
+``kicked`` (the host removed this seat; closed with 4001, and its token no longer works).
 """
 
 from __future__ import annotations
@@ -23,11 +38,13 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..limits import MAX_NAME_LENGTH, ServerLimits
 from .inputs import describe_validation
 
 PROTOCOL_VERSION = 1
-#: The largest message a client may send (bytes); longer ones get an error and are dropped.
-MAX_MESSAGE_BYTES = 4096
+#: The largest message a client may send (bytes) by default (the server's limit is
+#: ``ServerLimits.max_message_bytes``); longer ones get an error and are dropped.
+MAX_MESSAGE_BYTES = ServerLimits.max_message_bytes
 
 
 class ProtocolError(Exception):
@@ -71,6 +88,15 @@ class Submit(_Message):
     player: str | None = Field(None, max_length=40)
 
 
+class Kick(_Message):
+    type: Literal["kick"]
+    player: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+
+
+class End(_Message):
+    type: Literal["end"]
+
+
 class StateRequest(_Message):
     type: Literal["state"]
     since: int | None = Field(None, ge=0)
@@ -81,19 +107,19 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Configure | Start | Submit | StateRequest | Ping, Field(discriminator="type")
+    Join | Configure | Start | Submit | StateRequest | Ping | Kick | End,
+    Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("join", "configure", "start", "submit", "state", "ping")
+MESSAGE_TYPES = ("join", "configure", "start", "submit", "state", "ping", "kick", "end")
 
 
-def parse(raw: str | bytes) -> ClientMessage:
-    """A client message from a frame; :class:`ProtocolError` says what is wrong with it."""
-    size = len(raw.encode() if isinstance(raw, str) else raw)
-    if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(
-            "too_big", f"the message is {size} bytes; the limit is {MAX_MESSAGE_BYTES}"
-        )
+def parse(raw: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> ClientMessage:
+    """A client message from a frame of at most ``limit`` bytes; :class:`ProtocolError` says
+    what is wrong with it. The size is checked before anything is parsed."""
+    size = len(raw) if len(raw) > limit else len(raw.encode() if isinstance(raw, str) else raw)
+    if size > limit:
+        raise ProtocolError("too_big", f"the message is {size}+ bytes; the limit is {limit}")
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:

@@ -1,11 +1,27 @@
 """Multiplayer rooms on the web: ``POST /api/rooms`` to create one, the WebSocket ``/ws`` to play.
 
 Each connection speaks for one seat once it has joined. It reads the client's messages (each
-checked by :mod:`.protocol`, rate-limited, answered with a reply or an ``error``) and, alongside,
-forwards its room's events from the hub as fresh views of the room. The library's
-:class:`~bigboggle.rooms.Rooms` does the game; this module only translates. Each process that
-holds a connection to a room keeps a timer that scores the round at its deadline; the database
-makes sure only one process does.
+checked by :mod:`.protocol`, answered with a reply or an ``error``) and, alongside, forwards its
+room's events from the hub as fresh views of the room. The library's
+:class:`~bigboggle.rooms.Rooms` does the game; this module only translates, and guards:
+
+- **Flood control.** Each connection has a token bucket (``ws_burst`` messages at once, then
+  ``ws_rate`` a second). A message over the rate is dropped unread (not parsed, not answered);
+  the first drop of a burst gets one ``rate_limited`` error. After ``ws_flood_drops`` drops
+  (counted until the client has been quiet long enough to refill its bucket) the connection is
+  closed with code 1008.
+- **Sockets.** At most ``sockets_per_address`` open sockets per client address (a further one
+  is told ``too_many_sockets`` and closed with 1008) and ``sockets_per_seat`` per seat in this
+  process: a seat's newest connection wins, its oldest is told ``replaced`` and closed (4002),
+  so a reloaded page is never locked out and one token cannot hold hundreds of sockets.
+- **Rates per address.** Room creation (``rooms_per_address_hour``: 429 with ``Retry-After``)
+  and join attempts (``joins_per_address_minute``: a ``too_many_joins`` error). The address
+  is the ASGI ``client`` (uvicorn puts the proxy's ``X-Forwarded-For`` there only when the
+  operator says to trust it). Counters live in a bounded table, so memory stays flat however
+  many addresses call.
+
+Timers fire at deadlines, never by polling (:class:`RoomTimers`): one per room with a round to
+score in this process, and one for a host who has left; each is dropped once it has fired.
 """
 
 from __future__ import annotations
@@ -13,7 +29,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
+import math
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 import orjson
@@ -21,8 +39,18 @@ from fastapi import APIRouter, Path, Request, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import BoggleError, GameStateError
-from ..rooms import NotHostError, RoomFullError, Rooms, Seat
+from ..errors import BoggleError, BudgetExceededError, BusyError, GameStateError
+from ..limits import ServerLimits
+from ..names import clean_name
+from ..rooms import (
+    GRACE,
+    KickedError,
+    NotHostError,
+    RoomClosedError,
+    RoomFullError,
+    Rooms,
+    Seat,
+)
 from ..solo_games import NotFoundError
 from . import protocol
 from .api import JSONResponse
@@ -31,9 +59,17 @@ from .inputs import ErrorBody, NewRoom, body_schema, read_model
 
 log = logging.getLogger(__name__)
 
-#: A connection may send this many messages in a burst, then this many a second.
-BURST = 30
-RATE = 10.0
+#: Close codes: flooding and other policy breaches (the standard one), removed by the host,
+#: replaced by a newer connection of the same seat.
+CLOSE_POLICY = 1008
+CLOSE_KICKED = 4001
+CLOSE_REPLACED = 4002
+#: Addresses whose rates are remembered (the least recently seen are forgotten first).
+ADDRESSES_KEPT = 10_000
+#: Seconds before a timer that could not reach the database tries again.
+RETRY_SECONDS = 5.0
+#: Seconds between closing idle rooms (the first time at start-up).
+IDLE_CHECK_SECONDS = 86_400.0
 
 router = APIRouter(
     tags=["rooms"],
@@ -45,19 +81,149 @@ router = APIRouter(
 )
 
 
+# -- rate limits -------------------------------------------------------------------------------
+
+
+class TokenBucket:
+    """At most ``burst`` messages at once and ``rate`` a second after that, on ``clock``
+    (seconds; a test passes its own)."""
+
+    def __init__(self, burst: int, rate: float, clock: Callable[[], float]) -> None:
+        self.burst = burst
+        self.rate = rate
+        self.clock = clock
+        self.tokens = float(burst)
+        self.last = clock()
+        #: Whether the bucket was full before the last message taken: the client was quiet.
+        self.was_full = True
+
+    def take(self) -> bool:
+        """Take a token for one message; ``False`` if there is none (drop the message)."""
+        now = self.clock()
+        elapsed = max(0.0, now - self.last)  # a clock that steps back refills nothing
+        self.tokens = min(float(self.burst), self.tokens + elapsed * self.rate)
+        self.last = now
+        self.was_full = self.tokens >= self.burst
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class WindowLimit:
+    """At most ``limit`` hits per key in each ``window`` seconds (fixed windows starting at a
+    key's first hit), on ``clock``. At most ``keys`` keys are remembered: the least recently
+    hit is forgotten first, so memory stays flat under any number of addresses."""
+
+    def __init__(
+        self, limit: int, window: float, clock: Callable[[], float], keys: int = ADDRESSES_KEPT
+    ) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self.keys = keys
+        self._hits: OrderedDict[str, tuple[float, int]] = OrderedDict()
+
+    def hit(self, key: str) -> float | None:
+        """Count one hit of ``key``: ``None`` if it is within the limit, else the seconds until
+        the window ends (for ``Retry-After``; the refused hit is not counted)."""
+        now = self.clock()
+        start, count = self._hits.pop(key, (now, 0))
+        if now - start >= self.window or now < start:
+            start, count = now, 0
+        if count >= self.limit:
+            self._hits[key] = (start, count)
+            return max(1.0, start + self.window - now)
+        self._hits[key] = (start, count + 1)
+        while len(self._hits) > self.keys:
+            self._hits.popitem(last=False)
+        return None
+
+    def __len__(self) -> int:
+        return len(self._hits)
+
+
+class RoomGuards:
+    """The per-address and per-seat limits of this process."""
+
+    def __init__(self, limits: ServerLimits, clock: Callable[[], float]) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.creations = WindowLimit(limits.rooms_per_address_hour, 3600.0, clock)
+        self.joins = WindowLimit(limits.joins_per_address_minute, 60.0, clock)
+        #: Open sockets per address (an entry exists only while it has one: bounded by them).
+        self._sockets: dict[str, int] = {}
+        #: Each seat's connections here, oldest first.
+        self._seats: dict[Seat, list[Connection]] = {}
+
+    def open_socket(self, address: str) -> bool:
+        """Count a new socket of ``address``; ``False`` (not counted) if it has too many."""
+        if self._sockets.get(address, 0) >= self.limits.sockets_per_address:
+            return False
+        self._sockets[address] = self._sockets.get(address, 0) + 1
+        return True
+
+    def close_socket(self, address: str) -> None:
+        left = self._sockets.get(address, 0) - 1
+        if left > 0:
+            self._sockets[address] = left
+        else:
+            self._sockets.pop(address, None)
+
+    def take_seat(self, seat: Seat, connection: Connection) -> list[Connection]:
+        """Add ``connection`` to ``seat``'s; returns the oldest ones beyond the cap (to close)."""
+        held = self._seats.setdefault(seat, [])
+        held.append(connection)
+        over = len(held) - self.limits.sockets_per_seat
+        evicted, held[:] = (held[:over], held[over:]) if over > 0 else ([], held)
+        return evicted
+
+    def leave_seat(self, seat: Seat, connection: Connection) -> None:
+        held = self._seats.get(seat)
+        if held is not None:
+            with contextlib.suppress(ValueError):
+                held.remove(connection)
+            if not held:
+                del self._seats[seat]
+
+    def sockets_of(self, seat: Seat) -> int:
+        """Open connections of ``seat`` in this process."""
+        return len(self._seats.get(seat, ()))
+
+
+def _address(scope_client: Any) -> str:
+    return str(scope_client[0]) if scope_client else "unknown"
+
+
+# -- HTTP routes ------------------------------------------------------------------------------
+
+
 @router.post(
     "/api/rooms",
     status_code=201,
     summary="Create a multiplayer room; the host is seated and gets a resume token",
     openapi_extra=body_schema(NewRoom),
+    responses={429: {"model": ErrorBody, "description": "Too many rooms from this address"}},
 )
 async def create_room(request: Request) -> JSONResponse:
+    guards: RoomGuards = request.app.state.room_guards
+    wait = guards.creations.hit(_address(request.scope.get("client")))
+    if wait is not None:
+        per_hour = guards.limits.rooms_per_address_hour
+        return JSONResponse(
+            {
+                "error": f"too many rooms created from your address (at most {per_hour} an "
+                f"hour); try again in {math.ceil(wait)} s"
+            },
+            status_code=429,
+            headers={"Retry-After": str(math.ceil(wait))},
+        )
     asked = await read_model(request, NewRoom)
     rooms: Rooms = request.app.state.rooms
-    code, token = await run_in_threadpool(rooms.create, asked.host, asked.settings)
+    host = clean_name(asked.host, "host")
+    code, token = await run_in_threadpool(rooms.create, host, asked.settings)
     return JSONResponse(
-        {"room": code, "token": token, "url": f"/rooms/{code}", "host": asked.host},
-        status_code=201,
+        {"room": code, "token": token, "url": f"/rooms/{code}", "host": host}, status_code=201
     )
 
 
@@ -66,84 +232,179 @@ async def create_room(request: Request) -> JSONResponse:
     summary="A room's public state: settings, players, host, totals",
     responses={404: {"model": ErrorBody}},
 )
-def room_info(request: Request, code: Annotated[str, Path(max_length=12)]) -> JSONResponse:
+def room_info(request: Request, code: Annotated[str, Path(max_length=24)]) -> JSONResponse:
     rooms: Rooms = request.app.state.rooms
-    room = rooms.public(code)
-    return JSONResponse(room)
+    return JSONResponse(rooms.public(code))
 
 
-class TokenBucket:
-    """At most ``burst`` messages at once and ``rate`` a second after that."""
+@router.get(
+    "/api/rooms/{code}/rounds/{number}",
+    summary="One scored round of a room, as every player saw it at the end (public)",
+    responses={404: {"model": ErrorBody}},
+)
+def room_round(
+    request: Request,
+    code: Annotated[str, Path(max_length=24)],
+    number: Annotated[int, Path(ge=1, le=1_000_000)],
+) -> JSONResponse:
+    rooms: Rooms = request.app.state.rooms
+    return JSONResponse(rooms.round_result(code, number))
 
-    def __init__(self, burst: int = BURST, rate: float = RATE) -> None:
-        self.burst = burst
-        self.rate = rate
-        self.tokens = float(burst)
-        self.last = time.monotonic()
 
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+# -- timers -----------------------------------------------------------------------------------
+
+TimerKey = tuple[str, str]
 
 
 class RoomTimers:
-    """One task per room (in this process) that scores the running round when it is due."""
+    """Timers that fire at deadlines, on the event loop: ``(room, "round")`` scores a room's
+    round when it is due, ``(room, "host")`` passes the host role on when the host has been
+    away too long, and one timer a day closes idle rooms. Nothing polls: a room with no round
+    and no absent host has no timer at all, and a timer is dropped once it has fired.
+
+    Deadlines are on the rooms' clock; :meth:`recheck` re-reads it (a test moves its clock by
+    hand, then calls it)."""
 
     def __init__(self, rooms: Rooms, hub: LocalHub) -> None:
         self.rooms = rooms
         self.hub = hub
-        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._due: dict[TimerKey, float] = {}
+        self._handles: dict[TimerKey, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
-    def watch(self, room: str) -> None:
-        task = self._tasks.get(room)
-        if task is None or task.done():
-            self._tasks[room] = asyncio.create_task(self._run(room))
+    @property
+    def scheduled(self) -> dict[TimerKey, float]:
+        """The timers waiting, and when (on the rooms' clock) each fires."""
+        return dict(self._due)
+
+    async def start(self) -> None:
+        """At start-up: forget dead connections (when this is the only server), score the
+        rounds whose deadline passed while no server ran, time the rounds still running, and
+        close idle rooms (again once a day)."""
+        try:
+            if not self.hub.shared:
+                await run_in_threadpool(self.rooms.reset_presence)
+            for code in await run_in_threadpool(self.rooms.score_overdue):
+                await self.hub.publish(code, {"kind": "ended"})
+            for code, due in await run_in_threadpool(self.rooms.running):
+                self.at((code, "round"), due)
+        except Exception:  # the database is down: rounds get timers when players come back
+            log.exception("could not look at the rooms' rounds at start-up")
+        self.at(("", "idle"), self.rooms.clock())
+
+    def at(self, key: TimerKey, due: float) -> None:
+        """Fire timer ``key`` at ``due`` (the rooms' clock). A round timer already set keeps
+        the earlier time; any other timer is moved."""
+        if key[1] == "round" and key in self._due and self._due[key] <= due:
+            return
+        self._cancel(key)
+        self._due[key] = due
+        self._arm(key)
+
+    def watch_round(self, room: str) -> None:
+        """Make sure the room's round (if any) has a timer here: a process hears of a round by
+        a join or a "started" event. Reads the database only when it has no timer yet."""
+        if (room, "round") not in self._due:
+            self._spawn(self._watch(room))
+
+    def recheck(self) -> None:
+        """Re-arm every timer against the clock (after it jumped)."""
+        for key in list(self._due):
+            self._cancel_handle(key)
+            self._arm(key)
 
     async def stop(self) -> None:
-        for task in self._tasks.values():
+        for key in list(self._due):
+            self._cancel(key)
+        for task in list(self._tasks):
             task.cancel()
-        for task in self._tasks.values():
+        for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
 
-    async def _run(self, room: str) -> None:
-        # Short sleeps: the clock may be a test's, moved by hand; and a round may start anew.
-        idle = 0
-        while room in self.hub.local_rooms() or idle < 3:
-            try:
-                due = await run_in_threadpool(self.rooms.next_deadline, room)
-            except Exception:  # the database hiccuped: look again shortly
-                log.exception("cannot read the deadline of room %s", room)
-                await asyncio.sleep(1)
-                continue
-            if due is None:
-                idle += 1
-                await asyncio.sleep(0.5)
-                continue
-            idle = 0
-            wait = due - self.rooms.clock()
-            if wait > 0:
-                await asyncio.sleep(min(wait, 0.5))
-                continue
-            await end_if_due(self.rooms, self.hub, room)
-            await asyncio.sleep(0.1)  # never a busy loop, even if scoring keeps failing
+    # -- internals ---------------------------------------------------------------------------
+
+    def _arm(self, key: TimerKey) -> None:
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, self._due[key] - self.rooms.clock())
+        self._handles[key] = loop.call_at(loop.time() + delay, self._fired, key)
+
+    def _fired(self, key: TimerKey) -> None:
+        self._handles.pop(key, None)
+        self._due.pop(key, None)
+        room, kind = key
+        jobs: dict[str, Callable[[str], Awaitable[None]]] = {
+            "round": self._score,
+            "host": self._hand_over,
+            "idle": self._close_idle,
+        }
+        self._spawn(jobs[kind](room))
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _cancel_handle(self, key: TimerKey) -> None:
+        handle = self._handles.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _cancel(self, key: TimerKey) -> None:
+        self._cancel_handle(key)
+        self._due.pop(key, None)
+
+    async def _watch(self, room: str) -> None:
+        try:
+            due = await run_in_threadpool(self.rooms.next_deadline, room)
+        except Exception:
+            log.exception("cannot read the deadline of room %s", room)
+            return
+        if due is not None:
+            self.at((room, "round"), due)
+
+    async def _score(self, room: str) -> None:
+        await end_if_due(self.rooms, self.hub, room)
+        try:
+            due = await run_in_threadpool(self.rooms.next_deadline, room)
+        except Exception:  # the database hiccuped: look again shortly
+            log.exception("cannot read the deadline of room %s", room)
+            due = self.rooms.clock() + RETRY_SECONDS
+        if due is not None:  # scoring failed (tried again later), or another round started
+            self.at((room, "round"), max(due, self.rooms.clock() + 0.1))
+
+    async def _hand_over(self, room: str) -> None:
+        try:
+            new_host = await run_in_threadpool(self.rooms.hand_over_if_away, room)
+        except Exception:
+            log.exception("could not pass on the host of room %s", room)
+            return
+        if new_host is not None:
+            await self.hub.publish(room, {"kind": "changed"})
+
+    async def _close_idle(self, _room: str) -> None:
+        try:
+            closed = await run_in_threadpool(self.rooms.close_idle)
+            if closed:
+                log.info("closed %d idle rooms", closed)
+        except Exception:
+            log.exception("could not close idle rooms")
+        self.at(("", "idle"), self.rooms.clock() + IDLE_CHECK_SECONDS)
 
 
 async def end_if_due(rooms: Rooms, hub: LocalHub, room: str) -> None:
     """Score the room's round if it is due, and tell everyone if this process did it."""
     try:
         ended = await run_in_threadpool(rooms.end_round_if_due, room)
-    except Exception:  # the database hiccuped (the next look will try again)
+    except Exception:  # the database or the pool said no: the round's timer tries again
         log.exception("could not score a round of room %s", room)
         return
     if ended is not None:
         await hub.publish(room, {"kind": "ended"})
+
+
+# -- connections ------------------------------------------------------------------------------
 
 
 def _code_of(exc: BoggleError) -> str:
@@ -151,8 +412,14 @@ def _code_of(exc: BoggleError) -> str:
         return "room_full"
     if isinstance(exc, NotHostError):
         return "not_host"
+    if isinstance(exc, KickedError):
+        return "kicked"
+    if isinstance(exc, RoomClosedError):
+        return "closed"
     if isinstance(exc, NotFoundError):
         return "not_found"
+    if isinstance(exc, (BusyError, BudgetExceededError)):
+        return "busy"
     if isinstance(exc, GameStateError):
         return "not_now"
     return "bad_input"
@@ -161,27 +428,55 @@ def _code_of(exc: BoggleError) -> str:
 class Connection:
     """One player's WebSocket: their messages in, their room's news out."""
 
-    def __init__(self, socket: WebSocket, rooms: Rooms, hub: LocalHub, timers: RoomTimers) -> None:
+    def __init__(
+        self,
+        socket: WebSocket,
+        rooms: Rooms,
+        hub: LocalHub,
+        timers: RoomTimers,
+        guards: RoomGuards,
+    ) -> None:
         self.socket = socket
         self.rooms = rooms
         self.hub = hub
         self.timers = timers
+        self.guards = guards
+        self.limits = rooms.limits
+        self.address = _address(socket.scope.get("client"))
         self.seat: Seat | None = None
         self.queue: asyncio.Queue[dict[str, Any]] | None = None
         self.forwarder: asyncio.Task[None] | None = None
-        self.bucket = TokenBucket()
+        self.bucket = TokenBucket(self.limits.ws_burst, self.limits.ws_rate, rooms.clock)
+        self.dropped = 0
+        self.warned = False
+        self.closed = False
         self.send_lock = asyncio.Lock()
 
     async def send(self, data: dict[str, Any]) -> None:
         async with self.send_lock:
             await self.socket.send_text(orjson.dumps(data).decode())
 
+    async def close(self, code: int, error: str, text: str) -> None:
+        """Tell the client why (an ``error`` message) and close the socket with ``code``."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(Exception):  # it may be gone already
+            await self.send(protocol.error(error, text))
+            await self.socket.close(code=code, reason=error)
+
     async def run(self) -> None:
         try:
-            while True:
+            while not self.closed:
                 frame = await self.socket.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
+                if not self.bucket.take():
+                    await self.drop()
+                    continue
+                if self.bucket.was_full:
+                    self.dropped = 0  # quiet long enough: earlier drops are forgiven
+                self.warned = False
                 raw = frame.get("text")
                 if raw is None:
                     raw = frame.get("bytes") or b""
@@ -191,18 +486,32 @@ class Connection:
         finally:
             await self.leave()
 
+    async def drop(self) -> None:
+        """A message over the rate: dropped unread, answered at most once per burst."""
+        self.dropped += 1
+        limits = self.limits
+        if self.dropped >= limits.ws_flood_drops:
+            await self.close(
+                CLOSE_POLICY,
+                "flooding",
+                f"{self.dropped} messages over the rate limit; the connection is closed",
+            )
+        elif not self.warned:
+            self.warned = True
+            await self.send(
+                protocol.error(
+                    "rate_limited",
+                    f"too many messages (at most {limits.ws_burst} at once, then "
+                    f"{limits.ws_rate:g} a second): messages over it are dropped unanswered, "
+                    f"and after {limits.ws_flood_drops} the connection is closed",
+                )
+            )
+
     async def handle(self, raw: str | bytes) -> None:
         try:
-            msg = protocol.parse(raw)
+            msg = protocol.parse(raw, self.limits.max_message_bytes)
         except protocol.ProtocolError as exc:
-            msg = None
-            refusal = protocol.error(exc.code, exc.message, exc.re)
-        if not self.bucket.take():
-            re = msg.id if msg is not None else None
-            await self.send(protocol.error("rate_limited", "too many messages; slow down", re))
-            return
-        if msg is None:
-            await self.send(refusal)
+            await self.send(protocol.error(exc.code, exc.message, exc.re))
             return
         try:
             await self.dispatch(msg)
@@ -243,14 +552,22 @@ class Connection:
             result = await run_in_threadpool(self.rooms.submit, seat, msg.word)
             await self.send(protocol.message("verdict", None, re=msg.id, result=result.to_json()))
         elif isinstance(msg, protocol.Start):
-            await run_in_threadpool(self.rooms.start_round, seat)
-            self.timers.watch(seat.room)
+            started = await run_in_threadpool(self.rooms.start_round, seat)
+            self.timers.at((seat.room, "round"), started.deadline + GRACE)
             await self.send_state(msg.id)  # the answer; everyone else hears it from the hub
             await self.hub.publish(seat.room, {"kind": "started"})
         elif isinstance(msg, protocol.Configure):
             await run_in_threadpool(self.rooms.configure, seat, msg.settings)
             await self.send_state(msg.id)
             await self.hub.publish(seat.room, {"kind": "changed"})
+        elif isinstance(msg, protocol.Kick):
+            await run_in_threadpool(self.rooms.kick, seat, msg.player)
+            await self.send_state(msg.id)
+            await self.hub.publish(seat.room, {"kind": "kicked", "player": msg.player})
+        elif isinstance(msg, protocol.End):
+            ended = await run_in_threadpool(self.rooms.end_game, seat)
+            await self.send_state(msg.id)
+            await self.hub.publish(seat.room, {"kind": "ended" if ended else "changed"})
         elif isinstance(msg, protocol.StateRequest):
             await end_if_due(self.rooms, self.hub, seat.room)
             await self.send_state(msg.id)
@@ -260,28 +577,44 @@ class Connection:
             raise protocol.ProtocolError(
                 "already_joined", f"this connection already plays for {self.seat.player}", msg.id
             )
+        wait = self.guards.joins.hit(self.address)
+        if wait is not None:
+            raise protocol.ProtocolError(
+                "too_many_joins",
+                f"too many joins from your address (at most "
+                f"{self.limits.joins_per_address_minute} a minute); try again in "
+                f"{math.ceil(wait)} s",
+                msg.id,
+            )
         token = None
         if msg.token is not None:
             seat = await run_in_threadpool(self.rooms.resume, msg.token)
-            if msg.room is not None and msg.room.upper() != seat.room:
+            if msg.room is not None and not _same_room(msg.room, seat.room):
                 raise protocol.ProtocolError(
                     "not_yours", f"that token is for room {seat.room}", msg.id
                 )
         elif msg.room is not None and msg.name is not None:
-            room = msg.room.upper()
-            token = await run_in_threadpool(self.rooms.join, room, msg.name)
-            seat = Seat(room, msg.name)
+            seat, token = await run_in_threadpool(self.rooms.join, msg.room, msg.name)
         else:
             raise protocol.ProtocolError(
                 "bad_message", 'join with "room" and "name", or with your "token"', msg.id
             )
         self.seat = seat
+        for old in self.guards.take_seat(seat, self):
+            await old.close(
+                CLOSE_REPLACED,
+                "replaced",
+                f"{seat.player} opened a newer connection (at most "
+                f"{self.limits.sockets_per_seat} per seat); this one is closed",
+            )
+        new_host = await run_in_threadpool(self.rooms.connected, seat)
         self.queue = self.hub.subscribe(seat.room)
         self.forwarder = asyncio.create_task(self.forward())
-        self.timers.watch(seat.room)
+        self.timers.watch_round(seat.room)
         fields: dict[str, Any] = {"room": seat.room, "player": seat.player, "re": msg.id}
         if token is not None:
             fields["token"] = token
+        if token is not None or new_host is not None:
             await self.hub.publish(seat.room, {"kind": "changed"})
         await self.send(protocol.message("welcome", None, **fields))
         await self.send_state(None)
@@ -296,6 +629,11 @@ class Connection:
         while True:
             event = await self.queue.get()
             try:
+                if event.get("kind") == "kicked" and event.get("player") == self.seat.player:
+                    await self.close(
+                        CLOSE_KICKED, "kicked", f"the host removed you from room {self.seat.room}"
+                    )
+                    return
                 view = await run_in_threadpool(self.rooms.view, self.seat)
                 if event.get("kind") == "ended" and view["last"] is not None:
                     await self.send(
@@ -311,7 +649,7 @@ class Connection:
                     )
                 await self.send(protocol.message("state", view["seq"], re=None, state=view))
                 if event.get("kind") == "started":
-                    self.timers.watch(self.seat.room)
+                    self.timers.watch_round(self.seat.room)
             except (WebSocketDisconnect, RuntimeError):
                 return
             except Exception:  # the database hiccuped: this player resyncs on the next event
@@ -322,14 +660,54 @@ class Connection:
             self.forwarder.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.forwarder
-        if self.seat is not None and self.queue is not None:
-            self.hub.unsubscribe(self.seat.room, self.queue)
+        seat = self.seat
+        if seat is None:
+            return
+        if self.queue is not None:
+            self.hub.unsubscribe(seat.room, self.queue)
+        self.guards.leave_seat(seat, self)
+        try:
+            host_due = await run_in_threadpool(self.rooms.disconnected, seat)
+        except Exception:  # shutting down, or the database is gone: presence resets at start
+            log.warning("could not record that %s left room %s", seat.player, seat.room)
+            return
+        if host_due is not None:
+            self.timers.at((seat.room, "host"), host_due)
+
+
+def _same_room(asked: str, room: str) -> bool:
+    return asked.replace("-", "").replace(" ", "").upper() == room
 
 
 @router.websocket("/ws")
 async def room_socket(socket: WebSocket) -> None:
     """The room protocol (see :mod:`bigboggle.web.protocol`)."""
-    await socket.accept()
     app = socket.app
-    connection = Connection(socket, app.state.rooms, app.state.hub, app.state.timers)
-    await connection.run()
+    guards: RoomGuards = app.state.room_guards
+    await socket.accept()
+    connection = Connection(socket, app.state.rooms, app.state.hub, app.state.timers, guards)
+    if not guards.open_socket(connection.address):
+        await connection.close(
+            CLOSE_POLICY,
+            "too_many_sockets",
+            f"your address has {guards.limits.sockets_per_address} connections open already "
+            "(the limit); close one first",
+        )
+        return
+    try:
+        await connection.run()
+    finally:
+        guards.close_socket(connection.address)
+
+
+__all__ = [
+    "CLOSE_KICKED",
+    "CLOSE_POLICY",
+    "CLOSE_REPLACED",
+    "Connection",
+    "RoomGuards",
+    "RoomTimers",
+    "TokenBucket",
+    "WindowLimit",
+    "router",
+]
