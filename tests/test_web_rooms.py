@@ -4,21 +4,37 @@ holds, resuming with a token, and an error (never a dropped connection) for ever
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
+import time
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import event, select
 from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
 
 from bigboggle import Dictionary, Rules, solve
-from bigboggle.rooms import GRACE, START_DELAY
+from bigboggle.limits import ServerLimits
+from bigboggle.rooms import GRACE, START_DELAY, Rooms, Seat
+from bigboggle.shelf import DictionaryShelf
+from bigboggle.store import RoomRoundRow, Store
 from bigboggle.web import create_app
 from bigboggle.web.protocol import MAX_MESSAGE_BYTES
+from bigboggle.web.rooms import (
+    CLOSE_KICKED,
+    CLOSE_POLICY,
+    CLOSE_REPLACED,
+    RoomTimers,
+    TokenBucket,
+    WindowLimit,
+)
 from conftest import FakeClock
 
 pytestmark = pytest.mark.once
@@ -288,3 +304,287 @@ def test_fuzzed_messages_never_break_the_connection_or_the_room(
             assert answer(ann, {"type": "ping"})["type"] == "pong"
             state = answer(ann, {"type": "state"})
             assert state["type"] == "state" and state["state"]["you"] == "ann"
+
+
+# -- issue 11: limits, host powers, timers at deadlines ------------------------------------------
+
+
+def small_limits(**changed: Any) -> ServerLimits:
+    return dataclasses.replace(ServerLimits(), **changed)
+
+
+@contextmanager
+def app_client(db: str | Store, clock: FakeClock, **limits: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(db, clock=clock, limits=small_limits(**limits))) as test_client:
+        yield test_client
+
+
+def closed_with(socket: WebSocketTestSession) -> tuple[list[dict[str, Any]], int]:
+    """The messages a socket gets until the server closes it, and the close code."""
+    got = []
+    try:
+        while True:
+            got.append(socket.receive_json())
+    except WebSocketDisconnect as closed:
+        return got, closed.code
+
+
+def test_a_flood_is_dropped_unanswered_and_then_closed(db_url: str, clock: FakeClock) -> None:
+    with app_client(db_url, clock, ws_burst=5, ws_flood_drops=20) as client:
+        room = create(client)
+        with client.websocket_connect("/ws") as flood, client.websocket_connect("/ws") as honest:
+            join(client, honest, room=room["room"], name="bob")  # 1 of bob's 5
+            for n in range(200):  # the clock stands still: the bucket never refills
+                flood.send_json({"type": "ping", "id": n})
+            got, code = closed_with(flood)
+            assert code == CLOSE_POLICY
+            assert [m.get("type") for m in got[:5]] == ["pong"] * 5
+            assert [m["code"] for m in got[5:]] == ["rate_limited", "flooding"]  # no reply each
+            assert answer(honest, {"type": "ping"})["type"] == "pong"  # the others go on
+            assert answer(honest, {"type": "state"})["state"]["you"] == "bob"
+
+
+def test_a_quiet_client_is_forgiven_its_drops(db_url: str, clock: FakeClock) -> None:
+    with (
+        app_client(db_url, clock, ws_burst=3, ws_rate=1.0, ws_flood_drops=5) as client,
+        client.websocket_connect("/ws") as socket,
+    ):
+        for _ in range(3):  # three rounds of a burst and 4 drops each: 12 drops in all
+            for n in range(7):
+                socket.send_json({"type": "ping", "id": n})
+            replies = [socket.receive_json() for _ in range(4)]
+            assert [r.get("code", r["type"]) for r in replies] == ["pong"] * 3 + ["rate_limited"]
+            clock.advance(3)  # quiet long enough to refill the bucket
+        assert answer(socket, {"type": "ping"})["type"] == "pong"
+
+
+def test_tokens_bucket_and_windows_follow_the_clock(clock: FakeClock) -> None:
+    bucket = TokenBucket(2, 0.5, clock)
+    assert [bucket.take() for _ in range(3)] == [True, True, False]
+    clock.advance(2)
+    assert [bucket.take(), bucket.take()] == [True, False]
+    clock.advance(-100)  # a clock that steps back refills nothing
+    assert bucket.take() is False
+    window = WindowLimit(2, 60, clock, keys=3)
+    assert [window.hit("a"), window.hit("a")] == [None, None]
+    assert window.hit("a") == 60
+    clock.advance(59.5)
+    assert window.hit("a") == 1  # at least a second
+    clock.advance(0.5)
+    assert window.hit("a") is None
+    for n in range(100):
+        window.hit(f"address-{n}")
+    assert len(window) == 3  # bounded, however many addresses call
+
+
+def test_one_seat_holds_a_few_sockets_the_newest_win(db_url: str, clock: FakeClock) -> None:
+    with app_client(db_url, clock, sockets_per_seat=2) as client:
+        room = create(client)
+        with ExitStack() as stack:
+            sockets = [stack.enter_context(client.websocket_connect("/ws")) for _ in range(3)]
+            for socket in sockets[:2]:
+                join(client, socket, token=room["token"])
+            sockets[2].send_json({"type": "join", "token": room["token"]})
+            got, code = closed_with(sockets[0])  # the oldest one goes
+            assert code == CLOSE_REPLACED and got[-1]["code"] == "replaced"
+            until(sockets[2], "welcome")
+            for socket in sockets[1:]:
+                assert answer(socket, {"type": "state"})["state"]["you"] == "ann"
+
+
+def test_one_address_holds_a_few_sockets(db_url: str, clock: FakeClock) -> None:
+    with app_client(db_url, clock, sockets_per_address=2) as client:
+        with client.websocket_connect("/ws") as one, client.websocket_connect("/ws") as two:
+            with client.websocket_connect("/ws") as three:
+                got, code = closed_with(three)
+                assert code == CLOSE_POLICY and got[0]["code"] == "too_many_sockets"
+            assert answer(one, {"type": "ping"})["type"] == "pong"
+            assert answer(two, {"type": "ping"})["type"] == "pong"
+        with client.websocket_connect("/ws") as again:  # a closed one frees its place
+            assert answer(again, {"type": "ping"})["type"] == "pong"
+
+
+def test_room_creation_is_limited_per_address(db_url: str, clock: FakeClock) -> None:
+    with app_client(db_url, clock, rooms_per_address_hour=2) as client:
+        create(client)
+        create(client)
+        refused = client.post("/api/rooms", json={"host": "ann"})
+        assert refused.status_code == 429 and "at most 2 an hour" in refused.json()["error"]
+        assert refused.headers["Retry-After"] == "3600"
+        clock.advance(3600)
+        create(client)
+
+
+def test_join_attempts_are_limited_per_address(db_url: str, clock: FakeClock) -> None:
+    with app_client(db_url, clock, joins_per_address_minute=3) as client:
+        room = create(client)
+        with client.websocket_connect("/ws") as guesser:
+            for code in ("BBBBBBBBBB", "CCCCCCCCCC", "DDDDDDDDDD"):
+                assert answer(guesser, {"type": "join", "room": code, "name": "x"})["code"] == (
+                    "not_found"
+                )
+            refused = answer(guesser, {"type": "join", "room": room["room"], "name": "x"})
+            assert (
+                refused["code"] == "too_many_joins" and "try again in 60 s" in (refused["message"])
+            )
+            clock.advance(60)
+            joined = answer(guesser, {"type": "join", "room": room["room"], "name": "x"})
+            assert joined["type"] == "welcome"
+
+
+def test_settings_over_the_protocol_are_bounded_and_for_seated_players(
+    client: TestClient,
+) -> None:
+    room = create(client)
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        ghost = answer(ann, {"type": "configure", "settings": {"handicaps": {"ghost": 3}}})
+        assert ghost["code"] == "bad_input" and "'ghost' is not a player" in ghost["message"]
+        huge = client.post(
+            "/api/rooms",
+            json={"host": "bob", "settings": {"handicaps": {f"p{n}": 3 for n in range(3000)}}},
+        )
+        assert huge.status_code == 400, huge.text
+        state = answer(ann, {"type": "state"})["state"]
+        assert state["settings"]["handicaps"] == {}
+
+
+def test_look_alike_names_over_the_protocol(client: TestClient) -> None:
+    room = create(client, host="alice")
+    with client.websocket_connect("/ws") as other:
+        for name in ("alice\u200b", "ALICE", "\u0430lice"):
+            refused = answer(other, {"type": "join", "room": room["room"], "name": name})
+            assert refused["code"] == "bad_input", refused
+    assert client.get(f"/api/rooms/{room['room']}").json()["players"] == ["alice"]
+
+
+def test_the_host_kicks_a_player_over_the_protocol(client: TestClient) -> None:
+    room = create(client)
+    code = room["room"]
+    with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+        join(client, ann, token=room["token"])
+        bob_token = join(client, bob, room=code, name="bob")["token"]
+        assert answer(bob, {"type": "kick", "player": "ann"})["code"] == "not_host"
+        kicked = answer(ann, {"type": "kick", "player": "bob"})
+        assert kicked["type"] == "state" and kicked["state"]["players"] == ["ann"]
+        got, close_code = closed_with(bob)
+        assert close_code == CLOSE_KICKED and got[-1]["code"] == "kicked"
+    with client.websocket_connect("/ws") as again:
+        assert answer(again, {"type": "join", "token": bob_token})["code"] == "kicked"
+        taken = answer(again, {"type": "join", "room": code, "name": "Bob"})
+        assert taken["code"] == "bad_input" and "taken" in taken["message"]
+
+
+def test_the_host_ends_the_game_over_the_protocol(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    room = create(client)
+    with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+        join(client, ann, token=room["token"])
+        join(client, bob, room=room["room"], name="bob")
+        board = answer(ann, {"type": "start"})["state"]["round"]["board"]
+        clock.advance(START_DELAY)
+        word = solve(board, standard, Rules.preset("big")).words[0].word
+        assert answer(bob, {"type": "submit", "word": word})["type"] == "verdict"
+        assert answer(bob, {"type": "end"})["code"] == "not_host"
+        ended = answer(ann, {"type": "end"})
+        assert ended["state"]["over"] and ended["state"]["round"] is None
+        results = until(bob, "results")
+        assert results["over"] and results["winner"] == "bob"
+        assert answer(ann, {"type": "start"})["code"] == "not_now"
+
+
+def test_the_host_role_passes_when_the_host_is_away(client: TestClient, clock: FakeClock) -> None:
+    room = create(client)
+    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    with client.websocket_connect("/ws") as bob:
+        with client.websocket_connect("/ws") as ann:
+            join(client, ann, token=room["token"])
+            join(client, bob, room=room["room"], name="bob")
+        # ann's page is gone: her absence is timed, nothing else.
+        wait_for(lambda: (room["room"], "host") in client.portal.call(lambda: timers.scheduled))  # type: ignore[union-attr]
+        clock.advance(ServerLimits().host_away)
+        client.portal.call(timers.recheck)  # type: ignore[union-attr]
+        state = until(bob, "state")
+        while state["state"]["host"] != "bob":
+            state = until(bob, "state")
+        assert answer(bob, {"type": "start"})["type"] == "state"  # bob's powers now
+        assert (room["room"], "host") not in client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]
+
+
+def wait_for(test: Any, tries: int = 200, what: Any = None) -> None:
+    """Wait (briefly, without timing anything) until ``test()`` holds; ``what()`` tells what
+    there was instead."""
+    for _ in range(tries):
+        if test():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"the condition never held: {what() if what else ''}")
+
+
+def test_a_rounds_timer_is_dropped_once_it_has_fired(client: TestClient, clock: FakeClock) -> None:
+    room = create(client, timer=30)
+    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    scheduled = lambda: client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]  # noqa: E731
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        assert (room["room"], "round") not in scheduled()  # no round: no timer
+        answer(ann, {"type": "start"})
+        assert (room["room"], "round") in scheduled()
+        clock.advance(START_DELAY + 30 + GRACE)
+        client.portal.call(timers.recheck)  # type: ignore[union-attr]
+        until(ann, "results")
+        wait_for(lambda: (room["room"], "round") not in scheduled(), what=scheduled)
+        assert set(scheduled()) == {("", "idle")}  # the daily closing of idle rooms only
+
+
+def test_idle_sockets_make_no_database_queries(db_url: str, clock: FakeClock) -> None:
+    store = Store(db_url)
+    queries: list[str] = []
+    with app_client(store, clock) as client, ExitStack() as stack:
+        for n in range(10):
+            room = create(client, host=f"host{n}")
+            socket = stack.enter_context(client.websocket_connect("/ws"))
+            join(client, socket, token=room["token"])
+            answer(socket, {"type": "ping"})
+        event.listen(store.engine, "before_cursor_execute", lambda *args: queries.append(args[2]))
+        time.sleep(1.5)  # the old timers polled every 0.5 s; now nothing runs
+        assert queries == []
+
+
+def test_rounds_overdue_at_start_up_are_scored(db_url: str, clock: FakeClock) -> None:
+    rooms = Rooms(Store(db_url), DictionaryShelf(), clock)
+    code, _ = rooms.create("ann", {"timer": 30})
+    rooms.start_round(Seat(code, "ann"))
+    clock.advance(3600)  # the server was down through the deadline
+    with TestClient(create_app(db_url, clock=clock)) as client:
+        public = client.get(f"/api/rooms/{code}").json()
+        assert public["rounds_played"] == 1
+        assert client.get(f"/api/rooms/{code}/rounds/1").json()["board"]
+    with rooms.store.session() as session:
+        assert session.scalar(select(RoomRoundRow.result)) is not None
+
+
+def test_a_running_round_gets_its_timer_at_start_up(db_url: str, clock: FakeClock) -> None:
+    rooms = Rooms(Store(db_url), DictionaryShelf(), clock)
+    code, _ = rooms.create("ann", {"timer": 30})
+    started = rooms.start_round(Seat(code, "ann"))
+    with TestClient(create_app(db_url, clock=clock)) as client:
+        timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+        scheduled = client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]
+        assert scheduled[(code, "round")] == started.deadline + GRACE
+
+
+def test_a_closed_room_refuses_play_and_stays_readable(db_url: str, clock: FakeClock) -> None:
+    rooms = Rooms(Store(db_url), DictionaryShelf(), clock)
+    code, token = rooms.create("ann")
+    clock.advance(31 * 86_400)
+    with TestClient(create_app(db_url, clock=clock)) as client:  # closed at start-up
+        assert client.get(f"/api/rooms/{code}").json()["closed"] is True
+        with client.websocket_connect("/ws") as ann:
+            join(client, ann, token=token)
+            refused = answer(ann, {"type": "start"})
+            assert refused["code"] == "closed" and "closed after 30 days" in refused["message"]
+        with client.websocket_connect("/ws") as late:
+            refused = answer(late, {"type": "join", "room": code, "name": "bob"})
+            assert refused["code"] == "closed"

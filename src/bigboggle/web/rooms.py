@@ -271,6 +271,8 @@ class RoomTimers:
         self._due: dict[TimerKey, float] = {}
         self._handles: dict[TimerKey, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Timers that have fired and whose work is still running.
+        self._firing: set[TimerKey] = set()
 
     @property
     def scheduled(self) -> dict[TimerKey, float]:
@@ -304,8 +306,9 @@ class RoomTimers:
     def watch_round(self, room: str) -> None:
         """Make sure the room's round (if any) has a timer here: a process hears of a round by
         a join or a "started" event. Reads the database only when it has no timer yet."""
-        if (room, "round") not in self._due:
-            self._spawn(self._watch(room))
+        key = (room, "round")
+        if key not in self._due and key not in self._firing:
+            self.spawn(self._watch(room))
 
     def recheck(self) -> None:
         """Re-arm every timer against the clock (after it jumped)."""
@@ -339,9 +342,17 @@ class RoomTimers:
             "host": self._hand_over,
             "idle": self._close_idle,
         }
-        self._spawn(jobs[kind](room))
+        self._firing.add(key)
+        self.spawn(self._run_fired(key, jobs[kind](room)))
 
-    def _spawn(self, work: Awaitable[None]) -> None:
+    async def _run_fired(self, key: TimerKey, work: Awaitable[None]) -> None:
+        try:
+            await work
+        finally:
+            self._firing.discard(key)
+
+    def spawn(self, work: Awaitable[None]) -> None:
+        """Run ``work`` in a task of the timers' own (kept until done, cancelled at stop)."""
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -354,6 +365,16 @@ class RoomTimers:
     def _cancel(self, key: TimerKey) -> None:
         self._cancel_handle(key)
         self._due.pop(key, None)
+
+    async def left(self, seat: Seat) -> None:
+        """A connection of ``seat`` closed: count it, and time the host's absence."""
+        try:
+            host_due = await run_in_threadpool(self.rooms.disconnected, seat)
+        except Exception:  # the database is gone: presence is reset at start-up
+            log.warning("could not record that %s left room %s", seat.player, seat.room)
+            return
+        if host_due is not None:
+            self.at((seat.room, "host"), host_due)
 
     async def _watch(self, room: str) -> None:
         try:
@@ -372,7 +393,8 @@ class RoomTimers:
             log.exception("cannot read the deadline of room %s", room)
             due = self.rooms.clock() + RETRY_SECONDS
         if due is not None:  # scoring failed (tried again later), or another round started
-            self.at((room, "round"), max(due, self.rooms.clock() + 0.1))
+            now = self.rooms.clock()
+            self.at((room, "round"), due if due > now else now + RETRY_SECONDS)
 
     async def _hand_over(self, room: str) -> None:
         try:
@@ -666,13 +688,8 @@ class Connection:
         if self.queue is not None:
             self.hub.unsubscribe(seat.room, self.queue)
         self.guards.leave_seat(seat, self)
-        try:
-            host_due = await run_in_threadpool(self.rooms.disconnected, seat)
-        except Exception:  # shutting down, or the database is gone: presence resets at start
-            log.warning("could not record that %s left room %s", seat.player, seat.room)
-            return
-        if host_due is not None:
-            self.timers.at((seat.room, "host"), host_due)
+        # A task of its own: the connection's task may be cancelled as it goes (at shutdown).
+        self.timers.spawn(self.timers.left(seat))
 
 
 def _same_room(asked: str, room: str) -> bool:
