@@ -22,7 +22,17 @@ let tracer = null;
 let boardText = null;
 let shownResults = 0;
 let lastSeq = null; // the room's event counter as last seen: a gap means news was missed
+let knownHost = null; // the host as last seen: a change is announced
+let stopped = false; // the server closed this page's connection for good (removed, replaced)
 const announced = new Set();
+
+// Errors after which reconnecting would not help (the server closes the socket after them).
+const FINAL_ERRORS = {
+  kicked: "The host removed you from this room.",
+  replaced: "This room is open in another tab or window; reload this page to play here.",
+  too_many_sockets: "Too many connections from your address; close some tabs and reload.",
+  flooding: "This page sent too many messages and was disconnected; reload to come back.",
+};
 
 const serverNow = () => Date.now() / 1000 + offset;
 
@@ -53,6 +63,10 @@ function connect() {
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
+    if (stopped) {
+      connection.textContent = "Disconnected.";
+      return;
+    }
     connection.textContent = "Connection lost; reconnecting…";
     me = null;
     retry = Math.min(retry + 1, 5);
@@ -83,6 +97,14 @@ function receive(message) {
       showResults(message.round, message);
       break;
     case "error":
+      if (FINAL_ERRORS[message.code]) {
+        stopped = true;
+        if (message.code === "kicked") localStorage.removeItem(tokenKey);
+        showError(`${FINAL_ERRORS[message.code]} (${message.message})`);
+        $("host-end").hidden = true;
+        $("host-controls").hidden = true;
+        return;
+      }
       if (message.code === "not_found" && localStorage.getItem(tokenKey) && !me) {
         localStorage.removeItem(tokenKey); // a token from an old database: join afresh
         $("join-form").hidden = false;
@@ -100,10 +122,21 @@ function render(next) {
   state = next;
   offset = next.now - Date.now() / 1000;
   $("lobby").hidden = false;
+  const isHost = next.you === next.host;
+  announceHost(next);
   const players = $("players");
   players.replaceChildren(
     ...next.players.map((name) =>
-      el("li", {}, name, name === next.host ? " (host)" : "", name === next.you ? " — you" : ""),
+      el(
+        "li",
+        {},
+        name,
+        name === next.host ? " (host)" : "",
+        name === next.you ? " — you" : "",
+        isHost && name !== next.you && !next.over
+          ? el("button", { type: "button", class: "kick", "data-player": name, "aria-label": `Remove ${name} from the room`, text: "Remove" })
+          : "",
+      ),
     ),
   );
   const s = next.settings;
@@ -118,9 +151,9 @@ function render(next) {
   $("settings-summary").textContent =
     `${s.rules}, ${s.timer ? `${s.timer} s` : "the game's timer"}, ${ends}${options.length ? `; ${options.join("; ")}` : ""}. ` +
     `${next.rounds_played} round${next.rounds_played === 1 ? "" : "s"} played.`;
-  const isHost = next.you === next.host;
   const running = next.round;
   $("host-controls").hidden = !isHost || next.over || Boolean(running);
+  $("host-end").hidden = !isHost || next.over;
   $("waiting").hidden = isHost || next.over || Boolean(next.round);
   if (isHost) fillSettings(next);
   $("start-round").disabled = Boolean(running);
@@ -128,6 +161,22 @@ function render(next) {
   else $("play").hidden = true;
   if (next.last && next.last.number !== shownResults) showResults(next.last, next);
   else if (next.last) showTotals(next);
+  else if (next.over) {
+    $("results").hidden = false; // ended by the host before any round was scored
+    showTotals(next);
+  }
+}
+
+function announceHost(next) {
+  if (knownHost !== null && knownHost !== next.host) {
+    const note = $("host-note");
+    note.hidden = false;
+    note.textContent =
+      next.host === next.you
+        ? `You are the host now (${knownHost} was away).`
+        : `${next.host} is the host now.`;
+  }
+  knownHost = next.host;
 }
 
 function showRound(round) {
@@ -225,7 +274,11 @@ function showTotals(view) {
   const winner = $("winner");
   if (view.over) {
     winner.hidden = false;
-    winner.textContent = view.winner ? `${view.winner} wins the game.` : "The game ends in a tie.";
+    winner.textContent = view.winner
+      ? `${view.winner} wins the game.`
+      : view.standings.length
+        ? "The game ends in a tie."
+        : "The game is over.";
   } else winner.hidden = true;
 }
 
@@ -284,6 +337,16 @@ $("word-form").addEventListener("submit", (event) => {
   submit(word);
 });
 $("start-round").addEventListener("click", () => send({ type: "start" }));
+$("end-game").addEventListener("click", () => {
+  const running = state && state.round ? " The round in play is scored as it stands." : "";
+  if (confirm(`End the game for everyone now?${running}`)) send({ type: "end" });
+});
+$("players").addEventListener("click", (event) => {
+  const button = event.target.closest("button.kick");
+  if (!button) return;
+  const player = button.dataset.player;
+  if (confirm(`Remove ${player} from the room? They cannot come back under that name.`)) send({ type: "kick", player });
+});
 
 function fillSettings(view) {
   const form = $("settings-form");

@@ -26,6 +26,7 @@ create.addEventListener("submit", async (event) => {
 });
 document.getElementById("join-room").addEventListener("submit", (event) => {
   event.preventDefault();
-  const code = document.getElementById("code").value.trim().toUpperCase();
+  // Codes are read aloud in groups: spaces and dashes are not part of them.
+  const code = document.getElementById("code").value.replace(/[\s-]/g, "").toUpperCase();
   if (code) location.href = `/rooms/${encodeURIComponent(code)}`;
 });
