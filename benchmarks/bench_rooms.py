@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from bigboggle import Dictionary
 from live_server import LiveServer
-from room_load import run_load
+from room_load import LOAD_LIMITS, run_load
 
 
 def main() -> None:
@@ -44,6 +45,7 @@ def main() -> None:
     extra = ["--workers", str(args.workers)]
     if args.redis:
         extra += ["--redis", args.redis]
+    os.environ.update(LOAD_LIMITS)  # every player comes from loopback: one address
     server = LiveServer(db_url, folder / "server.log", *extra).start()
     try:
         report = asyncio.run(

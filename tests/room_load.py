@@ -21,6 +21,14 @@ from websockets.asyncio.client import ClientConnection, connect
 from bigboggle import Dictionary, Rules, solve
 from bigboggle.store import RoomRoundRow, RoomWordRow
 
+#: The whole load comes from one address (loopback), which the per-address limits are made to
+#: stop: a server under this load runs with these in its environment (``BIGBOGGLE_LIMIT_*``).
+LOAD_LIMITS = {
+    "BIGBOGGLE_LIMIT_ROOMS_PER_ADDRESS_HOUR": "100000",
+    "BIGBOGGLE_LIMIT_JOINS_PER_ADDRESS_MINUTE": "100000",
+    "BIGBOGGLE_LIMIT_SOCKETS_PER_ADDRESS": "100000",
+}
+
 
 @dataclass
 class LoadReport:
