@@ -24,6 +24,7 @@ from bigboggle.rooms import (
     START_DELAY,
     KickedError,
     NotHostError,
+    Presence,
     RoomClosedError,
     RoomFullError,
     Rooms,
@@ -491,14 +492,16 @@ def test_the_host_role_passes_after_host_away(rooms: Rooms, clock: FakeClock) ->
     code, _ = rooms.create("ann")
     ann, bob, cy = Seat(code, "ann"), rooms.join(code, "bob")[0], rooms.join(code, "cy")[0]
     for seat in (ann, bob, cy):
-        assert rooms.connected(seat) is None
-    assert rooms.connected(ann) is None  # a second tab of ann's
+        assert rooms.connected(seat) == Presence()
+    assert rooms.connected(ann) == Presence()  # a second tab of ann's
     assert rooms.disconnected(ann) is None  # one tab closed: ann is still here
     due = rooms.disconnected(ann)
     assert due == clock.now + rooms.limits.host_away
     assert rooms.disconnected(bob) is None  # not the host
     clock.advance(rooms.limits.host_away - 1)
     assert rooms.hand_over_if_away(code) is None  # not away long enough
+    assert rooms.connected(bob) == Presence(host_due=due)  # bob is told when to ask again
+    rooms.disconnected(bob)
     clock.advance(1)
     assert rooms.hand_over_if_away(code) == "cy"  # bob has left too: the next one present
     assert rooms.public(code)["host"] == "cy"
@@ -519,9 +522,9 @@ def test_with_nobody_left_the_room_winds_down_until_someone_comes_back(
     clock.advance(rooms.limits.host_away + 1)
     assert rooms.hand_over_if_away(code) is None  # nobody here: nothing to do
     assert rooms.public(code)["host"] == "ann"
-    assert rooms.connected(bob) == "bob"  # the first to come back takes over
+    assert rooms.connected(bob) == Presence(new_host="bob")  # the first back takes over
     assert rooms.public(code)["host"] == "bob"
-    assert rooms.connected(ann) is None  # ann is a player now
+    assert rooms.connected(ann) == Presence()  # ann is a player now
 
 
 def test_verdicts_and_results_are_stored_and_views_score_nothing(

@@ -588,3 +588,17 @@ def test_a_closed_room_refuses_play_and_stays_readable(db_url: str, clock: FakeC
         with client.websocket_connect("/ws") as late:
             refused = answer(late, {"type": "join", "room": code, "name": "bob"})
             assert refused["code"] == "closed"
+
+
+def test_a_host_who_never_came_hands_over_to_who_did(client: TestClient, clock: FakeClock) -> None:
+    room = create(client)  # ann created the room and never opened it (or left while no server ran)
+    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    with client.websocket_connect("/ws") as bob:
+        join(client, bob, room=room["room"], name="bob")
+        scheduled = client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]
+        assert scheduled[(room["room"], "host")] == clock.now + ServerLimits().host_away
+        clock.advance(ServerLimits().host_away)
+        client.portal.call(timers.recheck)  # type: ignore[union-attr]
+        state = until(bob, "state")
+        while state["state"]["host"] != "bob":
+            state = until(bob, "state")

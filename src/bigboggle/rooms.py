@@ -321,6 +321,15 @@ def _hash(token: str) -> str:
 
 
 @dataclass(frozen=True)
+class Presence:
+    """What a new connection changed about the host: who took over the role (if the host was
+    away too long), or when it may pass (if the host is away, not yet for long)."""
+
+    new_host: str | None = None
+    host_due: float | None = None
+
+
+@dataclass(frozen=True)
 class Seat:
     """Who a connection speaks for: a room and a player in it."""
 
@@ -548,10 +557,11 @@ class Rooms:
 
     # -- presence and the host's handover ----------------------------------------------------
 
-    def connected(self, seat: Seat) -> str | None:
+    def connected(self, seat: Seat) -> Presence:
         """A connection of ``seat`` opened. If the host has been away for longer than
         ``host_away``, the role passes now (to the first connected player after the host in
-        join order): returns the new host, else ``None``."""
+        join order); if the host is away for less, :attr:`Presence.host_due` says when it may
+        pass (for a timer: the host may have left while no server ran)."""
         with self.store.write_session() as session:
             session.execute(
                 update(RoomPlayerRow)
@@ -584,9 +594,9 @@ class Rooms:
         someone is connected: returns the new host, else ``None`` (with nobody connected,
         nothing happens: the room winds down until somebody comes back)."""
         with self.store.write_session() as session:
-            return self._hand_over(session, code)
+            return self._hand_over(session, code).new_host
 
-    def _hand_over(self, session: Session, code: str) -> str | None:
+    def _hand_over(self, session: Session, code: str) -> Presence:
         rows = session.scalars(
             select(RoomPlayerRow)
             .where(RoomPlayerRow.room == code, RoomPlayerRow.kicked_at.is_(None))
@@ -594,17 +604,17 @@ class Rooms:
         ).all()
         room = session.scalar(select(RoomRow).where(RoomRow.code == code))
         if room is None or room.closed_at is not None:
-            return None
+            return Presence()
         host = next((row for row in rows if row.name == room.host), None)
         if host is not None and host.sockets:
-            return None
+            return Presence()
         away = (
             0.0
             if host is None
             else (host.away_since if host.away_since is not None else host.joined_at)
         )
         if host is not None and self.clock() - away < self.limits.host_away:
-            return None
+            return Presence(host_due=away + self.limits.host_away)
         start = rows.index(host) + 1 if host is not None else 0
         for row in [*rows[start:], *rows[:start]]:
             if row.sockets and row.name != room.host:
@@ -612,8 +622,8 @@ class Rooms:
                 room.host = row.name
                 room.active_at = self.clock()
                 self._bump(session, code)
-                return row.name
-        return None
+                return Presence(new_host=row.name)
+        return Presence()
 
     def reset_presence(self) -> None:
         """Forget every connection (for a server that is the only one on its database, at
@@ -1193,6 +1203,7 @@ __all__ = [
     "START_DELAY",
     "KickedError",
     "NotHostError",
+    "Presence",
     "RoomClosedError",
     "RoomFullError",
     "RoomSettings",

@@ -629,14 +629,16 @@ class Connection:
                 f"{seat.player} opened a newer connection (at most "
                 f"{self.limits.sockets_per_seat} per seat); this one is closed",
             )
-        new_host = await run_in_threadpool(self.rooms.connected, seat)
+        presence = await run_in_threadpool(self.rooms.connected, seat)
+        if presence.host_due is not None:
+            self.timers.at((seat.room, "host"), presence.host_due)
         self.queue = self.hub.subscribe(seat.room)
         self.forwarder = asyncio.create_task(self.forward())
         self.timers.watch_round(seat.room)
         fields: dict[str, Any] = {"room": seat.room, "player": seat.player, "re": msg.id}
         if token is not None:
             fields["token"] = token
-        if token is not None or new_host is not None:
+        if token is not None or presence.new_host is not None:
             await self.hub.publish(seat.room, {"kind": "changed"})
         await self.send(protocol.message("welcome", None, **fields))
         await self.send_state(None)
