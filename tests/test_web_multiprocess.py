@@ -142,3 +142,26 @@ def test_a_server_restart_mid_round_loses_no_acknowledged_word(
         state = again.ask({"type": "state"})["state"]
         assert [w["word"] for w in state["round"]["words"]] == [word]
         assert again.ask({"type": "submit", "word": word})["result"]["verdict"] == "repeated"
+
+
+def test_the_host_on_one_process_removes_a_player_on_the_other(
+    two_servers: list[LiveServer],
+) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    first, second = two_servers
+    _, room = first.call("POST", "/api/rooms", {"host": "ann", "settings": {"timer": 30}})
+    with ExitStack() as stack:
+        ann, bob = Player(first, stack), Player(second, stack)
+        ann.ask({"type": "join", "token": room["token"]})
+        bob_token = bob.ask({"type": "join", "room": room["room"], "name": "bob"})["token"]
+        ann.until(lambda m: m["type"] == "state" and m["state"]["players"] == ["ann", "bob"])
+        assert ann.ask({"type": "kick", "player": "bob"})["state"]["players"] == ["ann"]
+        assert bob.until(lambda m: m["type"] == "error")["code"] == "kicked"
+        with pytest.raises(ConnectionClosed) as closed:
+            bob.until(lambda m: False)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4001
+        again = Player(first, stack)
+        assert again.ask({"type": "join", "token": bob_token})["code"] == "kicked"
+        ended = ann.ask({"type": "end"})
+        assert ended["state"]["over"] is True
