@@ -276,7 +276,11 @@ json_values = st.recursive(
     max_leaves=12,
 )
 messages = st.fixed_dictionaries(
-    {"type": st.sampled_from(["join", "configure", "start", "submit", "state", "ping", "x"])},
+    {
+        "type": st.sampled_from(
+            ["join", "configure", "start", "submit", "state", "ping", "kick", "end", "x"]
+        )
+    },
     optional={
         "word": json_values,
         "room": json_values,

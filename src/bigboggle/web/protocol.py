@@ -2,7 +2,8 @@
 
 Client to server (``"v": 1`` may be given; another version is refused)::
 
-    {"type": "join", "room": "BCDFG", "name": "ann"}       take a seat (answers welcome + state)
+    {"type": "join", "room": "BCDFGHJKLM", "name": "ann"}  take a seat (answers welcome + state;
+                                                           the code may have spaces or dashes)
     {"type": "join", "token": "…"}                         come back to your seat (after a reload)
     {"type": "configure", "settings": {…}}                 the host, between rounds
     {"type": "start"}                                      the host: shake and start a round

@@ -563,7 +563,7 @@ class Connection:
         if seat is None:
             raise protocol.ProtocolError("not_joined", "join a room first", msg.id)
         if isinstance(msg, protocol.Submit):
-            if (msg.room is not None and msg.room.upper() != seat.room) or (
+            if (msg.room is not None and not _same_room(msg.room, seat.room)) or (
                 msg.player is not None and msg.player != seat.player
             ):
                 raise protocol.ProtocolError(
