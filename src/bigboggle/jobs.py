@@ -12,7 +12,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from .analysis import parse_band, shake_in_band, standing_of
+from .analysis import Standing, parse_band, shake_in_band, standing_of
 from .dice import shake
 from .dictionary import Dictionary
 from .errors import RoundInputError, RulesError
@@ -21,7 +21,7 @@ from .round_input import parse_round_request
 from .rules import Rules
 from .scoring import score_round
 from .shelf import DictionaryShelf
-from .solver import solve
+from .solver import Solution, solve
 
 ShelfSpec = tuple[tuple[str, str], ...]
 
@@ -124,3 +124,13 @@ def band_shake(
     used = band_seed(spec, rules, {"challenge": challenge or None}, dictionary, band, seed)
     dealt = shake(ruleset.dice, used, challenge=ruleset.challenge)
     return dealt.to_json(ruleset.name, used)
+
+
+def solve_with_standing(
+    spec: ShelfSpec, board: str, rules: str, dictionary: str | None, min_length: int | None
+) -> tuple[Solution, Standing | None]:
+    """The solution itself (for the solver page) and where the board stands among shakes."""
+    ruleset = Rules.preset(rules)
+    found = words(spec, dictionary or ruleset.dictionary)
+    solution = solve(board, found, ruleset, min_length=min_length)
+    return solution, standing_of(solution, found)

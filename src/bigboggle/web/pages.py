@@ -10,13 +10,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from ..analysis import MAX_SEED, standing_of
+from .. import jobs
+from ..analysis import MAX_SEED
 from ..board import Board
 from ..dice import DICE_SETS
-from ..errors import BoggleError, RulesError
+from ..errors import BoggleError, BudgetExceededError, BusyError, RulesError
 from ..rules import PRESETS, SCORING_TABLES, Rules
 from ..solo_games import check_date, utc_date
-from ..solver import Solution, solve
+from ..solver import Solution
 from .app import services
 
 router = APIRouter(include_in_schema=False)
@@ -44,7 +45,7 @@ def home(request: Request) -> Response:
 
 
 @router.get("/solve", response_class=HTMLResponse)
-def solver(
+async def solver(
     request: Request,
     board: Text = None,
     rules: Name = None,
@@ -63,11 +64,15 @@ def solver(
         else:
             shortest = int(min_length)
     if board and error is None:
+        found = services(request)
         try:
             ruleset = Rules.preset(rules_name)
-            words = services(request).shelf.get(dictionary or ruleset.dictionary)
-            solution = solve(board, words, ruleset, min_length=shortest)
-            place = standing_of(solution, words)
+            found.shelf.get(dictionary or ruleset.dictionary)  # an unknown name: at once
+            solution, place = await found.pool.run(
+                jobs.solve_with_standing, found.shelf.spec, board, rules_name, dictionary, shortest
+            )
+        except (BusyError, BudgetExceededError):
+            raise  # the app answers 503 (with Retry-After when busy)
         except BoggleError as exc:
             error = str(exc)
     return _page(
