@@ -678,3 +678,22 @@ def test_judges_are_kept_for_a_few_rounds_only(
         clock.advance(-START_DELAY)
         assert len(rooms._judges) <= JUDGE_CACHE
         assert board
+
+
+def test_a_refused_scoring_at_start_up_does_not_stop_the_others(
+    db_url: str, clock: FakeClock
+) -> None:
+    refusals = [BusyError("the pool is full")]
+
+    def refuses_once(fn: Callable[..., T], /, *args: Any) -> T:
+        if refusals:
+            raise refusals.pop()
+        return run_here(fn, *args)
+
+    rooms = Rooms(Store(db_url), DictionaryShelf(), clock, runner=refuses_once)
+    codes = [rooms.create(name, {"timer": 30})[0] for name in ("ann", "bob")]
+    for code, name in zip(codes, ("ann", "bob"), strict=True):
+        rooms.start_round(Seat(code, name))
+    clock.advance(60)
+    assert len(rooms.score_overdue()) == 1  # the first was refused; the second scored
+    assert [due for _, due in rooms.running()] == [clock.now + SCORING_LEASE]

@@ -42,7 +42,14 @@ from .board import Board
 from .compute import Runner, run_here
 from .dice import shake
 from .dictionary import normalise
-from .errors import GameStateError, RoundInputError, RulesError, quoted
+from .errors import (
+    BudgetExceededError,
+    BusyError,
+    GameStateError,
+    RoundInputError,
+    RulesError,
+    quoted,
+)
 from .judge import Judge
 from .limits import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_SETTINGS_BYTES, ServerLimits
 from .names import clean_name, name_key
@@ -923,8 +930,11 @@ class Rooms:
         scored = []
         now = self.clock()
         for code, due in self.running():
-            if due <= now and self.end_round_if_due(code) is not None:
-                scored.append(code)
+            try:
+                if due <= now and self.end_round_if_due(code) is not None:
+                    scored.append(code)
+            except (BusyError, BudgetExceededError):  # its timer tries again after the lease
+                continue
         return scored
 
     # -- closing idle rooms ------------------------------------------------------------------

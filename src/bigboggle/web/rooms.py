@@ -288,10 +288,13 @@ class RoomTimers:
                 await run_in_threadpool(self.rooms.reset_presence)
             for code in await run_in_threadpool(self.rooms.score_overdue):
                 await self.hub.publish(code, {"kind": "ended"})
+        except Exception:  # the database is down: the timers below try again
+            log.exception("could not score the overdue rounds at start-up")
+        try:
             for code, due in await run_in_threadpool(self.rooms.running):
                 self.at((code, "round"), due)
-        except Exception:  # the database is down: rounds get timers when players come back
-            log.exception("could not look at the rooms' rounds at start-up")
+        except Exception:  # rounds get timers when their players come back
+            log.exception("could not time the rooms' rounds at start-up")
         self.at(("", "idle"), self.rooms.clock())
 
     def at(self, key: TimerKey, due: float) -> None:
