@@ -625,7 +625,10 @@ class Rooms:
         start = rows.index(host) + 1 if host is not None else 0
         for row in [*rows[start:], *rows[:start]]:
             if row.sockets and row.name != room.host:
-                room = self._lock_room(session, code)
+                seen = room.host
+                room = self._lock_room(session, code)  # read again, locked
+                if room.host != seen:
+                    return Presence()  # someone else handed it over meanwhile
                 room.host = row.name
                 room.active_at = self.clock()
                 self._bump(session, code)
@@ -1150,7 +1153,12 @@ class Rooms:
         session.execute(update(RoomRow).where(RoomRow.code == code).values(seq=RoomRow.seq + 1))
 
     def _lock_room(self, session: Session, code: str) -> RoomRow:
-        room = session.scalar(select(RoomRow).where(RoomRow.code == code).with_for_update())
+        room = session.scalar(
+            select(RoomRow)
+            .where(RoomRow.code == code)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        )
         if room is None:
             raise NotFoundError(f"no room {quoted(code, 30)}")
         return room
