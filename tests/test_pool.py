@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -163,3 +166,42 @@ def test_the_depth_is_reported() -> None:
     wait_until(lambda: len(depths) == 2)
     assert depths == [1, 0]
     pool.shutdown()
+
+
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended (a zombie waiting to be reaped counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
+
+
+WORKER_OWNER = """
+import os, sys, time
+from bigboggle.web.pool import WorkerPool
+if __name__ == "__main__":
+    pool = WorkerPool(workers=1, queue=0, budget=30)
+    print(pool.call(os.getpid), flush=True)
+    time.sleep(600)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_end_when_the_server_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "owner.py"
+    script.write_text(WORKER_OWNER)
+    with subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,  # the resource tracker's note on the killed owner
+        text=True,
+    ) as owner:
+        try:
+            assert owner.stdout is not None
+            worker = int(owner.stdout.readline())
+            assert not gone(worker)
+        finally:
+            owner.kill()  # SIGKILL: no shutdown, no atexit
+            owner.wait()
+    wait_until(lambda: gone(worker))

@@ -8,6 +8,8 @@ the jobs work in the calling process just the same.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import threading
 from collections.abc import Mapping
 from typing import Any
@@ -27,6 +29,21 @@ ShelfSpec = tuple[tuple[str, str], ...]
 
 _shelves: dict[ShelfSpec, DictionaryShelf] = {}
 _lock = threading.Lock()
+
+
+def exit_with_parent() -> None:
+    """A worker process's initializer: end this process when the process that started it
+    ends, even by ``kill -9`` (a pool's workers otherwise wait for work forever, and keep
+    their fork server alive too)."""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def words(spec: ShelfSpec, name: str) -> Dictionary:

@@ -214,8 +214,7 @@ class Guard:
                 raise BodyTimeoutError(limits) from None
             if message["type"] == "http.request":
                 size += len(message.get("body", b""))
-                if size > limits.max_body_bytes:
-                    self.metrics.refused("413")
+                if size > limits.max_body_bytes:  # counted by the app's handler
                     raise BodyTooLargeError(limits)
                 done = not message.get("more_body", False)
             return message

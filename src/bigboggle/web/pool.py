@@ -16,7 +16,8 @@ Three limits bound it (all in :class:`~bigboggle.limits.ServerLimits`):
   abandoned jobs can never pile up beyond ``pool_workers + pool_queue``.
 
 The processes start on first use (an app that never solves never starts one) and stop with the
-app (:meth:`WorkerPool.shutdown`, called from its lifespan). ``kind="thread"`` runs the same
+app (:meth:`WorkerPool.shutdown`, called from its lifespan), or with the server process however
+it ends (:func:`bigboggle.jobs.exit_with_parent`: a ``kill -9`` leaves no worker behind). ``kind="thread"`` runs the same
 jobs in threads, for unit tests that want no processes.
 """
 
@@ -34,6 +35,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal, TypeVar
 
+from .. import jobs
 from ..errors import BudgetExceededError, BusyError
 from ..limits import ServerLimits
 
@@ -165,7 +167,9 @@ class WorkerPool:
             if self.kind == "thread":
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="bb-job")
             else:
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=_context())
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=_context(), initializer=jobs.exit_with_parent
+                )
         return self._executor
 
     def _release(self, _future: Future[Any] | None) -> None:
