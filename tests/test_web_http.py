@@ -436,6 +436,16 @@ def test_metrics_count_requests_by_route_template(client: TestClient) -> None:
         assert name in text
 
 
+def test_metrics_count_rooms_with_a_connection(client: TestClient) -> None:
+    room = client.post("/api/rooms", json={"host": "ann"}).json()
+    assert "bigboggle_rooms_active 0.0" in client.get("/metrics").text
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "join", "token": room["token"], "id": 1})
+        while ws.receive_json().get("re") != 1:
+            pass
+        assert "bigboggle_rooms_active 1.0" in client.get("/metrics").text
+
+
 def test_a_bad_limit_in_the_environment_stops_serve() -> None:
     result = CliRunner().invoke(
         cli, ["serve", "--port", "1"], env={"BIGBOGGLE_LIMIT_BODY_TIMEOUT": "soon"}

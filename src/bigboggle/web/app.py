@@ -144,6 +144,7 @@ def create_app(
     )
     app.router.redirect_slashes = False  # its redirect copies the Host header: see _slash_redirect
     app.state.metrics = metrics
+    metrics.rooms.set_function(lambda: len(hub.local_rooms()))  # read when scraped
     app.state.limits = limits
     app.state.services = Services(
         store=store,

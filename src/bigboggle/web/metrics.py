@@ -5,7 +5,7 @@ Each app has its own :class:`Metrics` (its own registry: tests build many apps),
 
     metrics = of(request.app)        # or websocket.app
     metrics.sockets.inc() / .dec()   # open WebSockets
-    metrics.rooms.set(n)             # rooms with a connection in this process
+    (rooms with a connection in this process: read from the hub when scraped)
     metrics.rounds.inc()             # rounds scored
     metrics.words.inc()              # words submitted (rate(...) gives words per second)
     metrics.refused("flood")         # a refusal, by reason: 413, 415, 429, 431, 503, flood…
