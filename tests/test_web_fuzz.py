@@ -39,8 +39,10 @@ OPERATIONS = sum(
     if method in ("get", "post", "put", "patch", "delete")
 )
 REQUESTS = int(os.environ.get("BIGBOGGLE_FUZZ_REQUESTS") or 0)
+# A quarter more than an even share: operations with few possible inputs (no parameters at
+# all, say) end before their share.
 EXAMPLES = max(
-    int(os.environ.get("BIGBOGGLE_FUZZ_EXAMPLES") or 40), math.ceil(REQUESTS / OPERATIONS)
+    int(os.environ.get("BIGBOGGLE_FUZZ_EXAMPLES") or 40), math.ceil(1.25 * REQUESTS / OPERATIONS)
 )
 ON_A_SERVER = bool(os.environ.get("BIGBOGGLE_FUZZ_SERVER"))
 

@@ -373,6 +373,7 @@ def _install_error_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
         # A bug, not bad input: log it with the request id, and say so plainly (no traceback).
         rid = request_id(request.scope)
         log.error("unexpected error (request %s)", rid, exc_info=exc)
+        request.state.error_logged = True  # the Guard, which sees it again, logs it no more
         message = f"internal error ({type(exc).__name__}), request id {rid}; please report it"
         if _is_api(request):
             return JSONResponse({"error": message, "request_id": rid}, status_code=500)

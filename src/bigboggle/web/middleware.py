@@ -151,13 +151,14 @@ class Guard:
             else:
                 await self.app(scope, self._timed_receive(receive), send_guarded)
         except Exception as exc:  # a bug: log it with the id, answer 500 if we still can
-            error_log.error(
-                "unexpected error in request %s %s %s",
-                rid,
-                scope.get("method"),
-                scope.get("path"),
-                exc_info=exc,
-            )
+            if not scope["state"].get("error_logged"):  # the app's 500 handler logs its own
+                error_log.error(
+                    "unexpected error in request %s %s %s",
+                    rid,
+                    scope.get("method"),
+                    scope.get("path"),
+                    exc_info=exc,
+                )
             if status == 0:
                 status = 500
                 await self._answer(send_guarded, 500, _internal(exc, rid), rid, close=False)
