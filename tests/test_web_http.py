@@ -612,6 +612,36 @@ def test_proxy_headers_are_trusted_only_when_told(tmp_path: Path) -> None:
         live.stop()
 
 
+def test_several_server_processes_get_the_same_limits(tmp_path: Path) -> None:
+    url = os.environ.get("BIGBOGGLE_TEST_REDIS")
+    if not url:
+        if os.environ.get("BIGBOGGLE_REQUIRE_SERVICES"):
+            pytest.fail("BIGBOGGLE_TEST_REDIS is required")
+        pytest.skip("no Redis (set BIGBOGGLE_TEST_REDIS)")
+    live = LiveServer(
+        f"sqlite:///{tmp_path / 'workers.sqlite3'}",
+        tmp_path / "workers.log",
+        *("--workers", "2", "--redis", url),
+        env={"BIGBOGGLE_LIMIT_MAX_HEADERS": "20", "BIGBOGGLE_LIMIT_MAX_BODY_BYTES": "5000"},
+    ).start()
+    try:
+        deadline = time.monotonic() + 60
+        while live.get("/healthz")[0] != 200:  # both workers up
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        for _ in range(6):  # whichever worker answers
+            lines = b"".join(b"X-%d: a\r\n" % i for i in range(30))
+            answer = live.raw(b"GET /api/rules HTTP/1.1\r\nHost: x\r\n" + lines + b"\r\n")
+            assert status_of(answer) == 431
+            status, body = live.call("POST", "/api/solve", {"board": BOARD, "pad": "x" * 6000})
+            assert status == 413 and "5000" in body["error"]
+            assert live.call("POST", "/api/solve", {"board": BOARD})[0] == 200
+        big = live.raw(b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 40_000 + b"\r\n\r\n")
+        assert status_of(big) == 431
+    finally:
+        live.stop()
+
+
 #: A band no board reaches: each request searches 2,000 shakes (about half a second of CPU).
 HEAVY = "/api/shake?rules=superbig&dictionary=huge&band=999999-"
 
