@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import os
+import random
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -26,7 +28,7 @@ from bigboggle.rooms import GRACE, START_DELAY, Rooms, Seat
 from bigboggle.shelf import DictionaryShelf
 from bigboggle.store import RoomRoundRow, Store
 from bigboggle.web import create_app
-from bigboggle.web.protocol import MAX_MESSAGE_BYTES
+from bigboggle.web.protocol import MAX_MESSAGE_BYTES, MESSAGE_TYPES
 from bigboggle.web.rooms import (
     CLOSE_KICKED,
     CLOSE_POLICY,
@@ -606,3 +608,76 @@ def test_a_host_who_never_came_hands_over_to_who_did(client: TestClient, clock: 
         state = until(bob, "state")
         while state["state"]["host"] != "bob":
             state = until(bob, "state")
+
+
+#: Messages the room-protocol fuzz sends (BIGBOGGLE_FUZZ_MESSAGES=20000 for the long run).
+FUZZ_MESSAGES = int(os.environ.get("BIGBOGGLE_FUZZ_MESSAGES") or 600)
+
+
+def fuzz_message(rng: random.Random) -> str:
+    """One frame for the room protocol: mostly messages of a known type with odd fields."""
+    oddities: list[Any] = [
+        None,
+        True,
+        -1,
+        2**63,
+        1.5,
+        "",
+        "x" * rng.randint(1, 300),
+        "\u0000\u200b\ud7ff",
+        "ＡＢＣ",
+        [1, [2, [3]]],
+        {"a": {"b": {"c": []}}},
+        rng.choice(["lines", "qzqz", "BCDFGHJKLM", "bcdfg-hjklm", "ann"]),
+    ]
+    kind = rng.random()
+    if kind < 0.05:
+        return rng.choice(["", "{", "[]", "null", '"x"', "{" * 50 + "}" * 50, "\ufeff{}"])
+    message: dict[str, Any] = {
+        "type": rng.choice((*MESSAGE_TYPES, "dance")),
+        "id": rng.choice([rng.randint(0, 2**53), -5, "7", None]),
+    }
+    for key in rng.sample(["word", "room", "name", "token", "settings", "player", "v", "since"], 3):
+        if rng.random() < 0.5:
+            message[key] = rng.choice(oddities)
+    if message["type"] == "configure" and rng.random() < 0.7:
+        message["settings"] = {
+            rng.choice(
+                ["timer", "rules", "handicaps", "teams", "target", "options", "max_players"]
+            ): (rng.choice(oddities))
+        }
+    if message["type"] == "end" and rng.random() < 0.9:
+        message["type"] = "ping"  # ending the game ends the fun: rarely
+    if message["type"] == "kick":
+        message["player"] = rng.choice(["ann", "nobody", "", "x" * 50, 5])
+    return json.dumps(message)
+
+
+def test_a_fuzz_of_the_room_protocol_never_breaks_a_connection(
+    db_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    rng = random.Random(11)
+    limits = {"ws_burst": 10**6, "joins_per_address_minute": 10**6}
+    with app_client(db_url, clock, **limits) as client:
+        room = create(client)
+        with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+            join(client, ann, token=room["token"])
+            join(client, bob, room=room["room"], name="bob")
+            sent = 0
+            while sent < FUZZ_MESSAGES:
+                for socket in (ann, bob):
+                    for _ in range(10):
+                        socket.send_text(fuzz_message(rng))
+                        sent += 1
+                    got = []
+                    reply = {"type": None}
+                    token = next(MESSAGE_IDS)
+                    socket.send_json({"type": "ping", "id": token})
+                    while reply.get("re") != token or reply["type"] != "pong":
+                        reply = socket.receive_json()
+                        got.append(reply)
+                    assert not [m for m in got if m.get("code") == "internal"], got
+                clock.advance(rng.choice([0, 0, 1, 30, 200]))
+            for socket, name in ((ann, "ann"), (bob, "bob")):
+                assert answer(socket, {"type": "state"})["state"]["you"] == name
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
