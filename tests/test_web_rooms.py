@@ -681,3 +681,34 @@ def test_a_fuzz_of_the_room_protocol_never_breaks_a_connection(
             for socket, name in ((ann, "ann"), (bob, "bob")):
                 assert answer(socket, {"type": "state"})["state"]["you"] == name
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+def _metric(client: TestClient, name: str) -> float:
+    """The value of an unlabelled series (or the sum of a labelled one) on ``/metrics``."""
+    total = 0.0
+    for line in client.get("/metrics").text.splitlines():
+        if line.startswith(name) and not line.startswith("#"):
+            series, _, value = line.rpartition(" ")
+            if series == name or series.startswith(name + "{"):
+                total += float(value)
+    return total
+
+
+def test_metrics_count_sockets_words_rounds_and_refusals(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    room = create(client, timer=30)
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        assert _metric(client, "bigboggle_websockets_open") == 1
+        state = answer(ann, {"type": "start"})["state"]
+        clock.advance(START_DELAY)
+        word = solve(state["round"]["board"], standard, Rules.preset("big")).words[0].word
+        assert answer(ann, {"type": "submit", "word": word})["type"] == "verdict"
+        assert _metric(client, "bigboggle_words_submitted_total") == 1
+        clock.advance(30 + GRACE)
+        answer(ann, {"type": "state"})  # scores the round that is due
+        assert _metric(client, "bigboggle_rounds_scored_total") == 1
+        ann.send_json({"type": "join", "token": room["token"]})  # already joined: an error
+        until(ann, "error")
+    assert _metric(client, "bigboggle_websockets_open") == 0

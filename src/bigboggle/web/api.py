@@ -202,6 +202,7 @@ async def submit_word(request: Request, game_id: GameId, key: GameKey = None) ->
     asked = await read_model(request, NewWord)
     solo = services(request).solo
     answer = await run_in_threadpool(solo.submit, game_id, asked.word, key)
+    request.app.state.metrics.words.inc()
     return JSONResponse(answer.to_json())
 
 

@@ -116,7 +116,7 @@ def create_app(
 
     rooms = Rooms(store, shelf, clock, runner=pool.call, limits=limits)
     hub = RedisHub(redis) if redis else LocalHub()
-    timers = RoomTimers(rooms, hub)
+    timers = RoomTimers(rooms, hub, metrics)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:

@@ -3,7 +3,7 @@
 Each app has its own :class:`Metrics` (its own registry: tests build many apps), at
 ``app.state.metrics``. Other parts of the web app count through it::
 
-    metrics = of(request.app)        # or websocket.app
+    metrics = request.app.state.metrics   # or websocket.app.state.metrics
     metrics.sockets.inc() / .dec()   # open WebSockets
     (rooms with a connection in this process: read from the hub when scraped)
     metrics.rounds.inc()             # rounds scored
@@ -59,9 +59,13 @@ class Metrics:
         self.rooms = Gauge(
             "bigboggle_rooms_active", "Rooms with a connection in this process", registry=r
         )
-        self.rounds = Counter("bigboggle_rounds_scored", "Room rounds scored", registry=r)
+        self.rounds = Counter(
+            "bigboggle_rounds_scored", "Room rounds scored by this process", registry=r
+        )
         self.words = Counter(
-            "bigboggle_words_submitted", "Words submitted (rate() gives words/s)", registry=r
+            "bigboggle_words_submitted",
+            "Words submitted to rooms and solo games (rate() gives words/s)",
+            registry=r,
         )
         self.queue_depth = Gauge(
             "bigboggle_pool_jobs_waiting", "Jobs waiting for a worker process", registry=r

@@ -56,6 +56,7 @@ from . import protocol
 from .api import JSONResponse
 from .hub import LocalHub
 from .inputs import ErrorBody, NewRoom, body_schema, read_model
+from .metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +210,7 @@ async def create_room(request: Request) -> JSONResponse:
     guards: RoomGuards = request.app.state.room_guards
     wait = guards.creations.hit(_address(request.scope.get("client")))
     if wait is not None:
+        request.app.state.metrics.refused("too_many_rooms")
         per_hour = guards.limits.rooms_per_address_hour
         return JSONResponse(
             {
@@ -265,9 +267,11 @@ class RoomTimers:
     Deadlines are on the rooms' clock; :meth:`recheck` re-reads it (a test moves its clock by
     hand, then calls it)."""
 
-    def __init__(self, rooms: Rooms, hub: LocalHub) -> None:
+    def __init__(self, rooms: Rooms, hub: LocalHub, metrics: Metrics | None = None) -> None:
         self.rooms = rooms
         self.hub = hub
+        #: What ``/metrics`` counts (rounds scored, sockets, refusals); a fresh set if none.
+        self.metrics = metrics or Metrics()
         self._due: dict[TimerKey, float] = {}
         self._handles: dict[TimerKey, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -389,7 +393,7 @@ class RoomTimers:
             self.at((room, "round"), due)
 
     async def _score(self, room: str) -> None:
-        await end_if_due(self.rooms, self.hub, room)
+        await end_if_due(self.rooms, self.hub, room, self.metrics)
         try:
             due = await run_in_threadpool(self.rooms.next_deadline, room)
         except Exception:  # the database hiccuped: look again shortly
@@ -418,7 +422,9 @@ class RoomTimers:
         self.at(("", "idle"), self.rooms.clock() + IDLE_CHECK_SECONDS)
 
 
-async def end_if_due(rooms: Rooms, hub: LocalHub, room: str) -> None:
+async def end_if_due(
+    rooms: Rooms, hub: LocalHub, room: str, metrics: Metrics | None = None
+) -> None:
     """Score the room's round if it is due, and tell everyone if this process did it."""
     try:
         ended = await run_in_threadpool(rooms.end_round_if_due, room)
@@ -426,6 +432,8 @@ async def end_if_due(rooms: Rooms, hub: LocalHub, room: str) -> None:
         log.exception("could not score a round of room %s", room)
         return
     if ended is not None:
+        if metrics is not None:
+            metrics.rounds.inc()
         await hub.publish(room, {"kind": "ended"})
 
 
@@ -467,6 +475,7 @@ class Connection:
         self.timers = timers
         self.guards = guards
         self.limits = rooms.limits
+        self.metrics = timers.metrics
         self.address = _address(socket.scope.get("client"))
         self.seat: Seat | None = None
         self.queue: asyncio.Queue[dict[str, Any]] | None = None
@@ -514,8 +523,10 @@ class Connection:
     async def drop(self) -> None:
         """A message over the rate: dropped unread, answered at most once per burst."""
         self.dropped += 1
+        self.metrics.refused("ws_dropped")
         limits = self.limits
         if self.dropped >= limits.ws_flood_drops:
+            self.metrics.refused("flooding")
             await self.close(
                 CLOSE_POLICY,
                 "flooding",
@@ -575,6 +586,7 @@ class Connection:
                     msg.id,
                 )
             result = await run_in_threadpool(self.rooms.submit, seat, msg.word)
+            self.metrics.words.inc()
             await self.send(protocol.message("verdict", None, re=msg.id, result=result.to_json()))
         elif isinstance(msg, protocol.Start):
             started = await run_in_threadpool(self.rooms.start_round, seat)
@@ -594,7 +606,7 @@ class Connection:
             await self.send_state(msg.id)
             await self.hub.publish(seat.room, {"kind": "ended" if ended else "changed"})
         elif isinstance(msg, protocol.StateRequest):
-            await end_if_due(self.rooms, self.hub, seat.room)
+            await end_if_due(self.rooms, self.hub, seat.room, self.metrics)
             await self.send_state(msg.id)
 
     async def join(self, msg: protocol.Join) -> None:
@@ -604,6 +616,7 @@ class Connection:
             )
         wait = self.guards.joins.hit(self.address)
         if wait is not None:
+            self.metrics.refused("too_many_joins")
             raise protocol.ProtocolError(
                 "too_many_joins",
                 f"too many joins from your address (at most "
@@ -708,7 +721,9 @@ async def room_socket(socket: WebSocket) -> None:
     guards: RoomGuards = app.state.room_guards
     await socket.accept()
     connection = Connection(socket, app.state.rooms, app.state.hub, app.state.timers, guards)
+    metrics = connection.metrics
     if not guards.open_socket(connection.address):
+        metrics.refused("too_many_sockets")
         await connection.close(
             CLOSE_POLICY,
             "too_many_sockets",
@@ -716,9 +731,11 @@ async def room_socket(socket: WebSocket) -> None:
             "(the limit); close one first",
         )
         return
+    metrics.sockets.inc()
     try:
         await connection.run()
     finally:
+        metrics.sockets.dec()
         guards.close_socket(connection.address)
 
 
