@@ -6,7 +6,8 @@ measures it idle, then under each attack of ``tests/hostile.py`` in turn (each b
 and time). For each: the honest verdict and page p50/p99, the server's CPU (its process and the
 worker pool's) and RSS, and what the attack was answered. Then two costs of their own: 1,000
 idle rooms with a socket each (CPU over 10 s), and RSS before and after N played solo games.
-Finally every word the honest player was acknowledged is looked for in the database.
+Finally every word the honest player was acknowledged is looked for in the database. The honest
+player runs in a process of its own, so that the attacks' client-side work does not delay it.
 
 The attack and the honest player share this machine's two cores with the server, so latencies
 under CPU-heavy attacks are a ceiling. Run from the checkout::
@@ -20,11 +21,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import multiprocessing
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
@@ -66,51 +70,104 @@ async def play_rounds(port: int, count: int) -> None:
         await asyncio.gather(*(one(n) for n in range(start, min(count, start + 8))))
 
 
+class HonestProcess:
+    """The honest player in a process of its own: an attack's CPU work on the client side (a
+    16 MiB frame to mask, 1 MB bodies to build) must not delay the honest player's own loop, or
+    the benchmark would measure the attacker instead of the server."""
+
+    def __init__(self, port: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(target=_honest_main, args=(port, theirs), daemon=True)
+        self.process.start()
+        self.room: str = self.pipe.recv()
+
+    def measure(self, seconds: float) -> dict[str, Any]:
+        """Start measuring for ``seconds``; :meth:`result` waits for the figures."""
+        self.pipe.send(seconds)
+        return {}
+
+    def result(self) -> dict[str, Any]:
+        found: dict[str, Any] = self.pipe.recv()
+        return found
+
+    def stop(self) -> int:
+        """End the honest player; how many of its words were acknowledged."""
+        self.pipe.send(None)
+        acknowledged: int = self.pipe.recv()
+        self.process.join(10)
+        return acknowledged
+
+
+def _honest_main(port: int, pipe: Any) -> None:
+    async def serve() -> None:
+        honest = HonestPlayer(port, Dictionary.builtin("standard"))
+        await honest.start()
+        pipe.send(honest.room["room"])
+        loop = asyncio.get_running_loop()
+        while True:
+            seconds = await loop.run_in_executor(None, pipe.recv)
+            if seconds is None:
+                break
+            honest.reset()
+            await honest.measure(seconds)
+            pipe.send(
+                {
+                    "verdict p50": honest.verdicts.percentile(50),
+                    "verdict p99": honest.verdicts.percentile(99),
+                    "page p50": honest.pages.percentile(50),
+                    "page p99": honest.pages.percentile(99),
+                    "samples": len(honest.verdicts.values),
+                    "failures": (honest.verdicts.failures + honest.pages.failures)[:2],
+                }
+            )
+        await honest.stop()
+        pipe.send(honest.acknowledged)
+
+    asyncio.run(serve())
+
+
+def _row(name: str, figures: dict[str, Any], cpu: str, rss: str, answered: str) -> str:
+    failures = figures["failures"]
+    return (
+        f"| {name} | {figures['verdict p50']:.1f} / {figures['verdict p99']:.1f} | "
+        f"{figures['page p50']:.1f} / {figures['page p99']:.1f} | {cpu} | {rss} | {answered}"
+        + (f"; HONEST FAILURES {failures}" if failures else "")
+        + " |"
+    )
+
+
 async def run(args: argparse.Namespace, server: LiveServer, db_url: str) -> None:
     assert server.process is not None
     pid = server.process.pid
-    honest = HonestPlayer(server.port, Dictionary.builtin("standard"))
-    await honest.start()
-    await honest.measure(2)  # warm-up: dictionaries loaded, pool started
-    honest.reset()
-    await honest.measure(args.seconds)
-    idle_verdicts, idle_pages = honest.verdicts, honest.pages
+    honest = await asyncio.to_thread(HonestProcess, server.port)
+    honest.measure(2)  # warm-up: dictionaries loaded, pool started
+    await asyncio.to_thread(honest.result)
+    honest.measure(args.seconds)
+    idle = await asyncio.to_thread(honest.result)
     print(
         "| attack | honest verdict p50/p99 ms | honest page p50/p99 ms | server CPU | RSS MB | answered |"
     )
     print("|---|---|---|---|---|---|")
-    print(
-        f"| (idle) | {idle_verdicts.percentile(50):.1f} / {idle_verdicts.percentile(99):.1f} | "
-        f"{idle_pages.percentile(50):.1f} / {idle_pages.percentile(99):.1f} | | "
-        f"{rss_mb(pid):.0f} | |"
-    )
+    print(_row("(idle)", idle, "", f"{rss_mb(pid, tree=True):.0f}", ""), flush=True)
     worst = 0.0
     for name, attack in ATTACKS.items():
         if args.only and name not in args.only:
             continue
-        honest.reset()
         outcome = Outcome(name)
         cpu_before, started = cpu_seconds(pid), time.perf_counter()
-        await asyncio.gather(
-            attack(server.port, args.seconds, outcome), honest.measure(args.seconds)
-        )
+        honest.measure(args.seconds)
+        await attack(server.port, args.seconds, outcome)
+        figures = await asyncio.to_thread(honest.result)
         elapsed = time.perf_counter() - started
         cpu = (cpu_seconds(pid) - cpu_before) / elapsed
-        worst = max(worst, honest.verdicts.percentile(99), honest.pages.percentile(99))
-        failures = honest.verdicts.failures + honest.pages.failures
-        print(
-            f"| {name} | {honest.verdicts.percentile(50):.1f} / "
-            f"{honest.verdicts.percentile(99):.1f} | {honest.pages.percentile(50):.1f} / "
-            f"{honest.pages.percentile(99):.1f} | {100 * cpu:.0f}% | "
-            f"{rss_mb(pid, tree=True):.0f} | {outcome.describe()}"
-            + (f"; HONEST FAILURES {failures[:2]}" if failures else "")
-            + " |",
-            flush=True,
-        )
-    await honest.stop()
+        worst = max(worst, figures["verdict p99"], figures["page p99"])
+        rss = f"{rss_mb(pid, tree=True):.0f}"
+        print(_row(name, figures, f"{100 * cpu:.0f}%", rss, outcome.describe()), flush=True)
+    acknowledged = await asyncio.to_thread(honest.stop)
     print(
-        f"\nworst honest p99 under attack: {worst:.1f} ms (idle p99 verdict "
-        f"{idle_verdicts.percentile(99):.1f}, page {idle_pages.percentile(99):.1f})"
+        f"\nworst honest p99 under attack: {worst:.1f} ms (idle p99: verdict "
+        f"{idle['verdict p99']:.1f}, page {idle['page p99']:.1f})"
     )
 
     if args.idle_rooms:
@@ -129,7 +186,7 @@ async def run(args: argparse.Namespace, server: LiveServer, db_url: str) -> None
             f"of a core over 10 s; RSS {rss_mb(pid):.0f} MB"
         )
         task.cancel()
-        with __import__("contextlib").suppress(asyncio.CancelledError):
+        with contextlib.suppress(asyncio.CancelledError):
             await task
 
     if args.rounds:
@@ -149,10 +206,10 @@ async def run(args: argparse.Namespace, server: LiveServer, db_url: str) -> None
             select(func.count())
             .select_from(RoomWordRow)
             .join(RoomRoundRow, RoomRoundRow.id == RoomWordRow.round_id)
-            .where(RoomRoundRow.room == honest.room["room"])
+            .where(RoomRoundRow.room == honest.room)
         )
     engine.dispose()
-    print(f"honest words acknowledged: {honest.acknowledged}; in the database: {stored}")
+    print(f"honest words acknowledged: {acknowledged}; in the database: {stored}")
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ from bigboggle.cli import cli
 from bigboggle.compute import run_here
 from bigboggle.paper_games import PaperTournaments
 from bigboggle.web import create_app
-from bigboggle.web.inputs import MAX_BODY_BYTES
+from bigboggle.web.inputs import MAX_BODY_BYTES, SMALL_BODY_BYTES
 from conftest import FakeClock
 
 pytestmark = pytest.mark.once
@@ -405,3 +405,49 @@ def test_extra_word_lists_are_offered_by_name(db_url: str, tmp_path: Any, clock:
     assert data["dictionary"] == "mine"
     assert [word["word"] for word in data["words"]] == ["lines", "line"]
     assert "mine" in client.get("/api/rules").json()["dictionaries"]
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/api/solve", {"board": "LINES/TQARD/HEMOP/ABCKI/PSTEW", "pad": "x" * 20_000}),
+        ("/api/games", {"rules": "big", "pad": "x" * 20_000}),
+        ("/api/tournaments", {"name": "t", "pad": "x" * 20_000}),
+        ("/api/rooms", {"host": "h", "settings": {"pad": "x" * 20_000}}),
+    ],
+)
+def test_small_requests_refuse_big_bodies_before_parsing(
+    client: TestClient, path: str, body: dict[str, Any]
+) -> None:
+    answer = client.post(path, json=body)
+    assert answer.status_code == 413
+    assert str(SMALL_BODY_BYTES) in answer.json()["error"]
+
+
+def test_a_stranger_s_big_round_is_refused_for_its_key_not_read(client: TestClient) -> None:
+    created = client.post("/api/tournaments", json={"name": "mine", "rounds": 3}).json()
+    big = {"board": "LINES/TQARD/HEMOP/ABCKI/PSTEW", "players": {"m": ["x" * 50] * 2000}}
+    answer = client.post(f"/api/tournaments/{created['id']}/rounds", json=big)
+    assert answer.status_code == 403
+    broken = client.post(
+        f"/api/tournaments/{created['id']}/rounds",
+        content=b'{"board": ',
+        headers={"Content-Type": "application/json", "X-Tournament-Key": created["key"]},
+    )
+    assert broken.status_code == 400 and "the body" in broken.json()["error"]
+
+
+def test_score_parses_in_the_worker_and_names_what_is_wrong(client: TestClient) -> None:
+    broken = client.post(
+        "/api/score",
+        content=b'{"board": "LINES", "players": {"a": [1}}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert broken.status_code == 400
+    assert broken.json()["error"].startswith("the body")
+    twice = client.post(
+        "/api/score",
+        content=b'{"board": "AB/CD", "board": "AB/CD", "players": {"a": []}}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert twice.status_code == 400 and "board" in twice.json()["error"]

@@ -14,12 +14,14 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
+
 from .analysis import Standing, parse_band, shake_in_band, standing_of
 from .dice import shake
 from .dictionary import Dictionary
 from .errors import RoundInputError, RulesError
 from .limits import MAX_QUOTED
-from .round_input import parse_round_request
+from .round_input import load_json, parse_round_request
 from .rules import Rules
 from .scoring import score_round
 from .shelf import DictionaryShelf
@@ -114,6 +116,13 @@ def score_paper_round(spec: ShelfSpec, request: Any) -> dict[str, Any]:
         asked.board, asked.players, ruleset, found, teams=asked.teams, min_length=asked.min_length
     )
     return result.to_json()
+
+
+def score_paper_round_text(spec: ShelfSpec, text: str) -> bytes:
+    """:func:`score_paper_round` from the request's JSON text, answered as JSON bytes: parsing a
+    megabyte of lists and writing its verdicts back are the heavy parts of a round, so both
+    happen here, in the worker, and the server only passes text in and bytes out."""
+    return orjson.dumps(score_paper_round(spec, load_json(text, "the body")))
 
 
 def band_seed(

@@ -32,7 +32,7 @@ from .compute import Runner, run_here
 from .errors import GameStateError, RoundInputError
 from .limits import MAX_BOARD_TEXT, MAX_TOURNAMENT_NAME, MAX_TOURNAMENT_ROUNDS
 from .names import clean_name
-from .round_input import parse_round_request
+from .round_input import load_json, parse_round_request
 from .rules import Rules
 from .scoring import RoundResult, Tournament, score_round
 from .shelf import DictionaryShelf
@@ -231,8 +231,9 @@ class PaperTournaments:
     def add_round(
         self, tournament_id: str, data: Any, key: str | None
     ) -> tuple[ScoredRound, TournamentView]:
-        """Score a round (``{"board", "players", "teams", "min_length"}``) and keep it, with
-        its result and the new standings; only with the tournament's ``key``."""
+        """Score a round (``{"board", "players", "teams", "min_length"}``, or that JSON's text,
+        parsed only once the key is checked) and keep it, with its result and the new
+        standings; only with the tournament's ``key``."""
         row = self._load(tournament_id)
         _check_owner(row, key)
         standings = self._standings(row)
@@ -241,7 +242,7 @@ class PaperTournaments:
             raise RoundInputError("the tournament is over; start a new one")
         if counted >= MAX_ROUNDS:
             raise RoundInputError(f"the tournament has {MAX_ROUNDS} rounds; no more fit")
-        stored = _round_entry(data)
+        stored = _round_entry(load_json(data, "the body") if isinstance(data, str) else data)
         result, tally = self.runner(
             score_tournament_round,
             self.shelf.spec,

@@ -34,8 +34,8 @@ from .inputs import (
     ScoreRequest,
     SolveRequest,
     body_schema,
-    read_json,
     read_model,
+    read_text,
 )
 
 
@@ -134,11 +134,12 @@ async def solve_board(request: Request) -> JSONResponse:
 
 
 @router.post("/score", summary="Score a round", openapi_extra=body_schema(ScoreRequest))
-async def score_paper_round(request: Request) -> JSONResponse:
+async def score_paper_round(request: Request) -> Response:
     """The JSON of ``bigboggle score --json``; takes the JSON of ``bigboggle score``."""
-    data = await read_json(request)
+    text = await read_text(request)  # parsed in the worker, with the scoring
     found = services(request)
-    return JSONResponse(await found.pool.run(jobs.score_paper_round, found.shelf.spec, data))
+    answer = await found.pool.run(jobs.score_paper_round_text, found.shelf.spec, text)
+    return Response(answer, media_type="application/json")
 
 
 # -- solo games ----------------------------------------------------------------------------------
@@ -327,9 +328,9 @@ async def delete_tournament(
 async def add_round(
     request: Request, tournament_id: TournamentId, key: TournamentKey = None
 ) -> JSONResponse:
-    data = await read_json(request)
+    text = await read_text(request)  # parsed by the service once the key is checked
     tournaments = services(request).tournaments
-    scored, view = await run_in_threadpool(tournaments.add_round, tournament_id, data, key)
+    scored, view = await run_in_threadpool(tournaments.add_round, tournament_id, text, key)
     return JSONResponse(
         {"round": {"number": scored.number, **scored.result}, "tournament": view.to_json()},
         status_code=201,

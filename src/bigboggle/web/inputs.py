@@ -13,10 +13,11 @@ from typing import Any, TypeVar
 
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from ..analysis import MAX_SEED
 from ..errors import BoggleError
-from ..limits import MAX_QUOTED, MAX_TOURNAMENT_NAME, ServerLimits
+from ..limits import MAX_BOARD_TEXT, MAX_QUOTED, MAX_TOURNAMENT_NAME, ServerLimits
 from ..round_input import load_json
 from ..rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH
 from ..scoring import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
@@ -25,8 +26,11 @@ from ..solo_games import MAX_ENTRY_LENGTH
 #: The largest request body the API reads by default (bytes): room for 100 players' lists of
 #: real words. An app reads its own limit (``ServerLimits.max_body_bytes``).
 MAX_BODY_BYTES = ServerLimits().max_body_bytes
-#: The longest board text accepted (a 12×12 board of three-letter faces in brackets).
-MAX_BOARD_TEXT = 800
+#: The largest body of a request that carries no round's lists (a solve, a game, a word, a
+#: tournament's or a room's settings): refused past it before it is parsed (bytes).
+SMALL_BODY_BYTES = 16_384
+#: Bodies longer than this (characters) are parsed in a thread, off the event loop.
+OFF_LOOP_CHARS = 65_536
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -188,37 +192,50 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-async def read_json(request: Request) -> Any:
-    """The request's JSON body: sent as ``Content-Type: application/json`` (415 otherwise, a
+async def read_text(request: Request, limit: int | None = None) -> str:
+    """The request's body as text: sent as ``Content-Type: application/json`` (415 otherwise, a
     missing type too: a cross-site form cannot send that type without the browser asking
-    first), at most the app's ``max_body_bytes`` (:data:`MAX_BODY_BYTES` by default), UTF-8, no
-    duplicate keys."""
+    first), at most ``limit`` bytes (default: the app's ``max_body_bytes``), UTF-8. Reading and
+    decoding are linear and cheap; parsing is the caller's (see :func:`read_json`)."""
     kind = request.headers.get("content-type", "")
     if kind.split(";")[0].strip().lower() != "application/json":
         shown = f"not {kind[:MAX_QUOTED]!r}" if kind else "the request has no Content-Type"
         raise ApiError(415, f"send JSON with Content-Type: application/json; {shown}")
-    limit = _body_limit(request)
+    limit = min(limit, _body_limit(request)) if limit is not None else _body_limit(request)
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise ApiError(413, f"the body is {declared[:20]} bytes; the limit is {limit}")
+        raise ApiError(413, f"the body is {declared[:20]} bytes; the limit here is {limit}")
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise ApiError(413, f"the body is over the limit of {limit} bytes")
+            raise ApiError(413, f"the body is over the limit here of {limit} bytes")
         chunks.append(chunk)
     body = b"".join(chunks)
     if not body.strip():
         raise ApiError(400, "the body is empty; send a JSON object")
     try:
-        text = body.decode("utf-8")
+        return body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ApiError(400, f"the body is not UTF-8 (byte {exc.start})") from None
+
+
+def parse_body(text: str) -> Any:
+    """JSON body text parsed (no duplicate keys); :class:`ApiError` (400) says what is wrong."""
     try:
         return load_json(text, "the body")
     except BoggleError as exc:
         raise ApiError(400, str(exc)) from None
+
+
+async def read_json(request: Request, limit: int | None = None) -> Any:
+    """The request's JSON body (see :func:`read_text`), duplicate keys refused. A large body is
+    parsed in a thread, not on the event loop (the parser lets the loop in between objects)."""
+    text = await read_text(request, limit)
+    if len(text) <= OFF_LOOP_CHARS:
+        return parse_body(text)
+    return await run_in_threadpool(parse_body, text)
 
 
 def _body_limit(request: Request) -> int:
@@ -226,9 +243,10 @@ def _body_limit(request: Request) -> int:
     return limits.max_body_bytes if limits is not None else MAX_BODY_BYTES
 
 
-async def read_model(request: Request, model: type[Model]) -> Model:
-    """The body checked against ``model``; :class:`ApiError` (400) naming the bad key."""
-    data = await read_json(request)
+async def read_model(request: Request, model: type[Model], limit: int = SMALL_BODY_BYTES) -> Model:
+    """The body checked against ``model``; :class:`ApiError` (400) naming the bad key. Bodies
+    of these small requests are refused past ``limit`` bytes (413) before they are parsed."""
+    data = await read_json(request, limit)
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object")
     try:
