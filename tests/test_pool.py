@@ -56,6 +56,10 @@ def test_jobs_run_in_worker_processes(processes: WorkerPool) -> None:
     assert processes.call(os.getpid) == worker  # the same worker is reused
 
 
+def test_workers_run_below_the_server_s_priority(processes: WorkerPool) -> None:
+    assert processes.call(os.nice, 0) == os.nice(0) + jobs.WORKER_NICENESS
+
+
 def test_results_equal_those_computed_here(processes: WorkerPool) -> None:
     args = ((), BOARD, "big", None, None)
     assert processes.call(jobs.solve_board, *args) == jobs.solve_board(*args)

@@ -8,6 +8,7 @@ the jobs work in the calling process just the same.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -46,6 +47,19 @@ def exit_with_parent() -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+#: How much lower than the server a worker process runs (``nice``): when solving fills every
+#: core, the server's event loop (pages, pings, verdicts) still gets the CPU first.
+WORKER_NICENESS = 10
+
+
+def start_worker() -> None:
+    """A worker process's initializer: lower its priority below the server's, and end it with
+    the server (see :func:`exit_with_parent`)."""
+    with contextlib.suppress(OSError):  # a platform without nice: run at the same priority
+        os.nice(WORKER_NICENESS)
+    exit_with_parent()
 
 
 def words(spec: ShelfSpec, name: str) -> Dictionary:

@@ -17,7 +17,8 @@ Three limits bound it (all in :class:`~bigboggle.limits.ServerLimits`):
 
 The processes start on first use (an app that never solves never starts one) and stop with the
 app (:meth:`WorkerPool.shutdown`, called from its lifespan), or with the server process however
-it ends (:func:`bigboggle.jobs.exit_with_parent`: a ``kill -9`` leaves no worker behind). ``kind="thread"`` runs the same
+it ends (:func:`bigboggle.jobs.start_worker`: a ``kill -9`` leaves no worker behind), at a
+lower priority than the server, so that a full pool never starves the event loop. ``kind="thread"`` runs the same
 jobs in threads, for unit tests that want no processes.
 """
 
@@ -168,7 +169,7 @@ class WorkerPool:
                 self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="bb-job")
             else:
                 self._executor = ProcessPoolExecutor(
-                    self.workers, mp_context=_context(), initializer=jobs.exit_with_parent
+                    self.workers, mp_context=_context(), initializer=jobs.start_worker
                 )
         return self._executor
 
