@@ -132,3 +132,12 @@ def test_the_key_is_stable_and_ascii_names_are_their_own_casefold() -> None:
     assert name_key("Ann Lee") == "ann lee"
     assert name_key("\u0430nn") == "ann"
     assert name_key(name_key("ANN")) == name_key("ANN")
+
+
+@pytest.mark.parametrize(
+    "invisible",
+    ["\ufe0f", "\U000e0100", "\u034f", "\u3164", "\u115f", "\u2800", "\u180b", "\U000e0041"],
+)
+def test_characters_that_draw_nothing_are_refused(invisible: str) -> None:
+    with pytest.raises(RoundInputError, match=f"U\\+{ord(invisible):04X}"):
+        clean_name("alice" + invisible)

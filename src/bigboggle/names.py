@@ -25,6 +25,21 @@ from .limits import MAX_NAME_LENGTH
 #: Unicode general categories a name may not contain: controls, format characters (zero-width,
 #: bidi overrides), surrogates, private use, unassigned; line and paragraph separators.
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: Characters that draw nothing although their category is a visible one: Unicode's
+#: Default_Ignorable_Code_Point ranges outside the refused categories (the combining grapheme
+#: joiner, Hangul fillers, Khmer inherent vowels, Mongolian and other variation selectors, tag
+#: characters), and blank symbols (the braille blank). From DerivedCoreProperties.txt.
+_INVISIBLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xE0000, 0xE0FFF),
+)
 #: Looked at before normalising, so a hostile string costs no more than this many times the
 #: longest name (room for combining marks and full-width forms that normalise shorter).
 _RAW_SLACK = 4
@@ -41,8 +56,7 @@ def clean_name(name: object, where: str = "name", *, max_length: int = MAX_NAME_
             f"{where}: name {quoted(name)} is longer than {max_length} characters"
         )
     for index, char in enumerate(name):
-        category = unicodedata.category(char)
-        if category in _REFUSED_CATEGORIES:
+        if unicodedata.category(char) in _REFUSED_CATEGORIES or _draws_nothing(char):
             label = unicodedata.name(char, "")
             shown = f"{label}, U+{ord(char):04X}" if label else f"U+{ord(char):04X}"
             raise RoundInputError(
@@ -57,6 +71,11 @@ def clean_name(name: object, where: str = "name", *, max_length: int = MAX_NAME_
             f"{where}: name {quoted(normal)} is longer than {max_length} characters"
         )
     return normal
+
+
+def _draws_nothing(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _INVISIBLE_RANGES)
 
 
 def name_key(name: str) -> str:
