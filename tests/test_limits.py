@@ -38,7 +38,12 @@ def test_variables_change_limits_of_their_own_type() -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [("lots", "is not a int"), ("-3", "must be above 0"), ("0", "must be above 0"), ("1.5", "int")],
+    [
+        ("lots", "is not a int"),
+        ("-3", "must be above 0"),
+        ("0", "must be above 0"),
+        ("1.5", "int"),
+    ],
 )
 def test_a_bad_variable_is_named(value: str, message: str) -> None:
     with pytest.raises(ValueError, match="BIGBOGGLE_LIMIT_MAX_HEADERS") as caught:
@@ -73,3 +78,9 @@ def test_every_fixed_limit_is_in_the_readme(name: str) -> None:
     section = _section()
     assert f"`{name}`" in section
     assert f"{getattr(limits, name):,}" in section
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
+def test_a_timeout_must_be_finite(value: str) -> None:
+    with pytest.raises(ValueError, match="finite"):
+        ServerLimits.from_environment({"BIGBOGGLE_LIMIT_BODY_TIMEOUT": value})

@@ -13,6 +13,7 @@ This module is part of the core: it imports nothing but the standard library.
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -52,9 +53,21 @@ MAX_RULES_OPTIONS = 16
 MAX_TOURNAMENT_NAME = 80
 #: Most rounds a tournament keeps (far past any evening's play).
 MAX_TOURNAMENT_ROUNDS = 200
+#: Most entries (across every player's list) one tournament round keeps: a round is a game of the
+#: boxed set, written on paper, so far below what ``/api/score`` takes; a tournament's reads
+#: stay proportionate to what it may store.
+MAX_TOURNAMENT_ROUND_ENTRIES = 4_000
+#: Most entries a tournament keeps across all its rounds.
+MAX_TOURNAMENT_ENTRIES = 40_000
 #: The longest owner key a request may send (X-Tournament-Key, X-Game-Key); keys are 24 chars.
 MAX_KEY_LENGTH = 100
 
+
+# -- request bodies (fixed) -------------------------------------------------------------------------
+
+#: The largest body of a request that carries no round's lists (a solve, a game, a word, a
+#: tournament's or a room's settings): refused past it before it is parsed (bytes).
+SMALL_BODY_BYTES = 16_384
 
 # -- rooms (fixed) ---------------------------------------------------------------------------------
 
@@ -129,6 +142,8 @@ class ServerLimits:
                 value = kind(raw)
             except ValueError:
                 raise ValueError(f"{name}={raw[:MAX_QUOTED]!r} is not a {kind.__name__}") from None
+            if not math.isfinite(value):
+                raise ValueError(f"{name}={raw[:MAX_QUOTED]!r} must be a finite number")
             if value < 0 or (value == 0 and field.name != "pool_workers"):
                 raise ValueError(f"{name}={raw[:MAX_QUOTED]!r} must be above 0")
             changed[field.name] = value

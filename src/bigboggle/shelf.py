@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .dictionary import BUILTIN_LEVELS, Dictionary
-from .errors import WordListError
+from .errors import WordListError, quoted
 
 _NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
 
@@ -48,12 +48,18 @@ class DictionaryShelf:
         """Every name on offer, built-ins first."""
         return [*BUILTIN_LEVELS, *self._files]
 
-    def get(self, name: str) -> Dictionary:
-        """The dictionary called ``name``; :class:`WordListError` if there is none."""
+    def check(self, name: object) -> str:
+        """``name`` if the shelf offers a dictionary by that name (without loading it: a first
+        load takes a while, and an async route may ask); :class:`WordListError` otherwise."""
         if not isinstance(name, str) or name not in self.names:
             raise WordListError(
-                f"unknown dictionary {name!r}; dictionaries here: {', '.join(self.names)}"
+                f"unknown dictionary {quoted(name)}; dictionaries here: {', '.join(self.names)}"
             )
+        return name
+
+    def get(self, name: str) -> Dictionary:
+        """The dictionary called ``name``; :class:`WordListError` if there is none."""
+        self.check(name)
         if name in BUILTIN_LEVELS:
             return Dictionary.builtin(name)
         with self._lock:

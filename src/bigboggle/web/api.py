@@ -106,7 +106,7 @@ async def shake_board(
     start: int = secrets.randbelow(2**32) if seed is None else seed
     if band is not None:
         found = services(request)
-        found.shelf.get(dictionary or ruleset.dictionary)  # an unknown name: 400 before queueing
+        found.shelf.check(dictionary or ruleset.dictionary)  # an unknown name: 400 before queueing
         spec = found.shelf.spec
         return JSONResponse(
             await found.pool.run(jobs.band_shake, spec, rules, challenge, dictionary, band, start)
@@ -121,7 +121,7 @@ async def solve_board(request: Request) -> JSONResponse:
     asked = await read_model(request, SolveRequest)
     found = services(request)
     ruleset = Rules.preset(asked.rules)
-    found.shelf.get(asked.dictionary or ruleset.dictionary)  # an unknown name: 400 at once
+    found.shelf.check(asked.dictionary or ruleset.dictionary)  # an unknown name: 400 at once
     data = await found.pool.run(
         jobs.solve_board,
         found.shelf.spec,
@@ -159,7 +159,7 @@ async def start_game(request: Request) -> JSONResponse:
     band, seed = None, asked.seed
     if asked.band is not None:
         ruleset = found.solo.rules_for(asked.rules, options)
-        found.shelf.get(asked.dictionary or ruleset.dictionary)  # an unknown name: 400 at once
+        found.shelf.check(asked.dictionary or ruleset.dictionary)  # an unknown name: 400 at once
         if asked.board is None and not asked.daily:
             # The search runs in the worker pool; the game then starts from the seed it found.
             start = secrets.randbelow(2**32) if seed is None else seed

@@ -17,7 +17,13 @@ from starlette.concurrency import run_in_threadpool
 
 from ..analysis import MAX_SEED
 from ..errors import BoggleError
-from ..limits import MAX_BOARD_TEXT, MAX_QUOTED, MAX_TOURNAMENT_NAME, ServerLimits
+from ..limits import (
+    MAX_BOARD_TEXT,
+    MAX_QUOTED,
+    MAX_TOURNAMENT_NAME,
+    SMALL_BODY_BYTES,
+    ServerLimits,
+)
 from ..round_input import load_json
 from ..rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH
 from ..scoring import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
@@ -26,9 +32,6 @@ from ..solo_games import MAX_ENTRY_LENGTH
 #: The largest request body the API reads by default (bytes): room for 100 players' lists of
 #: real words. An app reads its own limit (``ServerLimits.max_body_bytes``).
 MAX_BODY_BYTES = ServerLimits().max_body_bytes
-#: The largest body of a request that carries no round's lists (a solve, a game, a word, a
-#: tournament's or a room's settings): refused past it before it is parsed (bytes).
-SMALL_BODY_BYTES = 16_384
 #: Bodies longer than this (characters) are parsed in a thread, off the event loop.
 OFF_LOOP_CHARS = 65_536
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from .. import jobs
 from ..analysis import MAX_SEED
@@ -67,7 +68,7 @@ async def solver(
         found = services(request)
         try:
             ruleset = Rules.preset(rules_name)
-            found.shelf.get(dictionary or ruleset.dictionary)  # an unknown name: at once
+            found.shelf.check(dictionary or ruleset.dictionary)  # an unknown name: at once
             solution, place = await found.pool.run(
                 jobs.solve_with_standing, found.shelf.spec, board, rules_name, dictionary, shortest
             )
@@ -75,7 +76,9 @@ async def solver(
             raise  # the app answers 503 (with Retry-After when busy)
         except BoggleError as exc:
             error = str(exc)
-    return _page(
+    # A rich 12×12 board's page is over half a megabyte: rendered in a thread, not on the loop.
+    return await run_in_threadpool(
+        _page,
         request,
         "solve.html",
         status=400 if error else 200,
