@@ -11,6 +11,11 @@ from sqlalchemy import update
 
 from bigboggle.compute import run_here
 from bigboggle.errors import RoundInputError, RulesError
+from bigboggle.limits import (
+    MAX_TOURNAMENT_ENTRIES,
+    MAX_TOURNAMENT_ROUND_ENTRIES,
+    MAX_TOURNAMENT_ROUNDS,
+)
 from bigboggle.paper_games import PaperTournaments
 from bigboggle.shelf import DictionaryShelf
 from bigboggle.solo_games import NotFoundError, NotOwnerError
@@ -262,3 +267,59 @@ def test_rounds_are_scored_in_another_process(db_url: str, clock: FakeClock) -> 
         scored, view = pooled.add_round(created.row.id, ROUND, created.key)
     assert scored.scores == {"ann": 11, "bob": 2}
     assert view.to_json()["winner"] == "ann"
+
+
+def test_a_round_keeps_at_most_its_limit_of_entries(
+    tournaments: PaperTournaments, runner: CountingRunner
+) -> None:
+    """A tournament round is a game of the boxed set: its lists are bounded far below what
+    /api/score takes, refused by name before anything is scored."""
+    created = tournaments.create("Big lists", rounds=3)
+    half = MAX_TOURNAMENT_ROUND_ENTRIES // 2
+    full = {"board": BOARD, "players": {"ann": ["lines"] * half, "bob": ["dear"] * half}}
+    scored, view = tournaments.add_round(created.row.id, full, created.key)  # just fits
+    assert scored.number == 1
+    assert view.standings["entries"] == MAX_TOURNAMENT_ROUND_ENTRIES
+    over = {"board": BOARD, "players": {**full["players"], "cy": ["lines"]}}
+    runner.jobs.clear()
+    with pytest.raises(RoundInputError, match="MAX_TOURNAMENT_ROUND_ENTRIES") as caught:
+        tournaments.add_round(created.row.id, over, created.key)
+    assert f"{MAX_TOURNAMENT_ROUND_ENTRIES + 1:,} entries" in str(caught.value)
+    assert runner.jobs == []  # refused before scoring
+    assert len(tournaments.get(created.row.id).played) == 1
+
+
+def test_a_tournament_keeps_at_most_its_limit_of_entries(
+    tournaments: PaperTournaments, runner: CountingRunner
+) -> None:
+    """The running count of entries is kept in the stored standings; a round that would take
+    the tournament past the limit is refused, so a read sends a bounded amount."""
+    created = tournaments.create("Long", rounds=MAX_TOURNAMENT_ROUNDS)
+    tid = created.row.id
+    _, view = tournaments.add_round(tid, ROUND, created.key)
+    assert view.standings["entries"] == 2
+    with tournaments.store.session() as session:  # as if many rounds had filled it up
+        standings = {**view.standings, "entries": MAX_TOURNAMENT_ENTRIES - 2}
+        session.execute(update(TournamentRow).values(standings=standings))
+    _, view = tournaments.add_round(tid, ROUND, created.key)  # exactly reaches the limit
+    assert view.standings["entries"] == MAX_TOURNAMENT_ENTRIES
+    runner.jobs.clear()
+    with pytest.raises(RoundInputError, match="MAX_TOURNAMENT_ENTRIES"):
+        tournaments.add_round(tid, {"board": BOARD, "players": {"ann": ["lines"]}}, created.key)
+    assert runner.jobs == []
+    assert len(tournaments.get(tid).played) == 2
+
+
+def test_entries_are_counted_for_standings_stored_without_the_count(
+    tournaments: PaperTournaments,
+) -> None:
+    created = tournaments.create("Older", rounds=5)
+    tid = created.row.id
+    tournaments.add_round(tid, ROUND, created.key)
+    with tournaments.store.session() as session:  # standings as stored before the count
+        row = session.get(TournamentRow, tid)
+        assert row is not None and row.standings is not None
+        old = {key: value for key, value in row.standings.items() if key != "entries"}
+        session.execute(update(TournamentRow).values(standings=old))
+    _, view = tournaments.add_round(tid, ROUND, created.key)
+    assert view.standings["entries"] == 4

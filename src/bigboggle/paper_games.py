@@ -30,7 +30,13 @@ from sqlalchemy.orm import Session
 from . import jobs
 from .compute import Runner, run_here
 from .errors import GameStateError, RoundInputError
-from .limits import MAX_BOARD_TEXT, MAX_TOURNAMENT_NAME, MAX_TOURNAMENT_ROUNDS
+from .limits import (
+    MAX_BOARD_TEXT,
+    MAX_TOURNAMENT_ENTRIES,
+    MAX_TOURNAMENT_NAME,
+    MAX_TOURNAMENT_ROUND_ENTRIES,
+    MAX_TOURNAMENT_ROUNDS,
+)
 from .names import clean_name
 from .round_input import load_json, parse_round_request
 from .rules import Rules
@@ -163,8 +169,9 @@ class TournamentView:
 _STANDINGS_KEYS = ("totals", "standings", "leaders", "over", "winner")
 
 
-def _standings_json(tournament: Tournament) -> dict[str, Any]:
-    """What a read shows of the standings, worked out once when a round is added."""
+def _standings_json(tournament: Tournament, entries: int = 0) -> dict[str, Any]:
+    """What a read shows of the standings, worked out once when a round is added, with the
+    running count of entries its rounds keep (bounded by ``MAX_TOURNAMENT_ENTRIES``)."""
     totals = tournament.totals
     return {
         "totals": {name: totals[name] for name in tournament.standings},
@@ -173,7 +180,33 @@ def _standings_json(tournament: Tournament) -> dict[str, Any]:
         "over": tournament.is_over,
         "winner": tournament.winner,
         "counted": len(tournament.results),
+        "entries": entries,
     }
+
+
+def _entries_of(request: Mapping[str, Any]) -> int:
+    """How many entries a stored round request holds, across every player's list."""
+    players = request.get("players")
+    if not isinstance(players, Mapping):
+        return 0
+    return sum(len(words) for words in players.values() if isinstance(words, Sequence))
+
+
+def _check_room_for(entries: int, stored_so_far: int) -> None:
+    """Refuse a round whose lists would take the round or the tournament past its limit
+    (before it is scored: what a tournament stores, and so what every read of it sends,
+    stays bounded)."""
+    if entries > MAX_TOURNAMENT_ROUND_ENTRIES:
+        raise RoundInputError(
+            f"players: the round's lists hold {entries:,} entries; a tournament round keeps at "
+            f"most {MAX_TOURNAMENT_ROUND_ENTRIES:,} (MAX_TOURNAMENT_ROUND_ENTRIES)"
+        )
+    if stored_so_far + entries > MAX_TOURNAMENT_ENTRIES:
+        raise RoundInputError(
+            f"players: the round's {entries:,} entries would take the tournament past "
+            f"{MAX_TOURNAMENT_ENTRIES:,} entries (MAX_TOURNAMENT_ENTRIES; it keeps "
+            f"{stored_so_far:,}); start a new tournament"
+        )
 
 
 class PaperTournaments:
@@ -243,6 +276,8 @@ class PaperTournaments:
         if counted >= MAX_ROUNDS:
             raise RoundInputError(f"the tournament has {MAX_ROUNDS} rounds; no more fit")
         stored = _round_entry(load_json(data, "the body") if isinstance(data, str) else data)
+        entries = _entries_of(stored)
+        _check_room_for(entries, self._entries_so_far(tournament_id, standings))
         result, tally = self.runner(
             score_tournament_round,
             self.shelf.spec,
@@ -271,6 +306,7 @@ class PaperTournaments:
             ):
                 tournament.add(RoundTally.from_json(earlier))
             tournament.add(RoundTally.from_json(tally))
+            so_far = self._entries_so_far(tournament_id, locked.standings or standings, session)
             session.add(
                 RoundRow(
                     tournament_id=tournament_id,
@@ -281,7 +317,7 @@ class PaperTournaments:
                     tally=tally,
                 )
             )
-            locked.standings = _standings_json(tournament)
+            locked.standings = _standings_json(tournament, so_far + entries)
         scored = ScoredRound(number, result, RoundTally.from_json(tally))
         return scored, self.get(tournament_id)
 
@@ -343,6 +379,21 @@ class PaperTournaments:
                 raise NotFoundError(f"no tournament {tournament_id!r}")
             return row
 
+    def _entries_so_far(
+        self, tournament_id: str, standings: Mapping[str, Any], session: Session | None = None
+    ) -> int:
+        """The entries the tournament's rounds keep: the running count in its standings, or,
+        for standings stored before it was kept, counted once from its rounds."""
+        if isinstance(standings.get("entries"), int):
+            return int(standings["entries"])
+        if session is None:
+            with self.store.session() as own:
+                return self._entries_so_far(tournament_id, standings, own)
+        requests = session.scalars(
+            select(RoundRow.request).where(RoundRow.tournament_id == tournament_id)
+        )
+        return sum(_entries_of(request) for request in requests)
+
     def _standings(self, row: TournamentRow) -> dict[str, Any]:
         """The stored standings; for a tournament from before they were stored, its rounds
         scored once (through the runner) and stored with them."""
@@ -376,7 +427,7 @@ class PaperTournaments:
                 )
                 scored[round_id] = (result, tally)
             tournament.add(RoundTally.from_json(tally))
-        standings = _standings_json(tournament)
+        standings = _standings_json(tournament, sum(_entries_of(request) for _, request, *_ in old))
         with self.store.write_session() as session:
             locked = _lock(session, row.id)
             if locked is None:
