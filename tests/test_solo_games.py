@@ -10,6 +10,7 @@ from sqlalchemy import update
 
 from bigboggle import Board, Dictionary, Rules, solve
 from bigboggle.analysis import Band
+from bigboggle.compute import run_here
 from bigboggle.dice import shake
 from bigboggle.errors import BoardError, GameStateError, RoundInputError, RulesError
 from bigboggle.shelf import DictionaryShelf
@@ -70,7 +71,7 @@ def test_the_deadline_is_the_servers(games: SoloGames, clock: FakeClock) -> None
     clock.advance(0.1)  # exactly at the deadline: too late
     with pytest.raises(GameStateError, match="time is up"):
         games.submit(game_id, "rates", key)
-    view = games.get(game_id)
+    view = games.get(game_id, key)  # its player's read ends and scores it
     assert view.over
     assert view.row.ended_at == view.row.deadline
     assert view.row.score == view.to_json()["score"] == 2
@@ -189,7 +190,10 @@ def test_the_leaderboard_ranks_finished_daily_games(
     games.submit(ids["ann"], words[0], keys["ann"])
     games.finish(ids["ann"], keys["ann"])
     assert [entry.player for entry in games.leaderboard("big", date)] == ["ann"]
-    clock.advance(500)  # bob's deadline passes unattended: he is scored anyway
+    clock.advance(500)  # bob's deadline passes unattended: reading the board scores nothing
+    assert [entry.player for entry in games.leaderboard("big", date)] == ["ann"]
+    assert games.get(ids["bob"]).to_json()["phase"] == "scoring"  # a stranger's read: no work
+    games.settle(ids["bob"])  # what the server's timer does at his deadline
     board_now = games.leaderboard("big", date)
     assert [entry.player for entry in board_now] == ["bob", "ann"]
     assert board_now[0].score > board_now[1].score > 0
@@ -356,6 +360,103 @@ def test_a_finished_game_is_scored_once_and_read_back(db_url: str, clock: FakeCl
     assert jobs == ["score_solo_game"]
     with games.store.session() as session:  # as an older bigboggle left it
         session.execute(update(GameRow).values(result=None))
-    assert games.get(started.row.id).to_json() == ended
+    assert games.get(started.row.id).to_json()["phase"] == "scoring"  # a stranger: no work
+    assert jobs == ["score_solo_game"]
+    assert games.get(started.row.id, started.key).to_json() == ended  # its player's: scored
     assert games.get(started.row.id).to_json() == ended
     assert jobs == ["score_solo_game"] * 2
+
+
+class Runner:
+    """A real runner (the job runs here) that counts its jobs and can do something first."""
+
+    def __init__(self, before: Callable[[], None] | None = None) -> None:
+        self.jobs: list[str] = []
+        self.before = before
+
+    def __call__(self, fn: Callable[..., T], /, *args: Any) -> T:
+        self.jobs.append(fn.__name__)
+        if self.before is not None:
+            before, self.before = self.before, None
+            before()
+        return run_here(fn, *args)
+
+
+def test_an_expired_game_is_scored_once_whoever_asks(db_url: str, clock: FakeClock) -> None:
+    """Two servers on one database: while one scores the game, the other's request (even its
+    player's) reads "scoring" and scores nothing."""
+    seen: list[str] = []
+    other_runner = Runner()
+    other = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=other_runner)
+    runner = Runner()
+    games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=runner)
+    started = games.start("big", board=BOARD)
+    games.submit(started.row.id, "lines", started.key)
+    clock.advance(500)
+    runner.before = lambda: seen.append(other.get(started.row.id, started.key).to_json()["phase"])
+    ended = games.get(started.row.id, started.key).to_json()
+    assert ended["phase"] == "ended" and ended["score"] == 2
+    assert seen == ["scoring"] and other_runner.jobs == [] and runner.jobs == ["score_solo_game"]
+    assert other.get(started.row.id, started.key).to_json() == {**ended, "now": clock.now}
+    assert other_runner.jobs == []
+
+
+def test_a_failed_or_abandoned_scoring_is_tried_again(db_url: str, clock: FakeClock) -> None:
+    from bigboggle.errors import BusyError
+    from bigboggle.solo_games import SCORING_CLAIM_SECONDS
+    from bigboggle.store import Setting
+
+    def busy() -> None:
+        raise BusyError("the worker pool is full")
+
+    runner = Runner(before=busy)
+    games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=runner)
+    started = games.start("big", board=BOARD)
+    clock.advance(500)
+    with pytest.raises(BusyError):
+        games.get(started.row.id, started.key)
+    assert games.get(started.row.id, started.key).over  # the claim was let go: scored now
+    second = games.start("big", board=BOARD)
+    games.finish(second.row.id, second.key)
+    with games.store.session() as session:  # a process died while scoring it
+        session.execute(update(GameRow).where(GameRow.id == second.row.id).values(result=None))
+        session.add(Setting(key=f"scoring/{second.row.id}", value=repr(clock.now)))
+    assert games.get(second.row.id, second.key).to_json()["phase"] == "scoring"
+    clock.advance(SCORING_CLAIM_SECONDS + 1)
+    assert games.get(second.row.id, second.key).over
+
+
+def test_a_stored_name_that_todays_checks_refuse_still_plays_and_scores(
+    games: SoloGames, clock: FakeClock
+) -> None:
+    """An old daily game whose player's name has a zero-width character (accepted before
+    names were checked) is judged and scored like any other, and the leaderboard stands."""
+    date = utc_date(clock.now)
+    old = games.start("big", daily=True, player="zed")
+    other = games.start("big", daily=True, player="amy")
+    with games.store.session() as session:
+        session.execute(update(GameRow).where(GameRow.id == old.row.id).values(player="zed\u200b"))
+    assert games.submit(old.row.id, "zzzz", old.key).result.verdict is Verdict.NOT_ON_BOARD
+    clock.advance(500)
+    assert games.leaderboard("big", date) == []  # nobody scored yet; nothing fails
+    assert games.get(old.row.id, old.key).over
+    games.settle(other.row.id)
+    assert sorted(entry.player for entry in games.leaderboard("big", date)) == ["amy", "zed\u200b"]
+
+
+def test_a_games_round_engine_is_made_once_and_the_cache_is_bounded(games: SoloGames) -> None:
+    from bigboggle.limits import MAX_ENTRY_LENGTH, SOLO_ENGINE_CACHE
+    from bigboggle.solo_games import MAX_ENTRY_LENGTH as OLD_NAME  # still importable
+
+    assert OLD_NAME == MAX_ENTRY_LENGTH
+    started = games.start("big", board=BOARD)
+    games.submit(started.row.id, "lines", started.key)
+    engine = games._engines[started.row.id]
+    assert games.submit(started.row.id, "arsenite", started.key).result.score == 11
+    assert games._engines[started.row.id] is engine  # not made again for the second word
+    for seed in range(SOLO_ENGINE_CACHE + 2):
+        view = games.start("big", seed=seed, options={"min_length": 4})
+        games.submit(view.row.id, "lines", view.key)
+    assert len(games._engines) == SOLO_ENGINE_CACHE
+    assert started.row.id not in games._engines  # the least recently used went first
+    assert games.submit(started.row.id, "lines", started.key).result.verdict is Verdict.REPEATED

@@ -269,8 +269,13 @@ def test_the_daily_board_and_its_leaderboard(client: TestClient, clock: FakeCloc
         f"/api/games/{bob['id']}/words", json={"word": word}, headers={"X-Game-Key": bob["key"]}
     )
     clock.advance(181)
-    daily = client.get("/api/daily").json()
+    daily = client.get("/api/daily").json()  # reads stored scores only: nobody is scored yet
     assert daily["date"] == daily["today"] == ann["daily"]
+    assert daily["leaderboard"] == []
+    for player in (ann, bob):  # each browser asks at its deadline, with its key: scored once
+        ended = client.get(f"/api/games/{player['id']}", headers={"X-Game-Key": player["key"]})
+        assert ended.json()["phase"] == "ended"
+    daily = client.get("/api/daily").json()
     assert [entry["player"] for entry in daily["leaderboard"]] == ["bob", "ann"]
     assert daily["leaderboard"][0]["score"] > 0
 

@@ -85,6 +85,7 @@ def test_a_game_page_while_running_and_when_over(client: TestClient, clock: Fake
     assert 'role="gridcell"' in running and "3:00" in running
     assert "arsenite" not in running  # no answers before the end
     clock.advance(200)
+    client.get(f"/api/games/{game['id']}", headers=key)  # its browser asks at the deadline
     over = client.get(f"/games/{game['id']}").text
     assert "2 points" in over and "arsenite" in over
     assert 'id="show-rare"' in over and 'class="rare" hidden' in over

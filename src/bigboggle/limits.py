@@ -59,12 +59,9 @@ MAX_TOURNAMENT_ROUNDS = 200
 MAX_TOURNAMENT_ROUND_ENTRIES = 4_000
 #: Most entries a tournament keeps across all its rounds.
 MAX_TOURNAMENT_ENTRIES = 40_000
-#: Most entries (across every player's list) one tournament round keeps: a round is a game of the
-#: boxed set, written on paper, so far below what ``/api/score`` takes; a tournament's reads
-#: stay proportionate to what it may store.
-MAX_TOURNAMENT_ROUND_ENTRIES = 4_000
-#: Most entries a tournament keeps across all its rounds.
-MAX_TOURNAMENT_ENTRIES = 40_000
+#: Solo games whose round engine (the board solved once) a server process keeps for their next
+#: word, least recently used dropped first.
+SOLO_ENGINE_CACHE = 64
 #: The longest owner key a request may send (X-Tournament-Key, X-Game-Key); keys are 24 chars.
 MAX_KEY_LENGTH = 100
 

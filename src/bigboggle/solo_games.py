@@ -21,12 +21,14 @@ import datetime as dt
 import hashlib
 import hmac
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -37,16 +39,22 @@ from .dice import shake
 from .dictionary import COMMON_LEVEL, Dictionary
 from .errors import GameStateError, RoundInputError, RulesError
 from .game import Game
+from .limits import MAX_ENTRY_LENGTH, SOLO_ENGINE_CACHE
 from .names import clean_name, name_key
 from .rules import Rules
 from .shelf import DictionaryShelf
-from .store import GameRow, Store, WordRow
+from .store import GameRow, Setting, Store, WordRow
 from .verdicts import Verdict, WordResult
 
 #: Options a solo game may set (teams and crossing off need other players).
 SOLO_OPTIONS = frozenset({"advanced", "min_length", "challenge", "timer"})
-#: Longest entry accepted as a word (longer text is not a word on any board).
-MAX_ENTRY_LENGTH = 60
+#: The seat a solo game's round engine gives its one player. The stored name is shown but plays
+#: no part in judging, so a game stored under a name today's checks refuse (an invisible
+#: character, from before names were checked) is judged and scored like any other.
+SEAT = "player"
+#: Seconds after which a claim to score a game (see :meth:`SoloGames._claim`) is taken to be
+#: abandoned (its process died mid-job) and another request may score the game instead.
+SCORING_CLAIM_SECONDS = 120.0
 
 
 class NotFoundError(RoundInputError):
@@ -74,6 +82,9 @@ class SoloView:
     words: tuple[WordResult, ...] = ()
     #: The results as stored when the game was scored (see :func:`score_solo_game`).
     results: dict[str, Any] | None = None
+    #: Past its deadline (or ended) but its results not stored yet: its player's next request
+    #: scores it, or another request is scoring it now. Nothing is scored on anyone else's read.
+    scoring: bool = False
 
     @property
     def over(self) -> bool:
@@ -81,8 +92,8 @@ class SoloView:
 
     @property
     def time_left(self) -> float:
-        """Seconds until the deadline (0 once over)."""
-        return 0.0 if self.over else max(0.0, self.row.deadline - self.now)
+        """Seconds until the deadline (0 once over or being scored)."""
+        return 0.0 if self.over or self.scoring else max(0.0, self.row.deadline - self.now)
 
     def to_json(self) -> dict[str, Any]:
         """The game as the API answers it (results only once it is over)."""
@@ -102,11 +113,13 @@ class SoloView:
             "deadline": row.deadline,
             "now": self.now,
             "time_left": round(self.time_left, 3),
-            "phase": "ended" if self.over else "running",
+            "phase": "ended" if self.over else "scoring" if self.scoring else "running",
             "replay": replay_query(row),
         }
         if self.key is not None:
             data["key"] = self.key
+        if self.scoring:
+            return data
         if self.results is None:
             # A running game's words are its player's business (a daily rival could copy them).
             data["words"] = [word.to_json() for word in self.words]
@@ -145,12 +158,12 @@ def score_solo_game(
     runs (in a worker process on a web server). The round engine replays the stored entries in
     order and ends the round; returns the results as a finished game shows them."""
     words = jobs.words(spec, dictionary)
-    game = Game(board, solo_rules(rules, options), words, [player])
+    game = Game(board, solo_rules(rules, options), words, [SEAT])  # (the name plays no part)
     game.start(started_at, deadline - started_at)
     for entry, at in entries:
-        game.submit(player, entry, at)
+        game.submit(SEAT, entry, at)
     result = game.end(max(ended_at, started_at), early=True)
-    mine = result.players[player]
+    mine = result.players[SEAT]
     best = result.solution.total_score
     return {
         "words": [word.to_json() for word in mine.words],
@@ -278,6 +291,11 @@ class SoloGames:
         self.shelf = shelf
         self.clock = clock
         self.runner = runner
+        #: Each recent game's round engine (its judge solved the board once), by game id, least
+        #: recently used first; at most ``SOLO_ENGINE_CACHE``. Only ``judge_next`` is asked of
+        #: them, which keeps nothing: a game's board, rules, dictionary and clock never change.
+        self._engines: OrderedDict[str, Game] = OrderedDict()
+        self._engines_lock = threading.Lock()
 
     # -- starting ----------------------------------------------------------------------------
 
@@ -365,14 +383,51 @@ class SoloGames:
     # -- playing -----------------------------------------------------------------------------
 
     def get(self, game_id: str, key: str | None = None) -> SoloView:
-        """The game as it stands now; a game whose deadline has passed is ended and scored.
-        With the game's ``key``, a running game's words are shown too (as stored: nothing is
-        judged again)."""
+        """The game as it stands now. With the game's ``key``, a running game's words are shown
+        too (as stored: nothing is judged again), and a game whose deadline has passed is ended
+        and scored (once: see :meth:`settle`). Anyone else's read does no work: a game past its
+        deadline whose results are not stored yet reads as ``scoring``."""
         now = self.clock()
         row = self._load(game_id)
-        if row.ended_at is None and now >= row.deadline:
-            row = self._end(row.id, now)
-        return self._view(row, now, owner=self._is_owner(row, key))
+        owner = self._is_owner(row, key)
+        if owner:
+            row = self._settle(row, now)
+        return self._view(row, now, owner=owner)
+
+    def settle(self, game_id: str) -> SoloView:
+        """End the game if its deadline has passed and score it if it has ended unscored: what
+        a timer calls at a game's deadline (and a server at start-up for games overdue). The
+        scoring happens once, under a claim: a second caller meanwhile reads ``scoring``."""
+        now = self.clock()
+        return self._view(self._settle(self._load(game_id), now), now)
+
+    def overdue(self, limit: int = 1000) -> list[tuple[str, float]]:
+        """Games past their deadline or ended whose results are not stored, with their
+        deadlines, earliest first (``limit`` at most): what a server settles at start-up."""
+        now = self.clock()
+        with self.store.session() as session:
+            return [
+                (game_id, deadline)
+                for game_id, deadline in session.execute(
+                    select(GameRow.id, GameRow.deadline)
+                    .where(GameRow.score.is_(None), GameRow.deadline <= now)
+                    .order_by(GameRow.deadline)
+                    .limit(limit)
+                )
+            ]
+
+    def running(self, limit: int = 10_000) -> list[tuple[str, float]]:
+        """Games not yet ended, with their deadlines, earliest first (``limit`` at most)."""
+        with self.store.session() as session:
+            return [
+                (game_id, deadline)
+                for game_id, deadline in session.execute(
+                    select(GameRow.id, GameRow.deadline)
+                    .where(GameRow.ended_at.is_(None))
+                    .order_by(GameRow.deadline)
+                    .limit(limit)
+                )
+            ]
 
     def submit(self, game_id: str, entry: str, key: str | None) -> Submitted:
         """Judge ``entry`` now and store it, with its verdict, before answering; only with the
@@ -392,7 +447,10 @@ class SoloGames:
         entry = entry.strip()
         row = self._load(game_id)
         self._check_owner(row, key)
-        game = self._fresh_game(row)  # solving the board: outside the write lock
+        if row.ended_at is None and self.clock() >= row.deadline:
+            self._settle(row, self.clock())  # its player is here: end and score it now
+            raise GameStateError("time is up: the round's deadline has passed")
+        game = self._engine(row)  # solving the board (once per game): outside the write lock
         with self.store.write_session() as session:  # one word at a time per game
             locked = _lock(session, game_id)
             if locked is None:
@@ -404,7 +462,7 @@ class SoloGames:
             count, points = locked.word_count or 0, locked.score_so_far or 0
             now = self.clock()
             result = game.judge_next(  # refuses after the deadline, and past the list's limit
-                locked.player, entry, now, earlier=_StoredWords(session, game_id), count=count
+                SEAT, entry, now, earlier=_StoredWords(session, game_id), count=count
             )
             if result.verdict is not Verdict.REPEATED:
                 session.add(_word_row(game_id, count, entry, now, result))
@@ -421,25 +479,15 @@ class SoloGames:
         self._check_owner(row, key)
         if row.ended_at is None:
             row = self._end(row.id, now)
-        return self._view(row, now, owner=True)
+        return self._view(self._settle(row, now), now, owner=True)
 
     def leaderboard(self, rules: str, date: str, limit: int = 100) -> list[LeaderboardEntry]:
-        """The day's finished daily games for ``rules``, best first (earlier finish breaks ties).
-        Games whose deadline has passed are scored first."""
+        """The day's scored daily games for ``rules``, best first (earlier finish breaks ties).
+        Only stored scores are read: a game past its deadline but not scored yet is left off
+        until its player's next request (or the server's timer) scores it. Nothing here judges
+        or parses a stored name, so no one row can fail the board."""
         Rules.preset(rules)
         check_date(date)
-        now = self.clock()
-        with self.store.session() as session:
-            stale = session.scalars(
-                select(GameRow.id).where(
-                    GameRow.daily_date == date,
-                    GameRow.rules == rules,
-                    GameRow.score.is_(None),  # running, or ended but not yet scored
-                    GameRow.deadline <= now,
-                )
-            ).all()
-        for game_id in stale:
-            self.get(game_id)
         with self.store.session() as session:
             rows = session.scalars(
                 select(GameRow)
@@ -484,23 +532,42 @@ class SoloGames:
 
     def _fresh_game(self, row: GameRow) -> Game:
         """The game's round engine, started, with none of its words: judging one entry
-        costs the same whatever the list holds."""
-        game = Game(
-            row.board, self.rules_for(row.rules, row.options), self._words(row), [row.player]
-        )
+        costs the same whatever the list holds. Its one player sits as :data:`SEAT`."""
+        game = Game(row.board, self.rules_for(row.rules, row.options), self._words(row), [SEAT])
         game.start(row.started_at, row.deadline - row.started_at)
         return game
+
+    def _engine(self, row: GameRow) -> Game:
+        """The game's round engine from the cache (made once per game, not per word: making one
+        solves the board twice, 5-30 ms on a 12x12 board), for :meth:`Game.judge_next` only."""
+        with self._engines_lock:
+            game = self._engines.get(row.id)
+            if game is not None:
+                self._engines.move_to_end(row.id)
+                return game
+        game = self._fresh_game(row)  # (outside the lock: two threads may both make one)
+        with self._engines_lock:
+            self._engines[row.id] = game
+            while len(self._engines) > SOLO_ENGINE_CACHE:
+                self._engines.popitem(last=False)
+        return game
+
+    def _forget_engine(self, game_id: str) -> None:
+        with self._engines_lock:
+            self._engines.pop(game_id, None)
 
     def _words(self, row: GameRow) -> Dictionary:
         return self.shelf.get(row.dictionary)
 
     def _view(self, row: GameRow, now: float, *, owner: bool = False) -> SoloView:
+        """The game as stored (judging and scoring nothing, bar counting a pre-verdicts
+        game's words once for its player)."""
         rules = self.rules_for(row.rules, row.options)
         words = self._words(row)
-        if row.ended_at is not None:
-            if row.result is None:  # ended before results were kept, or not scored yet
-                row = self._score(row)
+        if row.result is not None:
             return SoloView(row, rules, words, now, owner, results=row.result)
+        if row.ended_at is not None or now >= row.deadline:
+            return SoloView(row, rules, words, now, owner, scoring=True)
         shown: tuple[WordResult, ...] = ()
         if owner:
             if row.word_count is None:  # a game from before verdicts were kept
@@ -530,20 +597,60 @@ class SoloGames:
                 f"game {row.id!r} is another player's (its key is missing or wrong)"
             )
 
+    def _settle(self, row: GameRow, now: float) -> GameRow:
+        """End the game if its deadline has passed, and score it if it has ended unscored and
+        no one else is scoring it; the row as it then stands."""
+        if row.ended_at is None and now >= row.deadline:
+            row = self._end(row.id, now)
+        if row.ended_at is not None and row.result is None and self._claim(row.id, now):
+            try:
+                row = self._score(row)
+            finally:
+                self._release(row.id)
+        return row
+
     def _end(self, game_id: str, now: float) -> GameRow:
         """Mark the game ended (in a locked transaction, so a word stored meanwhile is either
-        in before the end or refused), then score it."""
+        in before the end or refused); scoring it is :meth:`_settle`'s."""
         with self.store.write_session() as session:
             row = _lock(session, game_id)
             if row is None:
                 raise NotFoundError(f"no game {game_id!r}")
             if row.ended_at is None:
                 row.ended_at = min(now, row.deadline)
-        return self._score(row)
+        self._forget_engine(game_id)
+        return row
+
+    def _claim(self, game_id: str, now: float) -> bool:
+        """Whether this caller may score the game: the one who stores the claim (a setting
+        ``scoring/ID`` written under the game's row lock, so one caller in any process wins)
+        while no result is stored and no fresh claim exists. A claim older than
+        :data:`SCORING_CLAIM_SECONDS` was abandoned (its process died) and is taken over."""
+        with self.store.write_session() as session:
+            row = _lock(session, game_id)
+            if row is None or row.result is not None:
+                return False
+            claim = session.get(Setting, _claim_key(game_id))
+            if claim is None:
+                session.add(Setting(key=_claim_key(game_id), value=repr(now)))
+                return True
+            try:
+                fresh = now - float(claim.value) < SCORING_CLAIM_SECONDS
+            except ValueError:
+                fresh = False
+            if fresh:
+                return False
+            claim.value = repr(now)
+            return True
+
+    def _release(self, game_id: str) -> None:
+        """Drop the claim to score the game (scored, or the job failed: the next try may)."""
+        with self.store.write_session() as session:
+            session.execute(delete(Setting).where(Setting.key == _claim_key(game_id)))
 
     def _score(self, row: GameRow) -> GameRow:
-        """Score an ended game once, through the runner, and store its results (a read after
-        that scores nothing)."""
+        """Score an ended game, through the runner, and store its results (a read after that
+        scores nothing); only under a claim (:meth:`_claim`)."""
         assert row.ended_at is not None
         with self.store.session() as session:
             entries = [
@@ -575,6 +682,10 @@ class SoloGames:
                 locked.result = results
                 locked.score, locked.max_score = results["score"], results["max_score"]
         return self._load(row.id)
+
+
+def _claim_key(game_id: str) -> str:
+    return f"scoring/{game_id}"
 
 
 class _StoredWords:
@@ -638,7 +749,7 @@ def _count_old_words(session: Session, row: GameRow, game: Game) -> None:
     for word in session.scalars(
         select(WordRow).where(WordRow.game_id == row.id).order_by(WordRow.seq)
     ):
-        result = game.submit(row.player, word.entry, word.at)
+        result = game.submit(SEAT, word.entry, word.at)
         word.word, word.verdict = result.word, result.verdict.value
         word.score, word.bonus = result.score, result.bonus
         word.path = [list(step) for step in result.path] if result.path is not None else None

@@ -34,16 +34,22 @@ if (game) {
     ending = true;
     input.disabled = true;
     verdict.textContent = "Time is up. Scoring…";
+    // The player's own request (with the key) scores the game; anyone's sees "scoring" until
+    // it is (the server's timer scores it at the deadline too).
     for (let attempt = 0; attempt < 20; attempt++) {
       try {
         const state = await api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, withKey);
-        if (state.phase === "ended") break;
-        await new Promise((resolve) => setTimeout(resolve, Math.max(200, state.time_left * 1000)));
+        if (state.phase === "ended") {
+          location.reload();
+          return;
+        }
+        const wait = state.phase === "scoring" ? 1000 : Math.max(200, state.time_left * 1000);
+        await new Promise((resolve) => setTimeout(resolve, wait));
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
-    location.reload();
+    verdict.textContent = "Time is up. The results are not in yet: reload the page in a moment.";
   };
 
   const tick = () => {
