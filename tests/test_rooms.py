@@ -576,10 +576,78 @@ def test_rows_from_before_are_filled_in_once(
         session.execute(update(RoomRoundRow).values(result=None))
         session.execute(update(RoomRow).values(standings=None))
     runner.calls.clear()
-    views = [counted.view(ann) for _ in range(3)]
+    clock.advance(SCORING_LEASE)  # long ago, as old rows are
+    for _ in range(3):  # reading scores nothing: the round shows as being scored
+        view = counted.view(ann)
+        assert view["last"] is None and view["round"]["scoring"] and view["rounds_played"] == 0
+        with pytest.raises(NotFoundError):
+            counted.round_result(code, 1)
+        counted.public(code)
+    assert runner.calls == {}
+    assert counted.score_overdue().scored == [code]  # at start-up, in the background
+    assert counted.score_overdue().scored == []
     assert runner.calls == {"score_room_round": 1}  # scored once, then read back
+    views = [counted.view(ann) for _ in range(3)]
     assert views[0]["last"]["number"] == 1 and views[0]["rounds_played"] == 1
     assert views[0]["totals"]["ann"] == views[2]["totals"]["ann"] > 0
+    assert counted.round_result(code, 1)["board"] == board
+    assert runner.calls == {"score_room_round": 1}
+
+
+def test_reads_never_score_a_round_whose_scorer_died(
+    counted: Rooms, runner: CountingRunner, clock: FakeClock, standard: Dictionary
+) -> None:
+    code, _ = counted.create("ann")
+    ann = Seat(code, "ann")
+    board = play_round(counted, clock, code)
+    counted.submit(ann, words_on(board, standard)[0])
+    clock.advance(3600)
+    with counted.store.session() as session:  # claimed by a process that died
+        session.execute(update(RoomRoundRow).values(ended_at=clock.now))
+    clock.advance(SCORING_LEASE + 1)  # the lease has run out
+    for _ in range(20):  # 20 players' views and strangers' reads of the round
+        assert counted.view(ann)["round"]["scoring"] is True
+        assert counted.view(ann)["last"] is None
+        with pytest.raises(NotFoundError, match="no scored round 1"):
+            counted.round_result(code, 1)
+        assert counted.public(code)["rounds_played"] == 0
+    assert runner.calls == {}
+    assert counted.end_round_if_due(code) is not None  # the round's timer scores it, once
+    assert counted.end_round_if_due(code) is None
+    assert runner.calls == {"score_room_round": 1}
+    assert counted.view(ann)["last"]["number"] == 1
+
+
+def test_a_round_that_cannot_be_scored_is_marked_once_and_the_others_go_on(
+    counted: Rooms, runner: CountingRunner, clock: FakeClock, standard: Dictionary
+) -> None:
+    old, fine = counted.create("ann")[0], counted.create("ann")[0]
+    for code in (old, fine):
+        board = play_round(counted, clock, code)
+        counted.submit(Seat(code, "ann"), words_on(board, standard)[0])
+    clock.advance(3600)
+    with counted.store.session() as session:  # an older bigboggle seated 'ann' and 'Ann'
+        played = session.scalar(select(RoomRoundRow).where(RoomRoundRow.room == old))
+        assert played is not None
+        session.execute(
+            update(RoomRoundRow)
+            .where(RoomRoundRow.id == played.id)
+            .values(settings={**played.settings, "players": ["ann", "Ann"]}, ended_at=clock.now)
+        )
+        session.execute(update(RoomRow).where(RoomRow.code == old).values(standings=None))
+    clock.advance(SCORING_LEASE)
+    done = counted.score_overdue()
+    assert sorted(done.scored) == sorted([old, fine]) and done.refused == 0
+    assert counted.score_overdue().scored == []  # never tried again
+    assert runner.calls == {"score_room_round": 2}
+    marked = counted.round_result(old, 1)
+    assert marked["number"] == 1 and marked["reason"].startswith("could not be scored: ")
+    view = counted.view(Seat(old, "ann"))
+    assert view["unscored"] == marked and view["last"] is None and view["round"] is None
+    assert view["rounds_played"] == 0 and counted.public(old)["totals"] == {}
+    assert counted.public(fine)["rounds_played"] == 1
+    assert counted.end_round_if_due(old) is None
+    assert runner.calls == {"score_room_round": 2}
 
 
 def test_standings_order_as_a_tournament_does(standard: Dictionary) -> None:
@@ -612,10 +680,10 @@ def test_rounds_overdue_at_start_up_are_scored(
     other, _ = counted.create("bob", {"timer": 600})
     counted.start_round(Seat(other, "bob"))
     clock.advance(60)  # the server was down past ann's deadline
-    assert counted.score_overdue() == [code]
+    assert counted.score_overdue().scored == [code]
     assert counted.public(code)["rounds_played"] == 1
     assert [room for room, _ in counted.running()] == [other]
-    assert counted.score_overdue() == []
+    assert counted.score_overdue().scored == []
 
 
 def test_a_scoring_that_failed_is_tried_again_after_the_lease(
@@ -630,12 +698,25 @@ def test_a_scoring_that_failed_is_tried_again_after_the_lease(
     clock.advance(200)
     with pytest.raises(BusyError):
         failing.end_round_if_due(code)
+    with pytest.raises(BusyError):  # a refused job lets its claim go: try again at once
+        failing.end_round_if_due(code)
     working = Rooms(Store(db_url), DictionaryShelf(), clock)
-    assert working.end_round_if_due(code) is None  # someone may still be scoring it
-    assert working.next_deadline(code) == clock.now + SCORING_LEASE
-    clock.advance(SCORING_LEASE)
     assert working.end_round_if_due(code) is not None
     assert working.public(code)["rounds_played"] == 1
+
+
+def test_a_scorer_that_died_holds_its_round_for_the_lease(db_url: str, clock: FakeClock) -> None:
+    rooms = Rooms(Store(db_url), DictionaryShelf(), clock)
+    code, _ = rooms.create("ann")
+    play_round(rooms, clock, code)
+    clock.advance(200)
+    with rooms.store.session() as session:  # claimed, then the process died
+        session.execute(update(RoomRoundRow).values(ended_at=clock.now))
+    assert rooms.end_round_if_due(code) is None  # someone may still be scoring it
+    assert rooms.next_deadline(code) == clock.now + SCORING_LEASE
+    clock.advance(SCORING_LEASE)
+    assert rooms.end_round_if_due(code) is not None
+    assert rooms.public(code)["rounds_played"] == 1
 
 
 def test_idle_rooms_are_closed_for_good_and_stay_readable(
@@ -695,5 +776,7 @@ def test_a_refused_scoring_at_start_up_does_not_stop_the_others(
     for code, name in zip(codes, ("ann", "bob"), strict=True):
         rooms.start_round(Seat(code, name))
     clock.advance(60)
-    assert len(rooms.score_overdue()) == 1  # the first was refused; the second scored
-    assert [due for _, due in rooms.running()] == [clock.now + SCORING_LEASE]
+    done = rooms.score_overdue()
+    assert len(done.scored) == 1 and done.refused == 1  # the first was refused, not the second
+    assert [due for _, due in rooms.running()] == [clock.now]  # let go: due again at once
+    assert rooms.score_overdue().scored == [codes[0]]

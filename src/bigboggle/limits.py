@@ -76,6 +76,18 @@ SMALL_BODY_BYTES = 16_384
 
 #: The largest room settings object, as JSON (bytes).
 MAX_SETTINGS_BYTES = 4096
+#: The most players a room can seat (``settings.max_players`` at most; handicaps, teams too).
+MAX_ROOM_PLAYERS = 50
+#: The highest ``settings.target`` (points that end a room's game).
+MAX_ROOM_TARGET = 100_000
+#: The most ``settings.rounds`` a room's game may have.
+MAX_ROOM_ROUNDS = 200
+#: Room events waiting for one slow connection; beyond it they are dropped (it resyncs).
+ROOM_EVENT_QUEUE = 100
+#: Client addresses whose room creations and joins are counted (least recently seen forgotten).
+ADDRESSES_KEPT = 10_000
+#: Rounds' boards and judges kept in memory per process (one per round being played).
+JUDGE_CACHE = 64
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -33,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -43,6 +44,7 @@ from .compute import Runner, run_here
 from .dice import shake
 from .dictionary import normalise
 from .errors import (
+    BoggleError,
     BudgetExceededError,
     BusyError,
     GameStateError,
@@ -51,7 +53,16 @@ from .errors import (
     quoted,
 )
 from .judge import Judge
-from .limits import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_SETTINGS_BYTES, ServerLimits
+from .limits import (
+    JUDGE_CACHE,
+    MAX_LIST_LENGTH,
+    MAX_NAME_LENGTH,
+    MAX_ROOM_PLAYERS,
+    MAX_ROOM_ROUNDS,
+    MAX_ROOM_TARGET,
+    MAX_SETTINGS_BYTES,
+    ServerLimits,
+)
 from .names import clean_name, name_key
 from .rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
 from .scoring import RoundResult, check_setup, score_round
@@ -64,19 +75,22 @@ from .verdicts import Verdict, WordResult
 START_DELAY = 3.0
 #: Seconds after the deadline before a round is scored: words already sent still arrive.
 GRACE = 0.5
-#: The most players a room can seat.
-MAX_ROOM_PLAYERS = 50
 #: Rules options a room may set (besides the timer and the dictionary).
 ROOM_OPTIONS = frozenset({"advanced", "min_length", "challenge", "challenge_bonus", "duplicates"})
 #: Letters of room codes: consonants only (no words, no O/0 or I/1), easy to read aloud.
 CODE_LETTERS = "BCDFGHJKLMNPQRSTVWXZ"
 #: Letters in a new room's code: 20**10 codes, about 43.2 bits.
 CODE_LENGTH = 10
-#: Rounds' boards and judges kept in memory (one per round being played here).
-JUDGE_CACHE = 64
+#: The longest room code read: the letters with the spaces or dashes people type between them
+#: (``BC DF GH JK LM``, ``bcdfg-hjklm``); the same limit everywhere a code comes in.
+MAX_CODE_TYPED = 24
 #: Seconds a round may stay "being scored" (ended, no result) before another caller scores it
 #: again: the scorer died or its job was refused.
 SCORING_LEASE = 30.0
+#: The longest reason kept in a round's "could not be scored" marker (characters).
+MAX_REASON = 300
+
+log = logging.getLogger(__name__)
 
 _DAY = 86_400.0
 
@@ -128,8 +142,8 @@ class RoomSettings:
         settings = cls(**{key: data[key] for key in data if data[key] is not None})
         settings.ruleset()  # checks the preset, the options and the timer
         for label, value, high in (
-            ("target", settings.target, 100_000),
-            ("rounds", settings.rounds, 200),
+            ("target", settings.target, MAX_ROOM_TARGET),
+            ("rounds", settings.rounds, MAX_ROOM_ROUNDS),
             ("max_players", settings.max_players, MAX_ROOM_PLAYERS),
         ):
             if value is not None and (
@@ -310,7 +324,7 @@ def _clean_teams(teams: object) -> dict[str, list[str]] | None:
 def normal_code(code: object) -> str:
     """A room code as stored: upper case, without the spaces and dashes people type;
     :class:`NotFoundError` for anything that cannot be a code."""
-    if not isinstance(code, str) or len(code) > 2 * CODE_LENGTH:
+    if not isinstance(code, str) or len(code) > MAX_CODE_TYPED:
         raise NotFoundError(f"no room {quoted(code, 30)}")
     cleaned = code.replace("-", "").replace(" ", "").upper()
     if not 1 <= len(cleaned) <= 12 or not cleaned.isascii() or not cleaned.isalpha():
@@ -334,6 +348,15 @@ class Presence:
 
     new_host: str | None = None
     host_due: float | None = None
+
+
+@dataclass
+class CatchUp:
+    """What :meth:`Rooms.score_overdue` did: the rooms whose rounds it scored (or marked as
+    unscorable), and how many rounds the pool refused (to try again later)."""
+
+    scored: list[str] = field(default_factory=list)
+    refused: int = 0
 
 
 @dataclass(frozen=True)
@@ -570,12 +593,13 @@ class Rooms:
         join order); if the host is away for less, :attr:`Presence.host_due` says when it may
         pass (for a timer: the host may have left while no server ran)."""
         with self.store.write_session() as session:
+            room = self._lock_room(session, seat.room)  # the room first, as everywhere
             session.execute(
                 update(RoomPlayerRow)
                 .where(RoomPlayerRow.room == seat.room, RoomPlayerRow.name == seat.player)
                 .values(sockets=func.coalesce(RoomPlayerRow.sockets, 0) + 1, away_since=None)
             )
-            return self._hand_over(session, seat.room)
+            return self._hand_over(session, room)
 
     def disconnected(self, seat: Seat) -> float | None:
         """A connection of ``seat`` closed. If that was the host's last one, returns when the
@@ -601,17 +625,22 @@ class Rooms:
         someone is connected: returns the new host, else ``None`` (with nobody connected,
         nothing happens: the room winds down until somebody comes back)."""
         with self.store.write_session() as session:
-            return self._hand_over(session, code).new_host
+            return self._hand_over(session, self._lock_room(session, code)).new_host
 
-    def _hand_over(self, session: Session, code: str) -> Presence:
+    def _hand_over(self, session: Session, room: RoomRow) -> Presence:
+        """The handover, in a session holding ``room``'s lock: the seats (and their socket
+        counts) are read after it, locked too, so no connection or other handover slips in
+        between reading who is connected and passing the role."""
+        if room.closed_at is not None:
+            return Presence()
+        code = room.code
         rows = session.scalars(
             select(RoomPlayerRow)
             .where(RoomPlayerRow.room == code, RoomPlayerRow.kicked_at.is_(None))
             .order_by(RoomPlayerRow.id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
         ).all()
-        room = session.scalar(select(RoomRow).where(RoomRow.code == code))
-        if room is None or room.closed_at is not None:
-            return Presence()
         host = next((row for row in rows if row.name == room.host), None)
         if host is not None and host.sockets:
             return Presence()
@@ -625,10 +654,6 @@ class Rooms:
         start = rows.index(host) + 1 if host is not None else 0
         for row in [*rows[start:], *rows[:start]]:
             if row.sockets and row.name != room.host:
-                seen = room.host
-                room = self._lock_room(session, code)  # read again, locked
-                if room.host != seen:
-                    return Presence()  # someone else handed it over meanwhile
                 room.host = row.name
                 room.active_at = self.clock()
                 self._bump(session, code)
@@ -825,18 +850,41 @@ class Rooms:
         Three steps, so that no lock is held while the round is scored: the round is marked
         ended (from then on no word gets in; only one caller wins this), then scored through
         the runner from its stored words, then its result and the room's totals are stored
-        in one locked transaction (the first result stored wins)."""
-        claimed = self._claim(code, grace)
-        if claimed is None:
-            return None
-        stored = self.runner(score_room_round, *self._job_of(claimed))
-        return stored if self._store_result(claimed.id, stored) else None
+        in one locked transaction (the first result stored wins).
 
-    def _claim(self, code: str, grace: bool) -> RoomRoundRow | None:
+        If the pool refuses the job (:class:`BusyError`, :class:`BudgetExceededError`), the
+        claim is let go at once (the caller may try again whenever it likes) and the error is
+        raised. A round that cannot be scored at all (its stored data fails today's checks: a
+        round from an older bigboggle) gets a marker, ``{"unscored": "could not be scored:
+        <reason>"}``, stored as its result, so it is never tried again; the marker is returned."""
         with self.store.session() as session:
             current = self._current(session, code)
         if current is None:
             return None
+        return self._score_if_due(current, grace)
+
+    def _score_if_due(self, current: RoomRoundRow, grace: bool = True) -> dict[str, Any] | None:
+        claimed = self._claim(current, grace)
+        if claimed is None:
+            return None
+        try:
+            stored = self.runner(score_room_round, *self._job_of(claimed))
+        except (BusyError, BudgetExceededError):
+            self._release(claimed)
+            raise
+        except (BoggleError, KeyError, TypeError, ValueError) as exc:
+            reason = str(exc) or type(exc).__name__
+            if len(reason) > MAX_REASON:
+                reason = reason[:MAX_REASON] + "…"
+            log.warning(
+                "round %d of room %s could not be scored: %s", claimed.number, claimed.room, reason
+            )
+            stored = {"unscored": f"could not be scored: {reason}"}
+        return stored if self._store_result(claimed.id, stored) else None
+
+    def _claim(self, current: RoomRoundRow, grace: bool) -> RoomRoundRow | None:
+        """Mark ``current`` (a round without a result) ended, if it is due and nobody else
+        holds it: the claimed row, or ``None``."""
         now = self.clock()
         if current.ended_at is None:
             if now < current.deadline + (GRACE if grace else 0.0):
@@ -854,6 +902,21 @@ class Rooms:
             locked.ended_at = now
             session.flush()
             return locked
+
+    def _release(self, claimed: RoomRoundRow) -> None:
+        """Let go of a claim whose job the pool refused: the round stays ended (no word gets
+        in) but may be claimed again at once, not only after the lease."""
+        assert claimed.ended_at is not None
+        with self.store.write_session() as session:
+            session.execute(
+                update(RoomRoundRow)
+                .where(
+                    RoomRoundRow.id == claimed.id,
+                    RoomRoundRow.ended_at == claimed.ended_at,
+                    RoomRoundRow.result.is_(None),
+                )
+                .values(ended_at=claimed.ended_at - SCORING_LEASE)
+            )
 
     def _job_of(self, played: RoomRoundRow) -> tuple[Any, ...]:
         settings = RoomSettings.from_json(_settings_of(played))
@@ -880,16 +943,25 @@ class Rooms:
 
     def _store_result(self, round_id: int, stored: dict[str, Any]) -> bool:
         """Store a round's result and count it in its room's totals (once); ends the game if
-        the ending is reached. ``False`` if another caller stored it first."""
+        the ending is reached. ``False`` if another caller stored it first. A marker (a round
+        that could not be scored) is stored and counts for nothing. The room is locked before
+        the round, as everywhere (the other order could deadlock with :meth:`end_game`)."""
+        with self.store.session() as session:
+            code = session.scalar(select(RoomRoundRow.room).where(RoomRoundRow.id == round_id))
+        if code is None:
+            return False
         with self.store.write_session() as session:
+            room = self._lock_room(session, code)
             locked = session.scalar(
-                select(RoomRoundRow).where(RoomRoundRow.id == round_id).with_for_update()
+                select(RoomRoundRow)
+                .where(RoomRoundRow.id == round_id)
+                .with_for_update()
+                .execution_options(populate_existing=True)
             )
             if locked is None or locked.result is not None:
                 return False
-            room = self._lock_room(session, locked.room)
             locked.result = stored
-            if room.standings is not None:
+            if room.standings is not None and "tally" in stored:
                 standings = Standings.from_json(room.standings)
                 standings.add(stored["tally"])
                 room.standings = standings.to_json()
@@ -927,18 +999,35 @@ class Rooms:
             for code, deadline, ended in rows
         ]
 
-    def score_overdue(self) -> list[str]:
-        """Score every round whose deadline passed while no server was running (at start-up):
-        the rooms whose round this call scored."""
-        scored = []
+    def score_overdue(self) -> CatchUp:
+        """Score, one by one, every round due and without a result: rounds whose deadline
+        passed while no server ran, rounds whose scoring was interrupted, and rounds from
+        before results were stored (an older bigboggle), in every room (for a background
+        task at start-up: reading a room never scores). Each goes through the same claim as
+        a round's timer, so it is scored once whoever else tries. A round the pool refuses
+        is counted in :attr:`CatchUp.refused` (call again later); one that cannot be scored
+        gets its marker and is never tried again."""
         now = self.clock()
-        for code, due in self.running():
+        with self.store.session() as session:
+            due = session.scalars(
+                select(RoomRoundRow)
+                .where(
+                    RoomRoundRow.result.is_(None),
+                    or_(
+                        and_(RoomRoundRow.ended_at.is_(None), RoomRoundRow.deadline + GRACE <= now),
+                        RoomRoundRow.ended_at + SCORING_LEASE <= now,
+                    ),
+                )
+                .order_by(RoomRoundRow.id)
+            ).all()
+        done = CatchUp()
+        for played in due:
             try:
-                if due <= now and self.end_round_if_due(code) is not None:
-                    scored.append(code)
-            except (BusyError, BudgetExceededError):  # its timer tries again after the lease
-                continue
-        return scored
+                if self._score_if_due(played) is not None:
+                    done.scored.append(played.room)
+            except (BusyError, BudgetExceededError):
+                done.refused += 1
+        return done
 
     # -- closing idle rooms ------------------------------------------------------------------
 
@@ -967,8 +1056,10 @@ class Rooms:
     def view(self, seat: Seat) -> dict[str, Any]:
         """The room as ``seat``'s player sees it now: settings, players, the round in play with
         their own words and verdicts (as stored when they arrived), the last round's results
-        (as stored when it was scored) and the totals. Reading only: nothing is judged or
-        scored here, except once for rows stored before verdicts and results were kept."""
+        (as stored when it was scored) and the totals. Reading only: nothing is scored here
+        (a round past its deadline shows ``"scoring": true`` until its timer has scored it;
+        one that could not be scored shows as ``"unscored": {"number", "seed", "reason"}``);
+        words stored before verdicts were kept are judged once."""
         room = self._room(seat.room)
         standings = self._standings_of(room)
         now = self.clock()
@@ -976,11 +1067,6 @@ class Rooms:
             players = self._players(session, seat.room)
             current = self._current(session, seat.room)
             last = self._last_scored(session, seat.room)
-        if current is not None and self._stale(current):  # scoring interrupted, or an old row
-            self._rescore(current)
-            with self.store.session() as session:
-                current = self._current(session, seat.room)
-                last = self._last_scored(session, seat.room)
         data: dict[str, Any] = {
             "room": room.code,
             "you": seat.player,
@@ -991,6 +1077,7 @@ class Rooms:
             "now": now,
             "round": None,
             "last": None,
+            "unscored": None,
         }
         if current is not None:
             data["round"] = {
@@ -1000,9 +1087,13 @@ class Rooms:
                 "deadline": current.deadline,
                 "playing": seat.player in current.settings["players"],
                 "words": self._verdicts(current, seat.player),
+                "scoring": current.ended_at is not None or now >= current.deadline,
             }
         if last is not None and last.result is not None:
-            data["last"] = {"number": last.number, "seed": last.seed, **last.result["round"]}
+            if "round" in last.result:
+                data["last"] = {"number": last.number, "seed": last.seed, **last.result["round"]}
+            else:
+                data["unscored"] = _unscored(last)
         over = room.over
         data["totals"] = {name: standings.totals[name] for name in standings.order}
         data["standings"] = standings.order
@@ -1032,7 +1123,8 @@ class Rooms:
     def round_result(self, code: str, number: int) -> dict[str, Any]:
         """Round ``number`` of room ``code`` as scored (public once scored, as every player
         saw it; readable after the room is closed too); :class:`NotFoundError` if there is no
-        such scored round."""
+        such scored round (one still being scored is not found yet: reading never scores).
+        A round that could not be scored reads as ``{"number", "seed", "reason"}``."""
         room = self._room(code)
         with self.store.session() as session:
             played = session.scalar(
@@ -1040,57 +1132,44 @@ class Rooms:
                     RoomRoundRow.room == room.code, RoomRoundRow.number == number
                 )
             )
-        if played is not None and played.result is None and self._stale(played):
-            self._rescore(played)
-            return self.round_result(code, number)
         if played is None or played.result is None:
             raise NotFoundError(f"room {room.code} has no scored round {number}")
+        if "round" not in played.result:
+            return _unscored(played)
         return {"number": played.number, "seed": played.seed, **played.result["round"]}
 
     def standings(self, code: str) -> Standings:
-        """The room's running totals (computed once, and stored, for a room from before they
-        were kept)."""
+        """The room's running totals (for a room from before they were kept: added up from
+        its stored results, and stored once none of its ended rounds is left to score)."""
         return self._standings_of(self._room(code))
 
     # -- internals ---------------------------------------------------------------------------
 
     def _standings_of(self, room: RoomRow) -> Standings:
+        """The room's totals; an old room's are added up from the results stored so far
+        (scoring nothing: its old rounds are scored by :meth:`score_overdue`), and stored once
+        no ended round of it is left without a result."""
         if room.standings is not None:
             return Standings.from_json(room.standings)
-        with self.store.session() as session:
-            unscored = session.scalars(
-                select(RoomRoundRow).where(
-                    RoomRoundRow.room == room.code,
-                    RoomRoundRow.ended_at.is_not(None),
-                    RoomRoundRow.result.is_(None),
-                )
-            ).all()
-        for played in unscored:  # rounds scored before results were kept
-            self._rescore(played)
         with self.store.write_session() as session:
             locked = self._lock_room(session, room.code)
             if locked.standings is not None:
                 return Standings.from_json(locked.standings)
             standings = Standings()
-            for result in session.scalars(
-                select(RoomRoundRow.result)
-                .where(RoomRoundRow.room == room.code, RoomRoundRow.result.is_not(None))
+            results = session.execute(
+                select(RoomRoundRow.ended_at, RoomRoundRow.result)
+                .where(RoomRoundRow.room == room.code)
                 .order_by(RoomRoundRow.number)
-            ):
-                if result is not None:
+            ).all()
+            for _, result in results:
+                if result is not None and "tally" in result:
                     standings.add(result["tally"])
+            if any(ended is not None and result is None for ended, result in results):
+                return standings  # rounds left to score: counted again next time
             locked.standings = standings.to_json()
             if standings.is_over(RoomSettings.from_json(locked.settings)):
                 locked.over = True
             return standings
-
-    def _rescore(self, played: RoomRoundRow) -> dict[str, Any] | None:
-        """Score an ended round that has no stored result (from before, or interrupted)."""
-        stored = self.runner(score_room_round, *self._job_of(played))
-        return stored if self._store_result(played.id, stored) else None
-
-    def _stale(self, played: RoomRoundRow) -> bool:
-        return played.ended_at is not None and self.clock() >= played.ended_at + SCORING_LEASE
 
     def _verdicts(self, current: RoomRoundRow, player: str) -> list[dict[str, Any]]:
         with self.store.session() as session:
@@ -1208,6 +1287,12 @@ class Rooms:
         return {name: settings.handicaps.get(name, rules.min_length) for name in players}
 
 
+def _unscored(played: RoomRoundRow) -> dict[str, Any]:
+    """How a round that could not be scored reads: its number, seed and the reason."""
+    assert played.result is not None
+    return {"number": played.number, "seed": played.seed, "reason": played.result["unscored"]}
+
+
 def _settings_of(current: RoomRoundRow) -> dict[str, Any]:
     return {key: value for key, value in current.settings.items() if key != "players"}
 
@@ -1216,9 +1301,11 @@ __all__ = [
     "CODE_LENGTH",
     "CODE_LETTERS",
     "GRACE",
+    "MAX_CODE_TYPED",
     "MAX_NAME_LENGTH",
     "MAX_ROOM_PLAYERS",
     "START_DELAY",
+    "CatchUp",
     "KickedError",
     "NotHostError",
     "Presence",

@@ -17,11 +17,13 @@ from typing import Any
 
 import orjson
 
+from ..limits import ROOM_EVENT_QUEUE
+
 log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
 #: Events waiting for one slow connection beyond this are dropped; it resyncs with ``state``.
-QUEUE_LIMIT = 100
+QUEUE_LIMIT = ROOM_EVENT_QUEUE
 
 
 class LocalHub:

@@ -39,7 +39,9 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..errors import quoted
 from ..limits import MAX_NAME_LENGTH, ServerLimits
+from ..rooms import MAX_CODE_TYPED
 from .inputs import describe_validation
 
 PROTOCOL_VERSION = 1
@@ -67,7 +69,7 @@ class _Message(BaseModel):
 
 class Join(_Message):
     type: Literal["join"]
-    room: str | None = Field(None, min_length=1, max_length=12)
+    room: str | None = Field(None, min_length=1, max_length=MAX_CODE_TYPED)
     name: str | None = Field(None, min_length=1, max_length=40)
     token: str | None = Field(None, min_length=10, max_length=100)
 
@@ -85,7 +87,7 @@ class Submit(_Message):
     type: Literal["submit"]
     word: str = Field(min_length=1, max_length=60)
     #: A client may say whose word it is; it must be its own seat.
-    room: str | None = Field(None, max_length=12)
+    room: str | None = Field(None, max_length=MAX_CODE_TYPED)
     player: str | None = Field(None, max_length=40)
 
 
@@ -131,14 +133,14 @@ def parse(raw: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> ClientMessage:
     if data.get("v", PROTOCOL_VERSION) != PROTOCOL_VERSION:
         raise ProtocolError(
             "bad_version",
-            f"protocol version {data.get('v')!r} is not spoken here; use {PROTOCOL_VERSION}",
+            f"protocol version {quoted(data.get('v'))} is not spoken here; use {PROTOCOL_VERSION}",
             re,
         )
     kind = data.get("type")
     if kind not in MESSAGE_TYPES:
         raise ProtocolError(
             "unknown_type",
-            f"unknown message type {kind!r}; types: {', '.join(MESSAGE_TYPES)}",
+            f"unknown message type {quoted(kind)}; types: {', '.join(MESSAGE_TYPES)}",
             re,
         )
     try:

@@ -40,10 +40,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import BoggleError, BudgetExceededError, BusyError, GameStateError
-from ..limits import ServerLimits
+from ..limits import ADDRESSES_KEPT, ServerLimits
 from ..names import clean_name
 from ..rooms import (
     GRACE,
+    MAX_CODE_TYPED,
+    SCORING_LEASE,
     KickedError,
     NotHostError,
     RoomClosedError,
@@ -65,10 +67,11 @@ log = logging.getLogger(__name__)
 CLOSE_POLICY = 1008
 CLOSE_KICKED = 4001
 CLOSE_REPLACED = 4002
-#: Addresses whose rates are remembered (the least recently seen are forgotten first).
-ADDRESSES_KEPT = 10_000
 #: Seconds before a timer that could not reach the database tries again.
 RETRY_SECONDS = 5.0
+#: Seconds before a round whose scoring the worker pool refused is tried again the first time;
+#: each further refusal doubles it, up to :data:`~bigboggle.rooms.SCORING_LEASE`.
+FIRST_RETRY = 1.0
 #: Seconds between closing idle rooms (the first time at start-up).
 IDLE_CHECK_SECONDS = 86_400.0
 
@@ -234,7 +237,9 @@ async def create_room(request: Request) -> JSONResponse:
     summary="A room's public state: settings, players, host, totals",
     responses={404: {"model": ErrorBody}},
 )
-def room_info(request: Request, code: Annotated[str, Path(max_length=24)]) -> JSONResponse:
+def room_info(
+    request: Request, code: Annotated[str, Path(max_length=MAX_CODE_TYPED)]
+) -> JSONResponse:
     rooms: Rooms = request.app.state.rooms
     return JSONResponse(rooms.public(code))
 
@@ -246,7 +251,7 @@ def room_info(request: Request, code: Annotated[str, Path(max_length=24)]) -> JS
 )
 def room_round(
     request: Request,
-    code: Annotated[str, Path(max_length=24)],
+    code: Annotated[str, Path(max_length=MAX_CODE_TYPED)],
     number: Annotated[int, Path(ge=1, le=1_000_000)],
 ) -> JSONResponse:
     rooms: Rooms = request.app.state.rooms
@@ -277,6 +282,10 @@ class RoomTimers:
         self._tasks: set[asyncio.Task[None]] = set()
         #: Timers that have fired and whose work is still running.
         self._firing: set[TimerKey] = set()
+        #: Seconds before the next try of each room whose round the pool refused.
+        self._backoff: dict[str, float] = {}
+        #: Set once the start-up work (overdue rounds among it) is done.
+        self.started = asyncio.Event()
 
     @property
     def scheduled(self) -> dict[TimerKey, float]:
@@ -284,22 +293,52 @@ class RoomTimers:
         return dict(self._due)
 
     async def start(self) -> None:
-        """At start-up: forget dead connections (when this is the only server), score the
-        rounds whose deadline passed while no server ran, time the rounds still running, and
-        close idle rooms (again once a day)."""
+        """Start the start-up work in the background (the server serves at once): forget
+        dead connections (when this is the only server), time the rounds still running,
+        score the rounds that are overdue (their deadline passed while no server ran, or
+        they come from an older bigboggle), and close idle rooms (again once a day)."""
+        self.spawn(self._start_up())
+
+    async def _start_up(self) -> None:
         try:
             if not self.hub.shared:
                 await run_in_threadpool(self.rooms.reset_presence)
-            for code in await run_in_threadpool(self.rooms.score_overdue):
-                await self.hub.publish(code, {"kind": "ended"})
-        except Exception:  # the database is down: the timers below try again
-            log.exception("could not score the overdue rounds at start-up")
+        except Exception:
+            log.exception("could not reset the rooms' connections at start-up")
+        now = self.rooms.clock()
         try:
             for code, due in await run_in_threadpool(self.rooms.running):
-                self.at((code, "round"), due)
+                if due > now:  # the overdue ones are scored below, one at a time
+                    self.at((code, "round"), due)
         except Exception:  # rounds get timers when their players come back
             log.exception("could not time the rooms' rounds at start-up")
+        await self.catch_up()
         self.at(("", "idle"), self.rooms.clock())
+        self.started.set()
+
+    async def catch_up(self) -> None:
+        """Score every overdue round, one at a time; while the pool refuses some, try again
+        after 1 s, 2 s, 4 s … (at most the scoring lease). A database failure is retried the
+        same way."""
+        delay = FIRST_RETRY
+        while True:
+            try:
+                done = await run_in_threadpool(self.rooms.score_overdue)
+            except Exception:
+                log.exception("could not score the overdue rounds")
+            else:
+                for code in dict.fromkeys(done.scored):
+                    self.metrics.rounds.inc()
+                    await self.hub.publish(code, {"kind": "ended"})
+                if not done.refused:
+                    return
+                log.warning(
+                    "the worker pool refused %d overdue rounds; trying again in %g s",
+                    done.refused,
+                    delay,
+                )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, SCORING_LEASE)
 
     def at(self, key: TimerKey, due: float) -> None:
         """Fire timer ``key`` at ``due`` (the rooms' clock). A round timer already set keeps
@@ -310,11 +349,13 @@ class RoomTimers:
         self._due[key] = due
         self._arm(key)
 
-    def watch_round(self, room: str) -> None:
+    def watch_round(self, room: str, *, moved: bool = False) -> None:
         """Make sure the room's round (if any) has a timer here: a process hears of a round by
-        a join or a "started" event. Reads the database only when it has no timer yet."""
+        a join or a "started" event. Reads the database only when it has no timer yet, or
+        when the round's deadline has ``moved`` (the host ended the game: the earlier time
+        wins)."""
         key = (room, "round")
-        if key not in self._due and key not in self._firing:
+        if moved or (key not in self._due and key not in self._firing):
             self.spawn(self._watch(room))
 
     def recheck(self) -> None:
@@ -393,14 +434,20 @@ class RoomTimers:
             self.at((room, "round"), due)
 
     async def _score(self, room: str) -> None:
-        await end_if_due(self.rooms, self.hub, room, self.metrics)
+        outcome = await end_if_due(self.rooms, self.hub, room, self.metrics)
+        now = self.rooms.clock()
+        if outcome == "refused":  # the pool is full: again soon, a little later each time
+            delay = self._backoff.get(room, FIRST_RETRY)
+            self._backoff[room] = min(delay * 2, SCORING_LEASE)
+            self.at((room, "round"), now + delay)
+            return
+        self._backoff.pop(room, None)
         try:
             due = await run_in_threadpool(self.rooms.next_deadline, room)
         except Exception:  # the database hiccuped: look again shortly
             log.exception("cannot read the deadline of room %s", room)
-            due = self.rooms.clock() + RETRY_SECONDS
+            due = now + RETRY_SECONDS
         if due is not None:  # scoring failed (tried again later), or another round started
-            now = self.rooms.clock()
             self.at((room, "round"), due if due > now else now + RETRY_SECONDS)
 
     async def _hand_over(self, room: str) -> None:
@@ -422,19 +469,24 @@ class RoomTimers:
         self.at(("", "idle"), self.rooms.clock() + IDLE_CHECK_SECONDS)
 
 
-async def end_if_due(
-    rooms: Rooms, hub: LocalHub, room: str, metrics: Metrics | None = None
-) -> None:
-    """Score the room's round if it is due, and tell everyone if this process did it."""
+async def end_if_due(rooms: Rooms, hub: LocalHub, room: str, metrics: Metrics | None = None) -> str:
+    """Score the room's round if it is due, and tell everyone if this process did it:
+    ``"scored"``, ``"refused"`` (the worker pool said no: try again soon), ``"failed"`` (the
+    database: the round's timer tries again) or ``"nothing"`` (not due, or somebody else's)."""
     try:
         ended = await run_in_threadpool(rooms.end_round_if_due, room)
-    except Exception:  # the database or the pool said no: the round's timer tries again
+    except (BusyError, BudgetExceededError) as exc:  # expected under load: one line
+        log.warning("the worker pool refused to score a round of room %s: %s", room, exc)
+        return "refused"
+    except Exception:
         log.exception("could not score a round of room %s", room)
-        return
-    if ended is not None:
-        if metrics is not None:
-            metrics.rounds.inc()
-        await hub.publish(room, {"kind": "ended"})
+        return "failed"
+    if ended is None:
+        return "nothing"
+    if metrics is not None:
+        metrics.rounds.inc()
+    await hub.publish(room, {"kind": "ended"})
+    return "scored"
 
 
 # -- connections ------------------------------------------------------------------------------
@@ -508,9 +560,9 @@ class Connection:
                 if not self.bucket.take():
                     await self.drop()
                     continue
-                if self.bucket.was_full:
-                    self.dropped = 0  # quiet long enough: earlier drops are forgiven
-                self.warned = False
+                if self.bucket.was_full:  # quiet long enough: a new burst
+                    self.dropped = 0  # earlier drops are forgiven
+                    self.warned = False  # and its first drop is told again
                 raw = frame.get("text")
                 if raw is None:
                     raw = frame.get("bytes") or b""
@@ -602,7 +654,10 @@ class Connection:
             await self.send_state(msg.id)
             await self.hub.publish(seat.room, {"kind": "kicked", "player": msg.player})
         elif isinstance(msg, protocol.End):
-            ended = await run_in_threadpool(self.rooms.end_game, seat)
+            try:
+                ended = await run_in_threadpool(self.rooms.end_game, seat)
+            finally:  # a round not started yet ends at its start: its timer fires then
+                self.timers.watch_round(seat.room, moved=True)
             await self.send_state(msg.id)
             await self.hub.publish(seat.room, {"kind": "ended" if ended else "changed"})
         elif isinstance(msg, protocol.StateRequest):
