@@ -238,9 +238,9 @@ def test_tournaments_from_before_stored_results(
         session.execute(update(TournamentRow).values(owner_hash=None, standings=None))
     runner.jobs.clear()
     first = tournaments.get(tid).to_json()
-    assert runner.jobs == ["score_tournament_round"] * 2
+    assert runner.jobs == ["score_stored_round"] * 2
     assert tournaments.get(tid).to_json() == first
-    assert runner.jobs == ["score_tournament_round"] * 2  # stored: not scored again
+    assert runner.jobs == ["score_stored_round"] * 2  # stored: not scored again
     assert first == {**expected, "has_owner": False}
     assert first["winner"] == "ann"
     with pytest.raises(NotOwnerError, match="read-only"):
@@ -323,3 +323,62 @@ def test_entries_are_counted_for_standings_stored_without_the_count(
         session.execute(update(TournamentRow).values(standings=old))
     _, view = tournaments.add_round(tid, ROUND, created.key)
     assert view.standings["entries"] == 4
+
+
+def _make_legacy(tournaments: PaperTournaments, requests: list[dict[str, Any]]) -> str:
+    """A tournament as an older bigboggle left it: no owner, no stored results or standings,
+    rounds stored as its schema accepted them (checked less than today)."""
+    created = tournaments.create("Old", rounds=5)
+    with tournaments.store.session() as session:
+        session.execute(update(TournamentRow).values(owner_hash=None, standings=None))
+        for number, request in enumerate(requests, start=1):
+            session.add(
+                RoundRow(
+                    tournament_id=created.row.id,
+                    number=number,
+                    request=request,
+                    created_at=0.0,
+                    result=None,
+                    tally=None,
+                )
+            )
+    return created.row.id
+
+
+def test_old_rounds_that_todays_checks_refuse_are_scored_as_stored(
+    tournaments: PaperTournaments, runner: CountingRunner
+) -> None:
+    """'Ann' beside 'ann', and a name with a zero-width character, were accepted once: such a
+    round is scored with its names as stored (it gave 400 on every read)."""
+    tid = _make_legacy(
+        tournaments,
+        [
+            {"board": BOARD, "players": {"Ann": ["arsenite"], "ann": ["lines"]}},
+            {"board": BOARD, "players": {"bob\u200b": ["lines"], "Ann": ["lines", "dear"]}},
+        ],
+    )
+    data = tournaments.get(tid).to_json()
+    assert data["totals"] == {"Ann": 12, "bob\u200b": 0, "ann": 2}
+    assert [played["players"]["Ann"]["score"] for played in data["played"]] == [11, 1]
+    assert runner.jobs == ["score_stored_round"] * 2
+    assert tournaments.get(tid).to_json() == data  # stored: read back, not scored again
+    assert runner.jobs == ["score_stored_round"] * 2
+
+
+def test_an_old_round_that_cannot_be_scored_is_marked_not_retried(
+    tournaments: PaperTournaments, runner: CountingRunner
+) -> None:
+    tid = _make_legacy(
+        tournaments,
+        [
+            {"board": "AB/C", "players": {"ann": ["lines"]}},  # not a board
+            {"board": BOARD, "players": {"ann": ["lines"]}},
+        ],
+    )
+    data = tournaments.get(tid).to_json()
+    first, second = data["played"]
+    assert first["unscored"].startswith("could not be scored: ") and "board" in first["unscored"]
+    assert first["players"] == {} and first["ranking"] == []
+    assert second["players"]["ann"]["score"] == 2 and data["totals"] == {"ann": 2}
+    tournaments.get(tid)
+    assert runner.jobs == ["score_stored_round"] * 2  # once each, the marker included

@@ -456,3 +456,37 @@ def test_score_parses_in_the_worker_and_names_what_is_wrong(client: TestClient) 
         headers={"Content-Type": "application/json"},
     )
     assert twice.status_code == 400 and "board" in twice.json()["error"]
+
+
+def test_tournament_rounds_are_bounded_and_old_ones_read(
+    counted: tuple[TestClient, CountingRunner],
+) -> None:
+    """A round past MAX_TOURNAMENT_ROUND_ENTRIES is a 400 naming the limit, before scoring; a
+    tournament an older bigboggle stored with 'Ann' beside 'ann' reads (it was 400 forever)."""
+    from sqlalchemy import update
+
+    from bigboggle.limits import MAX_TOURNAMENT_ROUND_ENTRIES
+    from bigboggle.store import RoundRow, TournamentRow
+
+    client, runner = counted
+    created = client.post("/api/tournaments", json={"name": "Big", "rounds": 2}).json()
+    key = {"X-Tournament-Key": created["key"]}
+    lists = {f"p{i}": ["lines"] * 50 for i in range(MAX_TOURNAMENT_ROUND_ENTRIES // 50 + 1)}
+    url = f"/api/tournaments/{created['id']}"
+    answer = client.post(f"{url}/rounds", json={"board": BOARD, "players": lists}, headers=key)
+    assert answer.status_code == 400 and "MAX_TOURNAMENT_ROUND_ENTRIES" in answer.json()["error"]
+    assert runner.jobs == []
+    round_data = {"board": BOARD, "players": {"Ann": ["arsenite"], "ann": ["lines"]}}
+    assert client.post(f"{url}/rounds", json=round_data, headers=key).status_code == 400
+    store = client.app.state.services.store  # type: ignore[attr-defined]
+    with store.session() as session:  # what the old schema accepted and stored
+        session.execute(update(TournamentRow).values(owner_hash=None, standings=None))
+        session.add(
+            RoundRow(tournament_id=created["id"], number=1, request=round_data, created_at=0.0)
+        )
+    for _ in range(2):
+        read = client.get(url)
+        assert read.status_code == 200, read.text
+        assert read.json()["totals"] == {"Ann": 11, "ann": 2}
+    assert client.get(f"/tournaments/{created['id']}").status_code == 200
+    assert runner.jobs == ["score_stored_round"]

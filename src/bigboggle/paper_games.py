@@ -28,8 +28,10 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from . import jobs
+from .board import Board
 from .compute import Runner, run_here
 from .errors import GameStateError, RoundInputError
+from .judge import Judge
 from .limits import (
     MAX_BOARD_TEXT,
     MAX_TOURNAMENT_ENTRIES,
@@ -40,7 +42,7 @@ from .limits import (
 from .names import clean_name
 from .round_input import load_json, parse_round_request
 from .rules import Rules
-from .scoring import RoundResult, Tournament, score_round
+from .scoring import RoundResult, RoundSetup, Tournament, judge_round, score_round
 from .shelf import DictionaryShelf
 from .solo_games import NotFoundError, NotOwnerError, holds_key, new_key
 from .store import RoundRow, Store, TournamentRow
@@ -122,6 +124,74 @@ def score_tournament_round(
         min_length=min_length,
     )
     return result.to_json(), RoundTally.of(result).to_json()
+
+
+def score_stored_round(
+    spec: jobs.ShelfSpec,
+    dictionary: str,
+    rules: str,
+    options: Mapping[str, Any] | None,
+    board: str,
+    players: Mapping[str, Sequence[str]],
+    teams: Mapping[str, Sequence[str]] | None,
+    min_length: Mapping[str, int] | None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Score a round an older bigboggle stored without its result: the job for
+    :meth:`PaperTournaments.get`'s one-time catch-up. Never fails on what the old schema
+    accepted: if today's checks refuse the round (``Ann`` beside ``ann``, a name with a
+    zero-width character), it is scored with its names as stored; if even that cannot be
+    done, it gets a marker result (``"unscored": "could not be scored: …"``, no points) that
+    is stored like any result, so it is not tried again on every read."""
+    try:
+        return score_tournament_round(
+            spec, dictionary, rules, options, board, players, teams, min_length
+        )
+    except ValueError:  # (RoundInputError, BoardError, RulesError: today's checks refused it)
+        pass
+    try:
+        ruleset = tournament_rules(rules, options)
+        judge = Judge(Board.parse(board), ruleset, jobs.words(spec, dictionary))
+        result = judge_round(
+            judge, players, _setup_as_stored(players, ruleset, teams, min_length), teams
+        )
+        return result.to_json(), RoundTally.of(result).to_json()
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:  # (library errors too)
+        return _unscored(board, exc), {"scores": {}, "lengths": {}}
+
+
+def _setup_as_stored(
+    players: Mapping[str, Sequence[str]],
+    rules: Rules,
+    teams: Mapping[str, Sequence[str]] | None,
+    min_length: Mapping[str, int] | None,
+) -> RoundSetup:
+    """A round's setup with its names taken as stored (no normalising, no distinctness check);
+    handicaps that do not fit are left at the rules' minimum; team play only if every player
+    is on one team (else :class:`RoundInputError`)."""
+    minimums = dict.fromkeys(players, rules.min_length)
+    for name, value in (min_length or {}).items():
+        if name in minimums and isinstance(value, int) and not isinstance(value, bool):
+            minimums[name] = value
+    if teams is None:
+        if rules.teams:
+            raise RoundInputError("teams: these rules are for team play, but no teams were given")
+        return RoundSetup(minimums, None)
+    team_of = {member: team for team, members in teams.items() for member in members}
+    if set(team_of) != set(players) or sum(len(members) for members in teams.values()) != len(
+        team_of
+    ):
+        raise RoundInputError("teams: not every player is on exactly one team")
+    return RoundSetup(minimums, team_of)
+
+
+def _unscored(board: str, error: Exception) -> dict[str, Any]:
+    """The result stored for an old round that cannot be scored: shown, never retried."""
+    return {
+        "board": board[:MAX_BOARD_TEXT],
+        "players": {},
+        "ranking": [],
+        "unscored": f"could not be scored: {str(error)[:200]}",
+    }
 
 
 @dataclass(frozen=True)
@@ -415,7 +485,7 @@ class PaperTournaments:
                 break
             if result is None or tally is None:
                 result, tally = self.runner(
-                    score_tournament_round,
+                    score_stored_round,
                     self.shelf.spec,
                     row.dictionary,
                     row.rules,

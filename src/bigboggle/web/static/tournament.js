@@ -12,7 +12,14 @@ data.played.slice().reverse().forEach((result) => {
   const summary = document.createElement("summary");
   const leader = result.ranking[0];
   summary.textContent = `Round ${result.number}: ${result.board}` + (leader ? ` — best: ${leader}` : "");
-  details.append(summary, renderRound(result));
+  if (result.unscored) {
+    // A round an older bigboggle stored that cannot be scored today: it counts no points.
+    const note = document.createElement("p");
+    note.textContent = result.unscored;
+    details.append(summary, note);
+  } else {
+    details.append(summary, renderRound(result));
+  }
   if (result.number === data.played.length) details.open = true;
   rounds.append(details);
 });
@@ -36,7 +43,7 @@ if (key && document.getElementById("round-form")) {
   const teamPlay = () => Boolean(document.getElementById("team-play-fixed").value);
   const stored = sessionStorage.getItem(`tournament-players:${data.id}`);
   let players = stored ? JSON.parse(stored) : ["", ""];
-  const last = data.played[data.played.length - 1];
+  const last = data.played.filter((result) => !result.unscored).pop();
   if (last) {
     players = Object.entries(last.players).map(([name, player]) => {
       const team = last.teams && Object.entries(last.teams).find(([, t]) => t.members.includes(name));
