@@ -490,3 +490,34 @@ def test_tournament_rounds_are_bounded_and_old_ones_read(
         assert read.json()["totals"] == {"Ann": 11, "ann": 2}
     assert client.get(f"/tournaments/{created['id']}").status_code == 200
     assert runner.jobs == ["score_stored_round"]
+
+
+def test_the_server_ends_solo_games_at_their_deadlines(db_url: str, clock: FakeClock) -> None:
+    """A game its player walked away from is ended and scored by the server's timer at its
+    deadline (reaching the daily board); at start-up, games that ran out while no server ran
+    are scored in the background and running ones get their timers."""
+    from bigboggle.shelf import DictionaryShelf
+    from bigboggle.solo_games import SoloGames
+    from bigboggle.store import Store
+
+    offline = SoloGames(Store(db_url), DictionaryShelf(), clock)
+    missed = offline.start("big", daily=True, player="cy")  # its deadline passes offline
+    clock.advance(200)
+    waiting = offline.start("big", board=BOARD, player="dee")  # still running at start-up
+    app = create_app(db_url, clock=clock)
+    with TestClient(app) as client:
+        timers = app.state.solo_timers
+        client.portal.call(timers.started.wait)
+        assert client.get(f"/api/games/{missed.row.id}").json()["phase"] == "ended"
+        assert waiting.row.id in timers.scheduled
+        game = client.post("/api/games", json={"daily": True, "player": "ann"}).json()
+        assert timers.scheduled[game["id"]] == game["deadline"]
+        assert client.get(f"/api/games/{game['id']}").json()["phase"] == "running"
+        clock.advance(181)
+        client.portal.call(timers.recheck)
+        client.portal.call(timers.idle)
+        assert timers.scheduled == {}
+        for shown in (game, {"id": waiting.row.id}):  # a stranger's read: scored already
+            assert client.get(f"/api/games/{shown['id']}").json()["phase"] == "ended"
+        board = client.get("/api/daily").json()["leaderboard"]
+        assert sorted(entry["player"] for entry in board) == ["ann", "cy"]

@@ -62,6 +62,9 @@ MAX_TOURNAMENT_ENTRIES = 40_000
 #: Solo games whose round engine (the board solved once) a server process keeps for their next
 #: word, least recently used dropped first.
 SOLO_ENGINE_CACHE = 64
+#: Solo games a server process times at once (ended and scored at their deadlines); a game
+#: beyond it is scored by its player's next request.
+SOLO_TIMERS = 10_000
 #: The longest owner key a request may send (X-Tournament-Key, X-Game-Key); keys are 24 chars.
 MAX_KEY_LENGTH = 100
 

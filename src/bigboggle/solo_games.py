@@ -417,13 +417,15 @@ class SoloGames:
             ]
 
     def running(self, limit: int = 10_000) -> list[tuple[str, float]]:
-        """Games not yet ended, with their deadlines, earliest first (``limit`` at most)."""
+        """Games still running (not ended, deadline to come), with their deadlines, earliest
+        first (``limit`` at most): what a server times at start-up."""
+        now = self.clock()
         with self.store.session() as session:
             return [
                 (game_id, deadline)
                 for game_id, deadline in session.execute(
                     select(GameRow.id, GameRow.deadline)
-                    .where(GameRow.ended_at.is_(None))
+                    .where(GameRow.ended_at.is_(None), GameRow.deadline > now)
                     .order_by(GameRow.deadline)
                     .limit(limit)
                 )

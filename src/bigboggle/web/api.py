@@ -181,6 +181,7 @@ async def start_game(request: Request) -> JSONResponse:
             daily=asked.daily,
         )
     )
+    request.app.state.solo_timers.at(view.row.id, view.row.deadline)  # ended and scored then
     return JSONResponse(view.to_json(), status_code=201)
 
 

@@ -113,6 +113,7 @@ def create_app(
     shelf = DictionaryShelf(dictionaries)
     templates = Jinja2Templates(directory=HERE / "templates")
     from .rooms import RoomGuards, RoomTimers
+    from .solo_timers import SoloTimers
 
     rooms = Rooms(store, shelf, clock, runner=pool.call, limits=limits)
     hub = RedisHub(redis) if redis else LocalHub()
@@ -122,7 +123,9 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         await timers.start()  # overdue rounds scored, running ones timed
+        await solo_timers.start()  # the same for solo games
         yield
+        await solo_timers.stop()
         await timers.stop()
         await hub.stop()
         await asyncio.to_thread(pool.shutdown)
@@ -161,6 +164,8 @@ def create_app(
     app.state.rooms = rooms
     app.state.hub = hub
     app.state.timers = timers
+    solo_timers = SoloTimers(lambda: app.state.services.solo)
+    app.state.solo_timers = solo_timers
     app.state.room_guards = RoomGuards(limits, clock)
 
     from .api import router as api_router

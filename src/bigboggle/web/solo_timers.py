@@ -1,0 +1,140 @@
+"""Timers that end solo games at their deadlines, so a game its player walked away from is
+scored (and reaches the daily leaderboard) without anyone's read doing the work.
+
+One timer per running game, fired on the event loop at the game's deadline; the work (ending
+and scoring, :meth:`~bigboggle.solo_games.SoloGames.settle`) runs in a thread, and the scoring
+itself in the worker pool. Scoring happens once whoever asks first (the timer, or the player's
+own request): the claim is in the database. At start-up, running games get their timers and
+games whose deadline passed while no server ran are scored, one at a time, in the background.
+
+Deadlines are on the games' clock; :meth:`SoloTimers.recheck` re-reads it (a test moves its
+clock by hand, then calls it). At most ``SOLO_TIMERS`` timers wait at once; a game beyond that
+is scored by its player's next request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import BusyError
+from ..limits import SOLO_TIMERS
+from ..solo_games import SoloGames
+
+log = logging.getLogger(__name__)
+
+#: Seconds before the first retry of a game the pool refused; doubled up to the last.
+FIRST_RETRY = 1.0
+LAST_RETRY = 60.0
+#: Tries for one game before it is left to its player's next request.
+TRIES = 8
+
+
+class SoloTimers:
+    """Timers at solo games' deadlines, for the games of the service ``solo()`` answers (asked
+    each time: a test may swap the app's service)."""
+
+    def __init__(self, solo: Callable[[], SoloGames]) -> None:
+        self._solo = solo
+        self._due: dict[str, float] = {}
+        self._handles: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: Set once the start-up work (overdue games scored) is done.
+        self.started = asyncio.Event()
+
+    @property
+    def scheduled(self) -> dict[str, float]:
+        """The games whose timers wait, and when (on the games' clock) each fires."""
+        return dict(self._due)
+
+    async def start(self) -> None:
+        """Start the start-up work in the background (the server serves at once)."""
+        self._spawn(self._start_up())
+
+    def at(self, game_id: str, deadline: float) -> None:
+        """End and score game ``game_id`` at ``deadline`` (unless SOLO_TIMERS already wait)."""
+        if game_id in self._due or len(self._due) >= SOLO_TIMERS:
+            return
+        self._due[game_id] = deadline
+        self._arm(game_id)
+
+    def recheck(self) -> None:
+        """Re-arm every timer against the clock (after it jumped)."""
+        for game_id in list(self._due):
+            handle = self._handles.pop(game_id, None)
+            if handle is not None:
+                handle.cancel()
+            self._arm(game_id)
+
+    async def idle(self) -> None:
+        """Wait until no timer is due and no fired timer's work is still running (for tests)."""
+        while True:
+            await asyncio.sleep(0)
+            if self._tasks:
+                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+            elif all(due > self.solo.clock() for due in self._due.values()):
+                return
+
+    async def stop(self) -> None:
+        for handle in self._handles.values():
+            handle.cancel()
+        self._handles.clear()
+        self._due.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+
+    @property
+    def solo(self) -> SoloGames:
+        return self._solo()
+
+    # -- internals ---------------------------------------------------------------------------
+
+    async def _start_up(self) -> None:
+        try:
+            now = self.solo.clock()
+            for game_id, deadline in await run_in_threadpool(self.solo.running, SOLO_TIMERS):
+                if deadline > now:
+                    self.at(game_id, deadline)
+            # Past their deadline while no server ran, or ended but never scored: one at a time.
+            for game_id, _ in await run_in_threadpool(self.solo.overdue, SOLO_TIMERS):
+                await self._settle(game_id)
+        except Exception:  # the games are scored by their players' requests instead
+            log.exception("could not time or score the solo games at start-up")
+        self.started.set()
+
+    def _arm(self, game_id: str) -> None:
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, self._due[game_id] - self.solo.clock())
+        self._handles[game_id] = loop.call_at(loop.time() + delay, self._fired, game_id)
+
+    def _fired(self, game_id: str) -> None:
+        self._handles.pop(game_id, None)
+        self._due.pop(game_id, None)
+        self._spawn(self._settle(game_id))
+
+    async def _settle(self, game_id: str) -> None:
+        """End and score the game; while the pool refuses, try again after 1 s, 2 s, 4 s …"""
+        delay = FIRST_RETRY
+        for _ in range(TRIES):
+            try:
+                await run_in_threadpool(self.solo.settle, game_id)
+                return
+            except BusyError:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, LAST_RETRY)
+            except Exception:  # one game's failure is its own; its player's request tries again
+                log.exception("could not score solo game %r at its deadline", game_id)
+                return
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
