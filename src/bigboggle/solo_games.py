@@ -7,7 +7,13 @@ restarted server, or another server process on the same database, carries on whe
 stopped. A submit costs the same at the 2,000th word as at the first: the game's round engine
 (:class:`~bigboggle.game.Game`) judges the one entry against the stored list, looked up one word
 at a time; only the end replays the whole list, once, to score it. Words stored before verdicts
-were kept get theirs (replayed once) on the game's first use.
+were kept get theirs (replayed once) on the game's first use. Each game's engine (its judge has
+solved the board) is kept for its next word, in a bounded cache (``SOLO_ENGINE_CACHE``).
+
+**No work on read.** A game past its deadline is ended and scored by its player's own request
+(with the key) or by :meth:`SoloGames.settle` (the web server's timer at the deadline, and at
+start-up for games overdue), once, under a claim kept in the database; anyone else reads it as
+``scoring`` until its results are stored. The daily leaderboard reads stored scores only.
 
 The daily board is the same for everyone on a date (UTC) and preset: its seed comes from the date,
 the preset and a secret kept in the database, so tomorrow's board cannot be worked out today.
