@@ -45,7 +45,8 @@ from .dice import shake
 from .dictionary import COMMON_LEVEL, Dictionary
 from .errors import GameStateError, RoundInputError, RulesError
 from .game import Game
-from .limits import MAX_ENTRY_LENGTH, SOLO_ENGINE_CACHE
+from .limits import MAX_ENTRY_LENGTH as MAX_ENTRY_LENGTH  # (still importable from here)
+from .limits import SOLO_ENGINE_CACHE
 from .names import clean_name, name_key
 from .rules import Rules
 from .shelf import DictionaryShelf
