@@ -686,9 +686,7 @@ def test_rounds_overdue_at_start_up_are_scored(
     assert counted.score_overdue().scored == []
 
 
-def test_a_scoring_that_failed_is_tried_again_after_the_lease(
-    db_url: str, clock: FakeClock
-) -> None:
+def test_a_refused_scoring_lets_its_claim_go_at_once(db_url: str, clock: FakeClock) -> None:
     def refusing(fn: Callable[..., T], /, *args: Any) -> T:
         raise BusyError("the pool is full", retry_after=1)
 

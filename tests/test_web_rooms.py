@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import random
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -23,6 +24,7 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from bigboggle import Dictionary, Rules, solve
+from bigboggle.errors import BusyError
 from bigboggle.limits import ServerLimits
 from bigboggle.rooms import GRACE, START_DELAY, Rooms, Seat
 from bigboggle.shelf import DictionaryShelf
@@ -33,6 +35,7 @@ from bigboggle.web.rooms import (
     CLOSE_KICKED,
     CLOSE_POLICY,
     CLOSE_REPLACED,
+    FIRST_RETRY,
     RoomTimers,
     TokenBucket,
     WindowLimit,
@@ -721,3 +724,122 @@ def test_metrics_count_sockets_words_rounds_and_refusals(
         ann.send_json({"type": "join", "token": room["token"]})  # already joined: an error
         until(ann, "error")
     assert _metric(client, "bigboggle_websockets_open") == 0
+
+
+# -- review fixes: reads that score, retries, start-up, the host's end, limits -------------------
+
+
+def test_a_refused_round_is_retried_soon_and_a_little_later_each_time(
+    client: TestClient, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    rooms: Rooms = client.app.state.rooms  # type: ignore[attr-defined]
+    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    scheduled = lambda: client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]  # noqa: E731
+    refusals = [BusyError("the pool is full", retry_after=1) for _ in range(3)]
+    working = rooms.runner
+
+    def refusing(fn: Any, /, *args: Any) -> Any:
+        if refusals:
+            raise refusals.pop()
+        return working(fn, *args)
+
+    rooms.runner = refusing
+    room = create(client, timer=30)
+    key = (room["room"], "round")
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        answer(ann, {"type": "start"})
+        clock.advance(START_DELAY + 30 + GRACE)
+        for delay in (FIRST_RETRY, 2 * FIRST_RETRY, 4 * FIRST_RETRY):  # not the 30 s lease
+            client.portal.call(timers.recheck)  # type: ignore[union-attr]
+            wait_for(lambda d=delay: scheduled().get(key) == clock.now + d, what=scheduled)
+            clock.advance(delay)
+        client.portal.call(timers.recheck)  # type: ignore[union-attr]
+        assert until(ann, "results")["round"]["number"] == 1
+    refused = [r for r in caplog.records if "refused to score" in r.getMessage()]
+    assert len(refused) == 3 and all(r.exc_info is None for r in refused)  # one line each
+
+
+def test_start_up_scores_in_the_background_and_serves_at_once(
+    db_url: str, clock: FakeClock
+) -> None:
+    rooms = Rooms(Store(db_url), DictionaryShelf(), clock)
+    code, _ = rooms.create("ann", {"timer": 30})
+    rooms.start_round(Seat(code, "ann"))
+    clock.advance(3600)  # overdue at start-up
+    release = threading.Event()
+    app = create_app(db_url, clock=clock)
+    working = app.state.rooms.runner
+
+    def slow(fn: Any, /, *args: Any) -> Any:
+        release.wait(10)  # a slow scoring (bounded, so a server that waits fails, not hangs)
+        return working(fn, *args)
+
+    app.state.rooms.runner = slow
+    with TestClient(app) as client:
+        assert client.get(f"/api/rooms/{code}").json()["rounds_played"] == 0  # served at once
+        assert client.get(f"/api/rooms/{code}/rounds/1").status_code == 404  # being scored
+        release.set()
+        started(client)
+        assert client.get(f"/api/rooms/{code}").json()["rounds_played"] == 1
+
+
+def test_the_hosts_end_in_the_start_delay_brings_the_results_at_the_start(
+    client: TestClient, clock: FakeClock
+) -> None:
+    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    scheduled = lambda: client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]  # noqa: E731
+    room = create(client, timer=3000)
+    key = (room["room"], "round")
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        starts_at = answer(ann, {"type": "start"})["state"]["round"]["starts_at"]
+        assert answer(ann, {"type": "end"})["state"]["over"]  # before the round starts
+        wait_for(lambda: scheduled().get(key) == starts_at + GRACE, what=scheduled)
+        clock.advance(START_DELAY + GRACE)
+        client.portal.call(timers.recheck)  # type: ignore[union-attr]
+        results = until(ann, "results")
+        assert results["over"] and results["round"]["number"] == 1
+
+
+def test_rate_limited_is_told_once_per_burst(db_url: str, clock: FakeClock) -> None:
+    with (
+        app_client(db_url, clock, ws_burst=3, ws_rate=1.0, ws_flood_drops=50) as client,
+        client.websocket_connect("/ws") as socket,
+    ):
+        for n in range(4):
+            socket.send_json({"type": "ping", "id": n})
+        replies = [socket.receive_json() for _ in range(4)]
+        assert [r.get("code", r["type"]) for r in replies] == ["pong"] * 3 + ["rate_limited"]
+        for _ in range(5):  # just over the rate: one message a second gets in, one is dropped
+            clock.advance(1)
+            socket.send_json({"type": "ping", "id": 10})
+            socket.send_json({"type": "ping", "id": 11})
+        clock.advance(0.5)  # not refilled: still the same burst
+        socket.send_json({"type": "ping", "id": 12})  # dropped: no token
+        clock.advance(0.5)
+        socket.send_json({"type": "ping", "id": 13})
+        replies = [socket.receive_json() for _ in range(6)]
+        assert [r.get("code", r["type"]) for r in replies] == ["pong"] * 6  # no error each
+        clock.advance(10)  # quiet long enough: a new burst, told again
+        for n in range(4):
+            socket.send_json({"type": "ping", "id": n})
+        replies = [socket.receive_json() for _ in range(4)]
+        assert [r.get("code", r["type"]) for r in replies] == ["pong"] * 3 + ["rate_limited"]
+
+
+def test_a_code_typed_with_spaces_or_dashes_joins(client: TestClient) -> None:
+    code = create(client)["room"]
+    spaced = " ".join(code[i : i + 2] for i in range(0, len(code), 2))  # BC DF GH JK LM
+    dashed = f"{code[:5].lower()} - {code[5:].lower()}"
+    for typed, name in ((spaced, "bob"), (dashed, "cy")):
+        with client.websocket_connect("/ws") as socket:
+            welcome = answer(socket, {"type": "join", "room": typed, "name": name})
+            assert welcome["type"] == "welcome" and welcome["room"] == code, welcome
+    with client.websocket_connect("/ws") as socket:
+        too_long = answer(socket, {"type": "join", "room": "B" * 25, "name": "dan"})
+        assert too_long["code"] == "bad_message"
+        odd = answer(socket, {"type": "nope" * 1000})
+        assert odd["code"] == "unknown_type" and len(odd["message"]) < 300
+        version = answer(socket, {"type": "ping", "v": "9" * 3000})
+        assert version["code"] == "bad_version" and len(version["message"]) < 300
