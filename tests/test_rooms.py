@@ -5,10 +5,14 @@ as the only memory (a second Rooms object on the same database carries on)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import os
+import re
+import uuid
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import select, update
 
 from bigboggle import Board, Dictionary, Rules, shake, solve
@@ -778,3 +782,63 @@ def test_a_refused_scoring_at_start_up_does_not_stop_the_others(
     assert len(done.scored) == 1 and done.refused == 1  # the first was refused, not the second
     assert [due for _, due in rooms.running()] == [clock.now]  # let go: due again at once
     assert rooms.score_overdue().scored == [codes[0]]
+
+
+POSTGRES = os.environ.get("BIGBOGGLE_TEST_POSTGRES")
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh PostgreSQL schema (the row locks of SQLite are the whole database's)."""
+    if not POSTGRES:
+        if os.environ.get("BIGBOGGLE_REQUIRE_SERVICES"):
+            pytest.fail("BIGBOGGLE_TEST_POSTGRES must be set")
+        pytest.skip("no PostgreSQL (set BIGBOGGLE_TEST_POSTGRES)")
+    schema = f"test_rooms_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(POSTGRES)
+    with admin.begin() as connection:
+        connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    url = sa.make_url(POSTGRES).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.dispose()
+
+
+def test_every_transaction_locks_the_room_first(
+    postgres_url: str, clock: FakeClock, standard: Dictionary
+) -> None:
+    """Rooms, then their rounds and seats: one order everywhere, so no two transactions can
+    wait for each other (a deadlock on PostgreSQL)."""
+    store = Store(postgres_url)
+    rooms = Rooms(store, DictionaryShelf(), clock)
+    locks: dict[int, list[list[str]]] = {}
+
+    def begun(connection: Any) -> None:
+        locks.setdefault(id(connection), []).append([])
+
+    def executed(connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "FOR UPDATE" in statement and locks.get(id(connection)):
+            table = re.search(r"\bFROM\s+\"?(\w+)", statement)
+            locks[id(connection)][-1].append(table.group(1) if table else statement)
+
+    sa.event.listen(store.engine, "begin", begun)
+    sa.event.listen(store.engine, "before_cursor_execute", executed)
+    code, _ = rooms.create("ann")
+    ann, bob = Seat(code, "ann"), rooms.join(code, "bob")[0]
+    rooms.connected(ann)
+    rooms.connected(bob)
+    board = play_round(rooms, clock, code)
+    rooms.submit(bob, words_on(board, standard)[0])
+    clock.advance(5)
+    rooms.end_game(ann)  # the room, then its round; the result: the room, then the round
+    rooms.disconnected(ann)
+    clock.advance(rooms.limits.host_away + 1)
+    assert rooms.hand_over_if_away(code) == "bob"  # the room, then the seats
+    transactions = [tables for each in locks.values() for tables in each if tables]
+    both = [tables for tables in transactions if "rooms" in tables and len(set(tables)) > 1]
+    assert any("room_rounds" in tables for tables in both), transactions
+    assert any("room_players" in tables for tables in both), transactions
+    assert all(tables[0] == "rooms" for tables in both), transactions
