@@ -518,6 +518,7 @@ def test_with_nobody_left_the_room_winds_down_until_someone_comes_back(
     rooms: Rooms, clock: FakeClock
 ) -> None:
     code, _ = rooms.create("ann")
+    code, _ = rooms.create("ann")
     ann, bob = Seat(code, "ann"), rooms.join(code, "bob")[0]
     rooms.connected(ann)
     rooms.connected(bob)
@@ -826,6 +827,18 @@ def test_every_transaction_locks_the_room_first(
 
     sa.event.listen(store.engine, "begin", begun)
     sa.event.listen(store.engine, "before_cursor_execute", executed)
+    try:
+        _play_every_locking_step(rooms, clock, standard)
+    finally:
+        store.close()
+    transactions = [tables for each in locks.values() for tables in each if tables]
+    both = [tables for tables in transactions if "rooms" in tables and len(set(tables)) > 1]
+    assert any("room_rounds" in tables for tables in both), transactions
+    assert any("room_players" in tables for tables in both), transactions
+    assert all(tables[0] == "rooms" for tables in both), transactions
+
+
+def _play_every_locking_step(rooms: Rooms, clock: FakeClock, standard: Dictionary) -> None:
     code, _ = rooms.create("ann")
     ann, bob = Seat(code, "ann"), rooms.join(code, "bob")[0]
     rooms.connected(ann)
@@ -837,8 +850,3 @@ def test_every_transaction_locks_the_room_first(
     rooms.disconnected(ann)
     clock.advance(rooms.limits.host_away + 1)
     assert rooms.hand_over_if_away(code) == "bob"  # the room, then the seats
-    transactions = [tables for each in locks.values() for tables in each if tables]
-    both = [tables for tables in transactions if "rooms" in tables and len(set(tables)) > 1]
-    assert any("room_rounds" in tables for tables in both), transactions
-    assert any("room_players" in tables for tables in both), transactions
-    assert all(tables[0] == "rooms" for tables in both), transactions
