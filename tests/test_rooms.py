@@ -32,6 +32,7 @@ from bigboggle.rooms import (
     RoomClosedError,
     RoomFullError,
     Rooms,
+    RoomSettings,
     Seat,
     Standings,
     normal_code,
@@ -850,3 +851,17 @@ def _play_every_locking_step(rooms: Rooms, clock: FakeClock, standard: Dictionar
     rooms.disconnected(ann)
     clock.advance(rooms.limits.host_away + 1)
     assert rooms.hand_over_if_away(code) == "bob"  # the room, then the seats
+
+
+def test_the_rooms_limits_come_from_limits_py(rooms: Rooms) -> None:
+    from bigboggle import limits
+
+    for key, high in (
+        ("max_players", limits.MAX_ROOM_PLAYERS),
+        ("target", limits.MAX_ROOM_TARGET),
+        ("rounds", limits.MAX_ROOM_ROUNDS),
+    ):
+        assert RoomSettings.from_json({key: high}).to_json()[key] == high
+        with pytest.raises(RoundInputError, match=f"settings.{key}=.* must be a number 1-{high}"):
+            RoomSettings.from_json({key: high + 1})
+    assert JUDGE_CACHE == limits.JUDGE_CACHE

@@ -843,3 +843,15 @@ def test_a_code_typed_with_spaces_or_dashes_joins(client: TestClient) -> None:
         assert odd["code"] == "unknown_type" and len(odd["message"]) < 300
         version = answer(socket, {"type": "ping", "v": "9" * 3000})
         assert version["code"] == "bad_version" and len(version["message"]) < 300
+
+
+def test_the_web_rooms_limits_come_from_limits_py(clock: FakeClock) -> None:
+    from bigboggle import limits
+    from bigboggle.web.hub import QUEUE_LIMIT, LocalHub
+
+    assert LocalHub().subscribe("BCDFGHJKLM").maxsize == QUEUE_LIMIT == limits.ROOM_EVENT_QUEUE
+    window = WindowLimit(1, 60, clock)
+    assert window.keys == limits.ADDRESSES_KEPT
+    for n in range(limits.ADDRESSES_KEPT + 5):
+        window.hit(f"10.0.{n // 256}.{n % 256}")
+    assert len(window) == limits.ADDRESSES_KEPT
