@@ -22,6 +22,10 @@ room's events from the hub as fresh views of the room. The library's
 
 Timers fire at deadlines, never by polling (:class:`RoomTimers`): one per room with a round to
 score in this process, and one for a host who has left; each is dropped once it has fired.
+A round whose job the worker pool refuses is tried again after 1 s, 2 s, 4 s … (at most the
+scoring lease), with one log line each. At start-up the overdue rounds (and rounds from an
+older bigboggle, which reading a room never scores) are scored one at a time in a background
+task: the server serves at once.
 """
 
 from __future__ import annotations
