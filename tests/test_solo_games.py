@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import null, update
 
 from bigboggle import Board, Dictionary, Rules, solve
 from bigboggle.analysis import Band
@@ -460,3 +460,32 @@ def test_a_games_round_engine_is_made_once_and_the_cache_is_bounded(games: SoloG
     assert len(games._engines) == SOLO_ENGINE_CACHE
     assert started.row.id not in games._engines  # the least recently used went first
     assert games.submit(started.row.id, "lines", started.key).result.verdict is Verdict.REPEATED
+
+
+def test_overdue_lists_every_ended_or_expired_game_without_results(
+    db_url: str, clock: FakeClock
+) -> None:
+    """A game scored before results were kept (score set, result empty) and a game ended early
+    whose scoring the pool refused are both overdue: a server's start-up scores them."""
+    from bigboggle.errors import BusyError
+
+    def busy() -> None:
+        raise BusyError("the worker pool is full")
+
+    runner = Runner()
+    games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=runner)
+    old = games.start("big", board=BOARD)
+    games.finish(old.row.id, old.key)
+    with games.store.session() as session:  # as migration 0005 left it: SQL NULL
+        session.execute(update(GameRow).where(GameRow.id == old.row.id).values(result=null()))
+    refused = games.start("big", board=BOARD)
+    runner.before = busy
+    with pytest.raises(BusyError):
+        games.finish(refused.row.id, refused.key)
+    running = games.start("big", board=BOARD)
+    overdue = {game_id for game_id, _ in games.overdue()}
+    assert overdue == {old.row.id, refused.row.id}
+    assert running.row.id not in overdue
+    games.settle(old.row.id)
+    games.settle(refused.row.id)
+    assert games.overdue() == []

@@ -34,7 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -417,7 +417,10 @@ class SoloGames:
                 (game_id, deadline)
                 for game_id, deadline in session.execute(
                     select(GameRow.id, GameRow.deadline)
-                    .where(GameRow.score.is_(None), GameRow.deadline <= now)
+                    .where(
+                        GameRow.result.is_(None),
+                        or_(GameRow.deadline <= now, GameRow.ended_at.is_not(None)),
+                    )
                     .order_by(GameRow.deadline)
                     .limit(limit)
                 )
