@@ -466,7 +466,8 @@ def test_overdue_lists_every_ended_or_expired_game_without_results(
     db_url: str, clock: FakeClock
 ) -> None:
     """A game scored before results were kept (score set, result empty) and a game ended early
-    whose scoring the pool refused are both overdue: a server's start-up scores them."""
+    whose scoring the pool refused are both overdue: a server's start-up scores them. Only
+    games others read are timed or caught up: daily games and games with a word."""
     from bigboggle.errors import BusyError
 
     def busy() -> None:
@@ -475,17 +476,67 @@ def test_overdue_lists_every_ended_or_expired_game_without_results(
     runner = Runner()
     games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=runner)
     old = games.start("big", board=BOARD)
+    games.submit(old.row.id, "lines", old.key)
     games.finish(old.row.id, old.key)
     with games.store.session() as session:  # as migration 0005 left it: SQL NULL
         session.execute(update(GameRow).where(GameRow.id == old.row.id).values(result=null()))
     refused = games.start("big", board=BOARD)
+    games.submit(refused.row.id, "lines", refused.key)
     runner.before = busy
     with pytest.raises(BusyError):
         games.finish(refused.row.id, refused.key)
     running = games.start("big", board=BOARD)
+    games.submit(running.row.id, "lines", running.key)
+    wordless = games.start("big", board=BOARD)
+    daily = games.start("big", daily=True, player="ann")
+    assert {game_id for game_id, _ in games.running()} == {running.row.id, daily.row.id}
+    clock.advance(500)  # a wordless practice game is its player's to score, on their next read
     overdue = {game_id for game_id, _ in games.overdue()}
-    assert overdue == {old.row.id, refused.row.id}
-    assert running.row.id not in overdue
+    assert overdue == {old.row.id, refused.row.id, running.row.id, daily.row.id}
+    assert wordless.row.id not in overdue
+    games.settle(running.row.id)
+    games.settle(daily.row.id)
     games.settle(old.row.id)
     games.settle(refused.row.id)
     assert games.overdue() == []
+
+
+def test_a_timer_retries_a_refused_scoring_and_says_once_when_it_gives_up(
+    db_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over its budget is refused like busy: tried again with one warning a try; after the
+    last try, one error line and the game is left to its player's next read."""
+    import asyncio
+    import logging
+
+    from bigboggle.errors import BudgetExceededError
+    from bigboggle.web import solo_timers
+    from bigboggle.web.solo_timers import SoloTimers
+
+    refusals = [1]
+
+    def refusing(fn: Callable[..., T], /, *args: Any) -> T:
+        if refusals[0] > 0:
+            refusals[0] -= 1
+            raise BudgetExceededError("the job ran over its budget")
+        return run_here(fn, *args)
+
+    monkeypatch.setattr(solo_timers, "FIRST_RETRY", 0.0)
+    monkeypatch.setattr(solo_timers, "TRIES", 3)
+    games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=refusing)
+    first = games.start("big", board=BOARD)
+    games.submit(first.row.id, "lines", first.key)
+    second = games.start("big", board=BOARD)
+    games.submit(second.row.id, "lines", second.key)
+    clock.advance(500)
+    timers = SoloTimers(lambda: games)
+    caplog.set_level(logging.WARNING, logger=solo_timers.__name__)
+    asyncio.run(timers._settle(first.row.id))
+    assert games.get(first.row.id).over
+    assert [record.levelname for record in caplog.records] == ["WARNING"]
+    caplog.clear()
+    refusals[0] = 10
+    asyncio.run(timers._settle(second.row.id))
+    assert [record.levelname for record in caplog.records] == ["WARNING", "WARNING", "ERROR"]
+    assert all(record.exc_info is None for record in caplog.records)
+    assert games.get(second.row.id).to_json()["phase"] == "scoring"

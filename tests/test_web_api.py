@@ -492,6 +492,29 @@ def test_tournament_rounds_are_bounded_and_old_ones_read(
     assert runner.jobs == ["score_stored_round"]
 
 
+def test_only_games_others_read_are_timed_and_an_ended_game_drops_its_timer(
+    db_url: str, clock: FakeClock
+) -> None:
+    """A practice game gets its timer with its first word (before, only its player reads it);
+    a daily game at once; finishing a game drops its timer."""
+    app = create_app(db_url, clock=clock)
+    with TestClient(app) as client:
+        timers = app.state.solo_timers
+        client.portal.call(timers.started.wait)
+        game = client.post("/api/games", json={"board": BOARD}).json()
+        assert game["id"] not in timers.scheduled
+        key = {"X-Game-Key": game["key"]}
+        client.post(f"/api/games/{game['id']}/words", json={"word": "lines"}, headers=key)
+        assert timers.scheduled[game["id"]] == game["deadline"]
+        daily = client.post("/api/games", json={"daily": True, "player": "ann"}).json()
+        assert daily["id"] in timers.scheduled
+        for shown in (game, daily):
+            key = {"X-Game-Key": shown["key"]}
+            finished = client.post(f"/api/games/{shown['id']}/finish", headers=key)
+            assert finished.json()["phase"] == "ended"
+        assert timers.scheduled == {}
+
+
 def test_the_server_ends_solo_games_at_their_deadlines(db_url: str, clock: FakeClock) -> None:
     """A game its player walked away from is ended and scored by the server's timer at its
     deadline (reaching the daily board); at start-up, games that ran out while no server ran
@@ -504,6 +527,7 @@ def test_the_server_ends_solo_games_at_their_deadlines(db_url: str, clock: FakeC
     missed = offline.start("big", daily=True, player="cy")  # its deadline passes offline
     clock.advance(200)
     waiting = offline.start("big", board=BOARD, player="dee")  # still running at start-up
+    offline.submit(waiting.row.id, "lines", waiting.key)  # timed: it has a word
     app = create_app(db_url, clock=clock)
     with TestClient(app) as client:
         timers = app.state.solo_timers

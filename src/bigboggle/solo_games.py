@@ -410,7 +410,9 @@ class SoloGames:
 
     def overdue(self, limit: int = 1000) -> list[tuple[str, float]]:
         """Games past their deadline or ended whose results are not stored, with their
-        deadlines, earliest first (``limit`` at most): what a server settles at start-up."""
+        deadlines, earliest first (``limit`` at most): what a server settles at start-up. Only
+        games someone else reads (see :func:`needs_timer`): the rest are scored by their
+        player's next request."""
         now = self.clock()
         with self.store.session() as session:
             return [
@@ -420,6 +422,7 @@ class SoloGames:
                     .where(
                         GameRow.result.is_(None),
                         or_(GameRow.deadline <= now, GameRow.ended_at.is_not(None)),
+                        _SCORED_UNREAD,
                     )
                     .order_by(GameRow.deadline)
                     .limit(limit)
@@ -427,15 +430,16 @@ class SoloGames:
             ]
 
     def running(self, limit: int = 10_000) -> list[tuple[str, float]]:
-        """Games still running (not ended, deadline to come), with their deadlines, earliest
-        first (``limit`` at most): what a server times at start-up."""
+        """Games still running (not ended, deadline to come) that need a timer (see
+        :func:`needs_timer`), with their deadlines, earliest first (``limit`` at most): what a
+        server times at start-up."""
         now = self.clock()
         with self.store.session() as session:
             return [
                 (game_id, deadline)
                 for game_id, deadline in session.execute(
                     select(GameRow.id, GameRow.deadline)
-                    .where(GameRow.ended_at.is_(None), GameRow.deadline > now)
+                    .where(GameRow.ended_at.is_(None), GameRow.deadline > now, _SCORED_UNREAD)
                     .order_by(GameRow.deadline)
                     .limit(limit)
                 )
@@ -721,6 +725,20 @@ class _StoredWords:
             .limit(1)
         )
         return found is not None
+
+
+#: Games whose results someone other than their player reads, so a server scores them at
+#: their deadline: daily games (the leaderboard) and games with a word (or counted before
+#: counts were kept). A wordless practice game is scored by its player's next read instead.
+_SCORED_UNREAD = or_(
+    GameRow.daily_date.is_not(None), GameRow.word_count.is_(None), GameRow.word_count > 0
+)
+
+
+def needs_timer(daily: bool, words: int | None) -> bool:
+    """Whether a server should end and score a game at its deadline, without anyone's read:
+    a daily game (its leaderboard), or a game with words (as :data:`_SCORED_UNREAD`)."""
+    return daily or words is None or words > 0
 
 
 def _lock(session: Session, game_id: str) -> GameRow | None:

@@ -22,7 +22,7 @@ from ..analysis import MAX_SEED, Band
 from ..dice import shake
 from ..limits import MAX_KEY_LENGTH
 from ..rules import PRESETS, Rules
-from ..solo_games import SOLO_OPTIONS, check_date, utc_date
+from ..solo_games import SOLO_OPTIONS, check_date, needs_timer, utc_date
 from .app import services
 from .inputs import (
     ErrorBody,
@@ -181,7 +181,8 @@ async def start_game(request: Request) -> JSONResponse:
             daily=asked.daily,
         )
     )
-    request.app.state.solo_timers.at(view.row.id, view.row.deadline)  # ended and scored then
+    if needs_timer(asked.daily, 0):  # others read it: ended and scored at its deadline
+        request.app.state.solo_timers.at(view.row.id, view.row.deadline)
     return JSONResponse(view.to_json(), status_code=201)
 
 
@@ -205,6 +206,8 @@ async def submit_word(request: Request, game_id: GameId, key: GameKey = None) ->
     solo = services(request).solo
     answer = await run_in_threadpool(solo.submit, game_id, asked.word, key)
     request.app.state.metrics.words.inc()
+    if needs_timer(False, answer.words):  # a game with words is scored at its deadline
+        request.app.state.solo_timers.at(game_id, answer.deadline)
     return JSONResponse(answer.to_json())
 
 
@@ -213,8 +216,10 @@ async def submit_word(request: Request, game_id: GameId, key: GameKey = None) ->
     summary="End a solo game now",
     responses={**NOT_FOUND, **NOT_YOURS},
 )
-def finish_game(request: Request, game_id: GameId, key: GameKey = None) -> JSONResponse:
-    return JSONResponse(services(request).solo.finish(game_id, key).to_json())
+async def finish_game(request: Request, game_id: GameId, key: GameKey = None) -> JSONResponse:
+    view = await run_in_threadpool(services(request).solo.finish, game_id, key)
+    request.app.state.solo_timers.drop(game_id)  # ended (and scored, or caught up at start-up)
+    return JSONResponse(view.to_json())
 
 
 @router.get("/daily", summary="The daily board's leaderboard for a preset and date")

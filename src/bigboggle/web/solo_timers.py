@@ -1,9 +1,11 @@
 """Timers that end solo games at their deadlines, so a game its player walked away from is
 scored (and reaches the daily leaderboard) without anyone's read doing the work.
 
-One timer per running game, fired on the event loop at the game's deadline; the work (ending
-and scoring, :meth:`~bigboggle.solo_games.SoloGames.settle`) runs in a thread, and the scoring
-itself in the worker pool. Scoring happens once whoever asks first (the timer, or the player's
+One timer per running game that someone other than its player reads (a daily game, or one
+with a word: :func:`~bigboggle.solo_games.needs_timer`), fired on the event loop at the game's
+deadline and dropped when the game ends first; the work (ending and scoring,
+:meth:`~bigboggle.solo_games.SoloGames.settle`) runs in threads of its own, ``AT_ONCE`` at a
+time, and the scoring itself in the worker pool. Scoring happens once whoever asks first (the timer, or the player's
 own request): the claim is in the database. At start-up, running games get their timers and
 games whose deadline passed while no server ran are scored, one at a time, in the background.
 
@@ -18,20 +20,26 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
-from starlette.concurrency import run_in_threadpool
+import anyio
+import anyio.to_thread
 
-from ..errors import BusyError
+from ..errors import BudgetExceededError, BusyError
 from ..limits import SOLO_TIMERS
 from ..solo_games import SoloGames
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Seconds before the first retry of a game the pool refused; doubled up to the last.
 FIRST_RETRY = 1.0
 LAST_RETRY = 60.0
 #: Tries for one game before it is left to its player's next request.
 TRIES = 8
+#: Timers' work (ending and scoring a game) running at once, in threads of their own: a burst
+#: of deadlines never takes the threads requests are served in.
+AT_ONCE = 2
 
 
 class SoloTimers:
@@ -43,6 +51,7 @@ class SoloTimers:
         self._due: dict[str, float] = {}
         self._handles: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._limiter: anyio.CapacityLimiter | None = None  # made on the event loop
         #: Set once the start-up work (overdue games scored) is done.
         self.started = asyncio.Event()
 
@@ -61,6 +70,13 @@ class SoloTimers:
             return
         self._due[game_id] = deadline
         self._arm(game_id)
+
+    def drop(self, game_id: str) -> None:
+        """Forget game ``game_id``'s timer (it has ended: its player's request scored it)."""
+        self._due.pop(game_id, None)
+        handle = self._handles.pop(game_id, None)
+        if handle is not None:
+            handle.cancel()
 
     def recheck(self) -> None:
         """Re-arm every timer against the clock (after it jumped)."""
@@ -100,11 +116,11 @@ class SoloTimers:
     async def _start_up(self) -> None:
         try:
             now = self.solo.clock()
-            for game_id, deadline in await run_in_threadpool(self.solo.running, SOLO_TIMERS):
+            for game_id, deadline in await self._in_thread(self.solo.running, SOLO_TIMERS):
                 if deadline > now:
                     self.at(game_id, deadline)
             # Past their deadline while no server ran, or ended but never scored: one at a time.
-            for game_id, _ in await run_in_threadpool(self.solo.overdue, SOLO_TIMERS):
+            for game_id, _ in await self._in_thread(self.solo.overdue, SOLO_TIMERS):
                 await self._settle(game_id)
         except Exception:  # the games are scored by their players' requests instead
             log.exception("could not time or score the solo games at start-up")
@@ -121,18 +137,39 @@ class SoloTimers:
         self._spawn(self._settle(game_id))
 
     async def _settle(self, game_id: str) -> None:
-        """End and score the game; while the pool refuses, try again after 1 s, 2 s, 4 s …"""
+        """End and score the game; while the pool refuses (busy, or over its budget), try again
+        after 1 s, 2 s, 4 s … with one log line each, and after ``TRIES`` leave it to its
+        player's next request, saying so once."""
         delay = FIRST_RETRY
-        for _ in range(TRIES):
+        for attempt in range(1, TRIES + 1):
             try:
-                await run_in_threadpool(self.solo.settle, game_id)
+                await self._in_thread(self.solo.settle, game_id)
                 return
-            except BusyError:
+            except (BusyError, BudgetExceededError) as refused:
+                if attempt == TRIES:
+                    break
+                log.warning(
+                    "solo game %r: scoring refused (%s); trying again in %g s",
+                    game_id,
+                    refused,
+                    delay,
+                )
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, LAST_RETRY)
             except Exception:  # one game's failure is its own; its player's request tries again
                 log.exception("could not score solo game %r at its deadline", game_id)
                 return
+        log.error(
+            "solo game %r: scoring refused %d times; left to its player's next request",
+            game_id,
+            TRIES,
+        )
+
+    async def _in_thread(self, fn: Callable[..., T], /, *args: object) -> T:
+        """``fn(*args)`` in a thread, ``AT_ONCE`` at most (not the requests' threads)."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(AT_ONCE)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
 
     def _spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
