@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from bigboggle.compute import run_here
 from bigboggle.errors import RoundInputError, RulesError
@@ -382,3 +382,53 @@ def test_an_old_round_that_cannot_be_scored_is_marked_not_retried(
     assert second["players"]["ann"]["score"] == 2 and data["totals"] == {"ann": 2}
     tournaments.get(tid)
     assert runner.jobs == ["score_stored_round"] * 2  # once each, the marker included
+
+
+class RefusingRunner(CountingRunner):
+    """Refuses (raises) the job for the boards in ``refuse``, runs the others here."""
+
+    def __init__(self, refuse: dict[str, Exception]) -> None:
+        super().__init__()
+        self.refuse = refuse
+
+    def __call__(self, fn: Callable[..., T], /, *args: Any) -> T:
+        self.jobs.append(fn.__name__)
+        refused = self.refuse.get(args[4])  # the board
+        if refused is not None:
+            raise refused
+        return run_here(fn, *args)
+
+
+def test_old_rounds_are_kept_as_scored_and_a_refused_one_is_marked(
+    db_url: str, clock: FakeClock
+) -> None:
+    """Each old round is stored as soon as it is scored: a busy pool part-way keeps the rounds
+    before it (the next read scores only the rest); a round over its budget gets the "could
+    not be scored" marker instead of a 503 on every read."""
+    from bigboggle.errors import BudgetExceededError, BusyError
+
+    other = "SENIL/TQARD/HEMOP/ABCKI/PSTEW"
+    heavy = "LINES/TQARD/HEMOP/ABCKI/PSTEX"
+    runner = RefusingRunner({other: BusyError("the worker pool is full")})
+    tournaments = PaperTournaments(Store(db_url), DictionaryShelf(), clock, runner=runner)
+    tid = _make_legacy(
+        tournaments,
+        [
+            {"board": BOARD, "players": {"ann": ["lines"]}},
+            {"board": other, "players": {"ann": ["lines"]}},
+            {"board": heavy, "players": {"ann": ["lines"]}},
+        ],
+    )
+    with pytest.raises(BusyError):
+        tournaments.get(tid)
+    with tournaments.store.session() as session:
+        kept = session.scalars(select(RoundRow.result).order_by(RoundRow.number)).all()
+    assert kept[0] is not None and kept[1:] == [None, None]
+    runner.jobs.clear()
+    runner.refuse = {heavy: BudgetExceededError("the job ran over its budget")}
+    data = tournaments.get(tid).to_json()
+    assert runner.jobs == ["score_stored_round"] * 2  # the first round was kept
+    assert data["played"][2]["unscored"] == "could not be scored: the job ran over its budget"
+    assert data["totals"] == {"ann": 4}
+    assert tournaments.get(tid).to_json() == data
+    assert runner.jobs == ["score_stored_round"] * 2

@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session
 from . import jobs
 from .board import Board
 from .compute import Runner, run_here
-from .errors import GameStateError, RoundInputError
+from .errors import BoggleError, BusyError, GameStateError, RoundInputError
 from .judge import Judge
 from .limits import (
     MAX_BOARD_TEXT,
@@ -472,6 +472,8 @@ class PaperTournaments:
         return self._score_old_rounds(row)
 
     def _score_old_rounds(self, row: TournamentRow) -> dict[str, Any]:
+        """Score a tournament's rounds stored without results, storing each as soon as it is
+        scored (a refusal part-way keeps the rounds before it), then its standings."""
         with self.store.session() as session:
             old = session.execute(
                 select(RoundRow.id, RoundRow.request, RoundRow.result, RoundRow.tally)
@@ -479,36 +481,52 @@ class PaperTournaments:
                 .order_by(RoundRow.number)
             ).all()
         tournament = Tournament(target=row.target, rounds=row.rounds)
-        scored: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
         for round_id, request, result, tally in old:
             if tournament.is_over:  # (rounds added by a race before the lock existed)
                 break
             if result is None or tally is None:
-                result, tally = self.runner(
-                    score_stored_round,
-                    self.shelf.spec,
-                    row.dictionary,
-                    row.rules,
-                    row.options,
-                    request["board"],
-                    request["players"],
-                    request.get("teams"),
-                    request.get("min_length"),
-                )
-                scored[round_id] = (result, tally)
+                tally = self._score_old_round(row, round_id, request)
             tournament.add(RoundTally.from_json(tally))
         standings = _standings_json(tournament, sum(_entries_of(request) for _, request, *_ in old))
         with self.store.write_session() as session:
             locked = _lock(session, row.id)
             if locked is None:
                 raise NotFoundError(f"no tournament {row.id!r}")
-            for round_id, (result, tally) in scored.items():
-                stored = session.get(RoundRow, round_id)
-                if stored is not None and stored.result is None:
-                    stored.result, stored.tally = result, tally
             if locked.standings is None and _last_number(session, row.id) == len(old):
                 locked.standings = standings
         return standings
+
+    def _score_old_round(
+        self, row: TournamentRow, round_id: int, request: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Score one old round through the runner and store its result at once; returns its
+        tally. A round the runner refuses for good (over its budget, or any other library
+        error) gets the "could not be scored" marker, stored like a result, so it is not
+        tried on every read; the pool being busy (:class:`BusyError`) is passed on: the next
+        read tries again."""
+        board = request["board"]
+        try:
+            result, tally = self.runner(
+                score_stored_round,
+                self.shelf.spec,
+                row.dictionary,
+                row.rules,
+                row.options,
+                board,
+                request["players"],
+                request.get("teams"),
+                request.get("min_length"),
+            )
+        except BusyError:
+            raise
+        except BoggleError as exc:  # (BudgetExceededError among them)
+            result, tally = _unscored(str(board), exc), {"scores": {}, "lengths": {}}
+        with self.store.write_session() as session:
+            _lock(session, row.id)  # the tournament first, then its round (as add_round)
+            stored = session.get(RoundRow, round_id)
+            if stored is not None and (stored.result is None or stored.tally is None):
+                stored.result, stored.tally = result, tally
+        return tally
 
 
 def tournament_rules(name: str, options: Mapping[str, Any] | None) -> Rules:
