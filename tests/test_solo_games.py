@@ -540,3 +540,49 @@ def test_a_timer_retries_a_refused_scoring_and_says_once_when_it_gives_up(
     assert [record.levelname for record in caplog.records] == ["WARNING", "WARNING", "ERROR"]
     assert all(record.exc_info is None for record in caplog.records)
     assert games.get(second.row.id).to_json()["phase"] == "scoring"
+
+
+def test_timers_score_at_most_two_games_at_once(db_url: str, clock: FakeClock) -> None:
+    """Four games due at once: two are scored while the other two wait their turn (in the
+    timers' own threads, not the requests')."""
+    import asyncio
+    import threading
+
+    from bigboggle.web import solo_timers
+    from bigboggle.web.solo_timers import SoloTimers
+
+    release = threading.Event()
+    guard = threading.Lock()
+    active = [0, 0]  # now, at most
+
+    def holding(fn: Callable[..., T], /, *args: Any) -> T:
+        with guard:
+            active[0] += 1
+            active[1] = max(active)
+        release.wait(10)
+        with guard:
+            active[0] -= 1
+        return run_here(fn, *args)
+
+    games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=holding)
+    started = [games.start("big", board=BOARD) for _ in range(4)]
+    for game in started:
+        games.submit(game.row.id, "lines", game.key)
+    clock.advance(500)
+    timers = SoloTimers(lambda: games)
+
+    async def burst() -> tuple[int, int]:
+        work = [asyncio.ensure_future(timers._settle(game.row.id)) for game in started]
+        for _ in range(1000):  # until two are scoring and two wait (not a timing assertion)
+            await asyncio.sleep(0.005)
+            stats = timers._limiter.statistics() if timers._limiter else None
+            queued = stats.borrowed_tokens + stats.tasks_waiting if stats else 0
+            if queued == 4 and active[0] == 2:
+                break
+        waiting = timers._limiter.statistics().tasks_waiting if timers._limiter else 0
+        release.set()
+        await asyncio.gather(*work)
+        return active[1], waiting
+
+    assert asyncio.run(burst()) == (solo_timers.AT_ONCE, 4 - solo_timers.AT_ONCE)
+    assert all(games.get(game.row.id).over for game in started)
