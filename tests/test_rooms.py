@@ -17,7 +17,13 @@ from sqlalchemy import select, update
 
 from bigboggle import Board, Dictionary, Rules, shake, solve
 from bigboggle.compute import run_here
-from bigboggle.errors import BusyError, GameStateError, RoundInputError, RulesError
+from bigboggle.errors import (
+    BusyError,
+    GameStateError,
+    RoundInputError,
+    RulesError,
+    WordListError,
+)
 from bigboggle.limits import MAX_SETTINGS_BYTES
 from bigboggle.rooms import (
     CODE_LENGTH,
@@ -784,6 +790,34 @@ def test_a_refused_scoring_at_start_up_does_not_stop_the_others(
     assert len(done.scored) == 1 and done.refused == 1  # the first was refused, not the second
     assert [due for _, due in rooms.running()] == [clock.now]  # let go: due again at once
     assert rooms.score_overdue().scored == [codes[0]]
+
+
+@pytest.mark.parametrize(
+    "failure", [WordListError("no word list named 'house'"), KeyError("players")]
+)
+def test_a_passing_failure_to_score_keeps_the_round_and_its_points(
+    db_url: str, clock: FakeClock, standard: Dictionary, failure: Exception
+) -> None:
+    failures = [failure, failure]  # a word list missing at boot, or a bug: never a marker
+
+    def fails_twice(fn: Callable[..., T], /, *args: Any) -> T:
+        if failures:
+            raise failures.pop()
+        return run_here(fn, *args)
+
+    rooms = Rooms(Store(db_url), DictionaryShelf(), clock, runner=fails_twice)
+    code, _ = rooms.create("ann")
+    board = play_round(rooms, clock, code)
+    rooms.submit(Seat(code, "ann"), words_on(board, standard)[0])
+    clock.advance(3600)
+    done = rooms.score_overdue()
+    assert done.scored == [] and done.retry == [code] and done.refused == 0
+    with pytest.raises(type(failure)):  # its claim was let go: tried again at once
+        rooms.end_round_if_due(code)
+    assert rooms.public(code)["rounds_played"] == 0
+    assert rooms.score_overdue().scored == [code]
+    assert "unscored" not in rooms.round_result(code, 1)
+    assert rooms.public(code)["totals"]["ann"] > 0
 
 
 POSTGRES = os.environ.get("BIGBOGGLE_TEST_POSTGRES")

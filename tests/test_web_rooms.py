@@ -4,6 +4,7 @@ holds, resuming with a token, and an error (never a dropped connection) for ever
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import itertools
 import json
@@ -24,18 +25,22 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from bigboggle import Dictionary, Rules, solve
-from bigboggle.errors import BusyError
+from bigboggle.compute import run_here
+from bigboggle.errors import BudgetExceededError, BusyError
 from bigboggle.limits import ServerLimits
 from bigboggle.rooms import GRACE, START_DELAY, Rooms, Seat
 from bigboggle.shelf import DictionaryShelf
 from bigboggle.store import RoomRoundRow, Store
 from bigboggle.web import create_app
+from bigboggle.web import rooms as web_rooms
+from bigboggle.web.hub import Event, LocalHub
 from bigboggle.web.protocol import MAX_MESSAGE_BYTES, MESSAGE_TYPES
 from bigboggle.web.rooms import (
     CLOSE_KICKED,
     CLOSE_POLICY,
     CLOSE_REPLACED,
     FIRST_RETRY,
+    IDLE_CHECK_SECONDS,
     RoomTimers,
     TokenBucket,
     WindowLimit,
@@ -580,6 +585,49 @@ def test_rounds_overdue_at_start_up_are_scored(db_url: str, clock: FakeClock) ->
         assert client.get(f"/api/rooms/{code}/rounds/1").json()["board"]
     with rooms.store.session() as session:
         assert session.scalar(select(RoomRoundRow.result)) is not None
+
+
+class DeafHub(LocalHub):
+    """A hub whose every publish fails, as a shared hub's does while Redis is away."""
+
+    async def publish(self, room: str, event: Event) -> None:
+        raise ConnectionError("Redis is away")
+
+
+def over_budget(fn: Any, /, *args: Any) -> Any:
+    """A worker pool for which every round's job exceeds its budget."""
+    raise BudgetExceededError("the round's scoring ran past its budget")
+
+
+async def start_up(timers: RoomTimers, clock: FakeClock) -> dict[tuple[str, str], float]:
+    """Run the timers' start-up work to its end and the first closing of idle rooms (bounded,
+    so that a start-up that never ends fails the test); the timers then waiting."""
+    await timers.start()
+    await asyncio.wait_for(timers.started.wait(), 10)
+    idle = ("", "idle")
+    while timers.scheduled.get(idle) != clock.now + IDLE_CHECK_SECONDS:
+        await asyncio.sleep(0.01)
+    scheduled = timers.scheduled
+    await timers.stop()
+    return scheduled
+
+
+@pytest.mark.parametrize("trouble", ["publish fails", "always over budget"])
+def test_start_up_ends_whatever_its_catch_up_meets(
+    db_url: str, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, trouble: str
+) -> None:
+    monkeypatch.setattr(web_rooms, "FIRST_RETRY", 0.01)  # the catch-up's pauses, shortened
+    deaf = trouble == "publish fails"
+    rooms = Rooms(Store(db_url), DictionaryShelf(), clock, runner=run_here if deaf else over_budget)
+    code, _ = rooms.create("ann", {"timer": 30})
+    rooms.start_round(Seat(code, "ann"))
+    clock.advance(3600)  # overdue at start-up
+    timers = RoomTimers(rooms, DeafHub() if deaf else LocalHub())
+    scheduled = asyncio.run(start_up(timers, clock))  # idle rooms get closed all the same
+    if deaf:  # scored all the same; the players see it when they resync
+        assert rooms.public(code)["rounds_played"] == 1 and (code, "round") not in scheduled
+    else:  # left to the room's round timer, which retries with backoff
+        assert rooms.public(code)["rounds_played"] == 0 and (code, "round") in scheduled
 
 
 def test_a_running_round_gets_its_timer_at_start_up(db_url: str, clock: FakeClock) -> None:

@@ -44,7 +44,7 @@ from .compute import Runner, run_here
 from .dice import shake
 from .dictionary import normalise
 from .errors import (
-    BoggleError,
+    BoardError,
     BudgetExceededError,
     BusyError,
     GameStateError,
@@ -357,6 +357,8 @@ class CatchUp:
 
     scored: list[str] = field(default_factory=list)
     refused: int = 0
+    #: The rooms whose round must be tried again: refused by the pool, or failed (logged).
+    retry: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -854,8 +856,10 @@ class Rooms:
 
         If the pool refuses the job (:class:`BusyError`, :class:`BudgetExceededError`), the
         claim is let go at once (the caller may try again whenever it likes) and the error is
-        raised. A round that cannot be scored at all (its stored data fails today's checks: a
-        round from an older bigboggle) gets a marker, ``{"unscored": "could not be scored:
+        raised; so is any other failure (a word list missing at boot, a bug), to be tried
+        again later. A round that cannot be scored at all (its stored data fails today's
+        checks, :class:`RoundInputError`, :class:`RulesError` or :class:`BoardError`: a round
+        from an older bigboggle) gets a marker, ``{"unscored": "could not be scored:
         <reason>"}``, stored as its result, so it is never tried again; the marker is returned."""
         with self.store.session() as session:
             current = self._current(session, code)
@@ -872,7 +876,7 @@ class Rooms:
         except (BusyError, BudgetExceededError):
             self._release(claimed)
             raise
-        except (BoggleError, KeyError, TypeError, ValueError) as exc:
+        except (RoundInputError, RulesError, BoardError) as exc:  # today's checks refuse it
             reason = str(exc) or type(exc).__name__
             if len(reason) > MAX_REASON:
                 reason = reason[:MAX_REASON] + "…"
@@ -880,6 +884,9 @@ class Rooms:
                 "round %d of room %s could not be scored: %s", claimed.number, claimed.room, reason
             )
             stored = {"unscored": f"could not be scored: {reason}"}
+        except Exception:  # passing (a word list missing at boot) or a bug: never lose points
+            self._release(claimed)
+            raise
         return stored if self._store_result(claimed.id, stored) else None
 
     def _claim(self, current: RoomRoundRow, grace: bool) -> RoomRoundRow | None:
@@ -1006,7 +1013,8 @@ class Rooms:
         task at start-up: reading a room never scores). Each goes through the same claim as
         a round's timer, so it is scored once whoever else tries. A round the pool refuses
         is counted in :attr:`CatchUp.refused` (call again later); one that cannot be scored
-        gets its marker and is never tried again."""
+        gets its marker and is never tried again; one that fails otherwise (a word list
+        missing, a bug) is logged and let go. Both are listed in :attr:`CatchUp.retry`."""
         now = self.clock()
         with self.store.session() as session:
             due = session.scalars(
@@ -1027,6 +1035,10 @@ class Rooms:
                     done.scored.append(played.room)
             except (BusyError, BudgetExceededError):
                 done.refused += 1
+                done.retry.append(played.room)
+            except Exception:  # claim let go: tried again later, points kept
+                log.exception("could not score round %d of room %s", played.number, played.room)
+                done.retry.append(played.room)
         return done
 
     # -- closing idle rooms ------------------------------------------------------------------

@@ -73,9 +73,13 @@ CLOSE_KICKED = 4001
 CLOSE_REPLACED = 4002
 #: Seconds before a timer that could not reach the database tries again.
 RETRY_SECONDS = 5.0
-#: Seconds before a round whose scoring the worker pool refused is tried again the first time;
+#: Seconds before a round whose scoring was refused (or failed) is tried again the first time;
 #: each further refusal doubles it, up to :data:`~bigboggle.rooms.SCORING_LEASE`.
 FIRST_RETRY = 1.0
+#: Passes of the start-up catch-up before the rounds still refused (or failing) are left to
+#: their rooms' round timers, which go on trying with the same backoff: a round whose job
+#: always exceeds its budget must not hold the start-up work for ever.
+CATCH_UP_TRIES = 3
 #: Seconds between closing idle rooms (the first time at start-up).
 IDLE_CHECK_SECONDS = 86_400.0
 
@@ -286,7 +290,7 @@ class RoomTimers:
         self._tasks: set[asyncio.Task[None]] = set()
         #: Timers that have fired and whose work is still running.
         self._firing: set[TimerKey] = set()
-        #: Seconds before the next try of each room whose round the pool refused.
+        #: Seconds before the next try of each room whose round was refused or failed.
         self._backoff: dict[str, float] = {}
         #: Set once the start-up work (overdue rounds among it) is done.
         self.started = asyncio.Event()
@@ -316,33 +320,60 @@ class RoomTimers:
                     self.at((code, "round"), due)
         except Exception:  # rounds get timers when their players come back
             log.exception("could not time the rooms' rounds at start-up")
-        await self.catch_up()
-        self.at(("", "idle"), self.rooms.clock())
-        self.started.set()
+        self.at(("", "idle"), self.rooms.clock())  # whatever becomes of the catch-up
+        try:
+            await self.catch_up()
+        finally:
+            self.started.set()
 
     async def catch_up(self) -> None:
-        """Score every overdue round, one at a time; while the pool refuses some, try again
-        after 1 s, 2 s, 4 s … (at most the scoring lease). A database failure is retried the
-        same way."""
+        """Score every overdue round, one at a time; while some are refused (or fail), try
+        again after 1 s, 2 s, 4 s … (at most the scoring lease). After :data:`CATCH_UP_TRIES`
+        passes, the rounds still left get their rooms' round timers instead. A database
+        failure is retried the same way."""
         delay = FIRST_RETRY
+        passes = 0
         while True:
             try:
                 done = await run_in_threadpool(self.rooms.score_overdue)
             except Exception:
                 log.exception("could not score the overdue rounds")
             else:
-                for code in dict.fromkeys(done.scored):
-                    self.metrics.rounds.inc()
-                    await self.hub.publish(code, {"kind": "ended"})
-                if not done.refused:
+                await self._announce(done.scored)
+                if not done.retry:
+                    return
+                passes += 1
+                if passes >= CATCH_UP_TRIES:
+                    self._leave_to_round_timers(done.retry, delay)
                     return
                 log.warning(
-                    "the worker pool refused %d overdue rounds; trying again in %g s",
-                    done.refused,
+                    "%d overdue rounds were refused or failed; trying again in %g s",
+                    len(done.retry),
                     delay,
                 )
             await asyncio.sleep(delay)
             delay = min(delay * 2, SCORING_LEASE)
+
+    async def _announce(self, scored: list[str]) -> None:
+        """Count and announce the rounds the catch-up scored; an announcement the hub cannot
+        send (Redis away) is logged: the players see the result when they next resync."""
+        for code in dict.fromkeys(scored):
+            self.metrics.rounds.inc()
+            try:
+                await self.hub.publish(code, {"kind": "ended"})
+            except Exception as exc:
+                log.warning("could not announce the end of a round of room %s: %r", code, exc)
+
+    def _leave_to_round_timers(self, rooms: list[str], delay: float) -> None:
+        """Stop retrying ``rooms``' overdue rounds in the catch-up: their round timers try
+        again in ``delay`` seconds, then with the usual backoff."""
+        log.warning(
+            "%d overdue rounds still refused or failing; left to their rooms' timers", len(rooms)
+        )
+        now = self.rooms.clock()
+        for code in dict.fromkeys(rooms):
+            self._backoff[code] = min(delay * 2, SCORING_LEASE)
+            self.at((code, "round"), now + delay)
 
     def at(self, key: TimerKey, due: float) -> None:
         """Fire timer ``key`` at ``due`` (the rooms' clock). A round timer already set keeps
@@ -440,7 +471,7 @@ class RoomTimers:
     async def _score(self, room: str) -> None:
         outcome = await end_if_due(self.rooms, self.hub, room, self.metrics)
         now = self.rooms.clock()
-        if outcome == "refused":  # the pool is full: again soon, a little later each time
+        if outcome in ("refused", "failed"):  # again soon, a little later each time
             delay = self._backoff.get(room, FIRST_RETRY)
             self._backoff[room] = min(delay * 2, SCORING_LEASE)
             self.at((room, "round"), now + delay)
@@ -451,7 +482,7 @@ class RoomTimers:
         except Exception:  # the database hiccuped: look again shortly
             log.exception("cannot read the deadline of room %s", room)
             due = now + RETRY_SECONDS
-        if due is not None:  # scoring failed (tried again later), or another round started
+        if due is not None:  # another round started, or somebody else is scoring this one
             self.at((room, "round"), due if due > now else now + RETRY_SECONDS)
 
     async def _hand_over(self, room: str) -> None:
@@ -476,7 +507,7 @@ class RoomTimers:
 async def end_if_due(rooms: Rooms, hub: LocalHub, room: str, metrics: Metrics | None = None) -> str:
     """Score the room's round if it is due, and tell everyone if this process did it:
     ``"scored"``, ``"refused"`` (the worker pool said no: try again soon), ``"failed"`` (the
-    database: the round's timer tries again) or ``"nothing"`` (not due, or somebody else's)."""
+    database, a word list missing, a bug: the round's timer tries again, backing off) or ``"nothing"`` (not due, or somebody else's)."""
     try:
         ended = await run_in_threadpool(rooms.end_round_if_due, room)
     except (BusyError, BudgetExceededError) as exc:  # expected under load: one line
