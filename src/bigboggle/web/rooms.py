@@ -507,7 +507,8 @@ class RoomTimers:
 async def end_if_due(rooms: Rooms, hub: LocalHub, room: str, metrics: Metrics | None = None) -> str:
     """Score the room's round if it is due, and tell everyone if this process did it:
     ``"scored"``, ``"refused"`` (the worker pool said no: try again soon), ``"failed"`` (the
-    database, a word list missing, a bug: the round's timer tries again, backing off) or ``"nothing"`` (not due, or somebody else's)."""
+    database, a word list missing, a bug: the round's timer tries again, backing off) or
+    ``"nothing"`` (not due, or somebody else's)."""
     try:
         ended = await run_in_threadpool(rooms.end_round_if_due, room)
     except (BusyError, BudgetExceededError) as exc:  # expected under load: one line
@@ -520,7 +521,10 @@ async def end_if_due(rooms: Rooms, hub: LocalHub, room: str, metrics: Metrics | 
         return "nothing"
     if metrics is not None:
         metrics.rounds.inc()
-    await hub.publish(room, {"kind": "ended"})
+    try:
+        await hub.publish(room, {"kind": "ended"})
+    except Exception as exc:  # Redis away: the round is scored; players see it on their resync
+        log.warning("could not announce the end of a round of room %s: %r", room, exc)
     return "scored"
 
 
