@@ -515,6 +515,30 @@ def test_only_games_others_read_are_timed_and_an_ended_game_drops_its_timer(
         assert timers.scheduled == {}
 
 
+def test_old_tournaments_are_scored_in_the_background_at_start_up(
+    db_url: str, clock: FakeClock
+) -> None:
+    """A tournament from before standings were stored is scored at start-up, not by the first
+    public read."""
+    from sqlalchemy import null, update
+
+    from bigboggle.shelf import DictionaryShelf
+    from bigboggle.store import RoundRow, Store, TournamentRow
+
+    offline = PaperTournaments(Store(db_url), DictionaryShelf(), clock)
+    created = offline.create("Old", rounds=3)
+    offline.add_round(created.row.id, {"board": BOARD, "players": {"ann": ["lines"]}}, created.key)
+    with offline.store.session() as session:  # as an older bigboggle and its migration left it
+        session.execute(update(RoundRow).values(result=null(), tally=null()))
+        session.execute(update(TournamentRow).values(owner_hash=None, standings=null()))
+    assert offline.unscored() == [created.row.id]
+    app = create_app(db_url, clock=clock)
+    with TestClient(app) as client:
+        client.portal.call(app.state.solo_timers.started.wait)
+        assert offline.unscored() == []  # scored before anyone read it
+        assert client.get(f"/api/tournaments/{created.row.id}").json()["totals"] == {"ann": 2}
+
+
 def test_the_server_ends_solo_games_at_their_deadlines(db_url: str, clock: FakeClock) -> None:
     """A game its player walked away from is ended and scored by the server's timer at its
     deadline (reaching the daily board); at start-up, games that ran out while no server ran

@@ -437,6 +437,24 @@ class PaperTournaments:
                 ).all()
             )
 
+    def unscored(self, limit: int = 1000) -> list[str]:
+        """Tournaments from before standings were stored (oldest first, ``limit`` at most):
+        what a server scores in the background at start-up (:meth:`catch_up`), so no reader's
+        request has to."""
+        with self.store.session() as session:
+            return list(
+                session.scalars(
+                    select(TournamentRow.id)
+                    .where(TournamentRow.standings.is_(None))
+                    .order_by(TournamentRow.created_at)
+                    .limit(limit)
+                )
+            )
+
+    def catch_up(self, tournament_id: str) -> None:
+        """Score and store an old tournament's rounds and standings (nothing if stored)."""
+        self._standings(self._load(tournament_id))
+
     # -- internals -----------------------------------------------------------------------------
 
     def _load(self, tournament_id: str) -> TournamentRow:

@@ -164,7 +164,9 @@ def create_app(
     app.state.rooms = rooms
     app.state.hub = hub
     app.state.timers = timers
-    solo_timers = SoloTimers(lambda: app.state.services.solo)
+    solo_timers = SoloTimers(
+        lambda: app.state.services.solo, tournaments=lambda: app.state.services.tournaments
+    )
     app.state.solo_timers = solo_timers
     app.state.room_guards = RoomGuards(limits, clock)
 

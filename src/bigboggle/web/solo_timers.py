@@ -7,7 +7,8 @@ deadline and dropped when the game ends first; the work (ending and scoring,
 :meth:`~bigboggle.solo_games.SoloGames.settle`) runs in threads of its own, ``AT_ONCE`` at a
 time, and the scoring itself in the worker pool. Scoring happens once whoever asks first (the timer, or the player's
 own request): the claim is in the database. At start-up, running games get their timers and
-games whose deadline passed while no server ran are scored, one at a time, in the background.
+games whose deadline passed while no server ran are scored, one at a time, in the background
+(and tournaments from before standings were stored, when given them).
 
 Deadlines are on the games' clock; :meth:`SoloTimers.recheck` re-reads it (a test moves its
 clock by hand, then calls it). At most ``SOLO_TIMERS`` timers wait at once; a game beyond that
@@ -25,8 +26,9 @@ from typing import TypeVar
 import anyio
 import anyio.to_thread
 
-from ..errors import BudgetExceededError, BusyError
+from ..errors import BoggleError, BudgetExceededError, BusyError
 from ..limits import SOLO_TIMERS
+from ..paper_games import PaperTournaments
 from ..solo_games import SoloGames
 
 log = logging.getLogger(__name__)
@@ -46,8 +48,13 @@ class SoloTimers:
     """Timers at solo games' deadlines, for the games of the service ``solo()`` answers (asked
     each time: a test may swap the app's service)."""
 
-    def __init__(self, solo: Callable[[], SoloGames]) -> None:
+    def __init__(
+        self,
+        solo: Callable[[], SoloGames],
+        tournaments: Callable[[], PaperTournaments] | None = None,
+    ) -> None:
         self._solo = solo
+        self._tournaments = tournaments
         self._due: dict[str, float] = {}
         self._handles: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -124,7 +131,25 @@ class SoloTimers:
                 await self._settle(game_id)
         except Exception:  # the games are scored by their players' requests instead
             log.exception("could not time or score the solo games at start-up")
+        await self._catch_up_tournaments()
         self.started.set()
+
+    async def _catch_up_tournaments(self) -> None:
+        """Score old tournaments (no stored standings), one at a time, so no reader's request
+        does; one the pool refuses is left to its next read."""
+        if self._tournaments is None:
+            return
+        tournaments = self._tournaments()
+        try:
+            for tournament_id in await self._in_thread(tournaments.unscored, SOLO_TIMERS):
+                try:
+                    await self._in_thread(tournaments.catch_up, tournament_id)
+                except BoggleError as refused:
+                    log.warning(
+                        "tournament %r: not scored at start-up (%s)", tournament_id, refused
+                    )
+        except Exception:
+            log.exception("could not score the old tournaments at start-up")
 
     def _arm(self, game_id: str) -> None:
         loop = asyncio.get_running_loop()
