@@ -23,7 +23,7 @@ from .dictionary import Dictionary
 from .errors import RoundInputError, RulesError
 from .limits import MAX_QUOTED
 from .round_input import load_json, parse_round_request
-from .rules import Rules
+from .rules import RULES_OPTIONS, Rules
 from .scoring import score_round
 from .shelf import DictionaryShelf
 from .solver import Solution, solve
@@ -75,20 +75,9 @@ def words(spec: ShelfSpec, name: str) -> Dictionary:
 
 # -- the jobs --------------------------------------------------------------------------------------
 
-#: The rules options a round may set (``POST /api/score``); anything else is refused by name.
-ROUND_OPTIONS = frozenset(
-    {
-        "advanced",
-        "min_length",
-        "challenge",
-        "challenge_bonus",
-        "teams",
-        "duplicates",
-        "timer",
-        "scoring",
-        "dictionary",
-    }
-)
+#: The rules options a round may set (``POST /api/score``): every option of the rules; anything
+#: else is refused by name.
+ROUND_OPTIONS = RULES_OPTIONS
 
 
 def rules_with(name: Any, options: Mapping[str, Any] | None = None) -> Rules:
