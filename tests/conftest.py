@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -83,3 +85,27 @@ def clock() -> FakeClock:
 def db_url(tmp_path: Path) -> str:
     """A fresh SQLite database file for one test."""
     return f"sqlite:///{tmp_path / 'bigboggle.sqlite3'}"
+
+
+@contextmanager
+def postgres_schema(prefix: str) -> Iterator[str]:
+    """The URL of a fresh, empty PostgreSQL schema on ``BIGBOGGLE_TEST_POSTGRES``, dropped
+    afterwards; skips (or, with ``BIGBOGGLE_REQUIRE_SERVICES``, fails) without PostgreSQL."""
+    import sqlalchemy as sa
+
+    postgres = os.environ.get("BIGBOGGLE_TEST_POSTGRES")
+    if not postgres:
+        if os.environ.get("BIGBOGGLE_REQUIRE_SERVICES"):
+            pytest.fail("BIGBOGGLE_TEST_POSTGRES must be set")
+        pytest.skip("no PostgreSQL (set BIGBOGGLE_TEST_POSTGRES)")
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(postgres)
+    with admin.begin() as connection:
+        connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    url = sa.make_url(postgres).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+        admin.dispose()

@@ -16,7 +16,6 @@ import os
 import shutil
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from alembic.runtime.migration import MigrationContext
 
 from bigboggle import migrations
 from bigboggle.store import SCHEMA_VERSION, Base, Store, StoreError
+from conftest import postgres_schema
 
 pytestmark = pytest.mark.once
 
@@ -42,21 +42,8 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'bigboggle.sqlite3'}"
         return
-    if not POSTGRES:
-        if os.environ.get("BIGBOGGLE_REQUIRE_SERVICES"):
-            pytest.fail("BIGBOGGLE_TEST_POSTGRES must be set")
-        pytest.skip("no PostgreSQL (set BIGBOGGLE_TEST_POSTGRES)")
-    schema = f"test_migrations_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(POSTGRES)
-    with admin.begin() as connection:
-        connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    url = sa.make_url(POSTGRES).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as connection:
-            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
+    with postgres_schema("test_migrations") as url:
+        yield url
 
 
 def _engine(url: str) -> sa.Engine:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
@@ -49,7 +48,7 @@ from bigboggle.shelf import DictionaryShelf
 from bigboggle.solo_games import NotFoundError
 from bigboggle.store import RoomRoundRow, RoomRow, RoomWordRow, Store
 from bigboggle.verdicts import Verdict
-from conftest import FakeClock
+from conftest import FakeClock, postgres_schema
 
 pytestmark = pytest.mark.once
 
@@ -826,21 +825,8 @@ POSTGRES = os.environ.get("BIGBOGGLE_TEST_POSTGRES")
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A fresh PostgreSQL schema (the row locks of SQLite are the whole database's)."""
-    if not POSTGRES:
-        if os.environ.get("BIGBOGGLE_REQUIRE_SERVICES"):
-            pytest.fail("BIGBOGGLE_TEST_POSTGRES must be set")
-        pytest.skip("no PostgreSQL (set BIGBOGGLE_TEST_POSTGRES)")
-    schema = f"test_rooms_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(POSTGRES)
-    with admin.begin() as connection:
-        connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    url = sa.make_url(POSTGRES).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with admin.begin() as connection:
-            connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
-        admin.dispose()
+    with postgres_schema("test_rooms") as url:
+        yield url
 
 
 def test_every_transaction_locks_the_room_first(
