@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from sqlalchemy import create_engine, func, select
 
 from bigboggle import Dictionary
-from bigboggle.store import RoomRoundRow, RoomWordRow
+from bigboggle.services.store import RoomRoundRow, RoomWordRow
 from hostile import (
     ATTACKS,
     HonestPlayer,

@@ -22,9 +22,9 @@ from pathlib import Path
 
 from bigboggle import Rules, solve
 from bigboggle.limits import MAX_LIST_LENGTH
-from bigboggle.shelf import DictionaryShelf
-from bigboggle.solo_games import SoloGames
-from bigboggle.store import Store
+from bigboggle.services.shelf import DictionaryShelf
+from bigboggle.services.solo_games import SoloGames
+from bigboggle.services.store import Store
 
 BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
 

@@ -19,7 +19,7 @@ from sqlalchemy import create_engine, func, select
 from websockets.asyncio.client import ClientConnection, connect
 
 from bigboggle import Dictionary, Rules, solve
-from bigboggle.store import RoomRoundRow, RoomWordRow
+from bigboggle.services.store import RoomRoundRow, RoomWordRow
 
 #: The whole load comes from one address (loopback), which the per-address limits are made to
 #: stop: a server under this load runs with these in its environment (``BIGBOGGLE_LIMIT_*``).

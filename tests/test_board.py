@@ -182,7 +182,7 @@ def test_render_parses_back_to_the_same_board() -> None:
 
 
 def test_path_for_rejects_missing_letters_at_once_and_honours_a_budget() -> None:
-    from bigboggle.board import SearchBudgetExceeded
+    from bigboggle.errors import SearchBudgetExceeded
 
     board = Board("/".join(["EEEEE"] * 5))
     assert board.path_for("e" * 12 + "x") is None  # no X: no search at all
@@ -193,7 +193,8 @@ def test_path_for_rejects_missing_letters_at_once_and_honours_a_budget() -> None
 
 
 def test_one_search_budget_can_cover_several_searches() -> None:
-    from bigboggle.board import SearchBudget, SearchBudgetExceeded
+    from bigboggle.board import SearchBudget
+    from bigboggle.errors import SearchBudgetExceeded
 
     board = Board("/".join(["EEEEE"] * 5))
     shared = SearchBudget(5)

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import create_engine, func, select
 
 from bigboggle import Dictionary
-from bigboggle.store import RoomRoundRow, RoomWordRow
+from bigboggle.services.store import RoomRoundRow, RoomWordRow
 from hostile import (
     HonestPlayer,
     Outcome,

@@ -26,8 +26,9 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from bigboggle import migrations
-from bigboggle.store import SCHEMA_VERSION, Base, Store, StoreError
+from bigboggle.errors import StoreError
+from bigboggle.services import migrations
+from bigboggle.services.store import SCHEMA_VERSION, Base, Store
 from conftest import postgres_schema
 
 pytestmark = pytest.mark.once
@@ -427,7 +428,7 @@ def test_a_new_database_is_made_by_the_migrations_and_matches_the_models(databas
     store.close()
     assert _tables(database) == {*Base.metadata.tables, "alembic_version"}
     # If this fails, a model changed without a revision: see "How to add a revision" in
-    # bigboggle.migrations.
+    # bigboggle.services.migrations.
     assert _differences(database) == []
     engine = _engine(database)
     with engine.connect() as connection:
@@ -501,8 +502,8 @@ def test_an_upgraded_database_takes_long_boards_and_new_rows(database: str) -> N
 
 
 def test_the_upgrade_of_an_old_database_keeps_its_game_playable(database: str) -> None:
-    from bigboggle.shelf import DictionaryShelf
-    from bigboggle.solo_games import SoloGames
+    from bigboggle.services.shelf import DictionaryShelf
+    from bigboggle.services.solo_games import SoloGames
 
     write_legacy_database(database, "1")
     store = Store(database)
@@ -679,7 +680,7 @@ def test_a_new_revision_is_numbered_after_the_head(tmp_path: Path) -> None:
 def test_the_revision_command_says_how_to_use_it(capsys: pytest.CaptureFixture[str]) -> None:
     assert migrations.main([]) == 2
     assert migrations.main(["new", "  "]) == 2
-    assert "usage: python -m bigboggle.migrations new" in capsys.readouterr().err
+    assert "usage: python -m bigboggle.services.migrations new" in capsys.readouterr().err
 
 
 # -- The frozen legacy schema is what the old code wrote ---------------------------------------

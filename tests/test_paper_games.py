@@ -9,17 +9,16 @@ from typing import Any, TypeVar
 import pytest
 from sqlalchemy import select, update
 
-from bigboggle.compute import run_here
-from bigboggle.errors import RoundInputError, RulesError
+from bigboggle.errors import NotFoundError, NotOwnerError, RoundInputError, RulesError
 from bigboggle.limits import (
     MAX_TOURNAMENT_ENTRIES,
     MAX_TOURNAMENT_ROUND_ENTRIES,
     MAX_TOURNAMENT_ROUNDS,
 )
-from bigboggle.paper_games import PaperTournaments
-from bigboggle.shelf import DictionaryShelf
-from bigboggle.solo_games import NotFoundError, NotOwnerError
-from bigboggle.store import RoundRow, Store, TournamentRow
+from bigboggle.services.compute import run_here
+from bigboggle.services.paper_games import PaperTournaments
+from bigboggle.services.shelf import DictionaryShelf
+from bigboggle.services.store import RoundRow, Store, TournamentRow
 from conftest import FakeClock
 
 T = TypeVar("T")

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from bigboggle import jobs
 from bigboggle.errors import BoardError, BoggleError, BudgetExceededError, BusyError, RulesError
 from bigboggle.limits import ServerLimits
+from bigboggle.services import jobs
 from bigboggle.web.pool import WorkerPool
 
 pytestmark = pytest.mark.once

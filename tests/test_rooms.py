@@ -15,27 +15,29 @@ import sqlalchemy as sa
 from sqlalchemy import select, update
 
 from bigboggle import Board, Dictionary, Rules, shake, solve
-from bigboggle.compute import run_here
 from bigboggle.errors import (
     BusyError,
     GameStateError,
+    KickedError,
+    NotFoundError,
+    NotHostError,
+    RoomClosedError,
+    RoomFullError,
     RoundInputError,
     RulesError,
     WordListError,
 )
 from bigboggle.limits import MAX_SETTINGS_BYTES
-from bigboggle.rooms import (
+from bigboggle.scoring import Tournament, score_round
+from bigboggle.services.compute import run_here
+from bigboggle.services.rooms import (
     CODE_LENGTH,
     CODE_LETTERS,
     GRACE,
     JUDGE_CACHE,
     SCORING_LEASE,
     START_DELAY,
-    KickedError,
-    NotHostError,
     Presence,
-    RoomClosedError,
-    RoomFullError,
     Rooms,
     RoomSettings,
     Seat,
@@ -43,10 +45,8 @@ from bigboggle.rooms import (
     normal_code,
     tally_of,
 )
-from bigboggle.scoring import Tournament, score_round
-from bigboggle.shelf import DictionaryShelf
-from bigboggle.solo_games import NotFoundError
-from bigboggle.store import RoomRoundRow, RoomRow, RoomWordRow, Store
+from bigboggle.services.shelf import DictionaryShelf
+from bigboggle.services.store import RoomRoundRow, RoomRow, RoomWordRow, Store
 from bigboggle.verdicts import Verdict
 from conftest import FakeClock, postgres_schema
 

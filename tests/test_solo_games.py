@@ -10,12 +10,19 @@ from sqlalchemy import null, update
 
 from bigboggle import Board, Dictionary, Rules, solve
 from bigboggle.analysis import Band
-from bigboggle.compute import run_here
 from bigboggle.dice import shake
-from bigboggle.errors import BoardError, GameStateError, RoundInputError, RulesError
-from bigboggle.shelf import DictionaryShelf
-from bigboggle.solo_games import NotFoundError, NotOwnerError, SoloGames, check_date, utc_date
-from bigboggle.store import GameRow, Store, WordRow
+from bigboggle.errors import (
+    BoardError,
+    GameStateError,
+    NotFoundError,
+    NotOwnerError,
+    RoundInputError,
+    RulesError,
+)
+from bigboggle.services.compute import run_here
+from bigboggle.services.shelf import DictionaryShelf
+from bigboggle.services.solo_games import SoloGames, check_date, utc_date
+from bigboggle.services.store import GameRow, Store, WordRow
 from bigboggle.verdicts import Verdict
 from conftest import FakeClock
 
@@ -340,7 +347,7 @@ def test_player_names_are_kept_in_their_normal_form(games: SoloGames) -> None:
 def test_a_finished_game_is_scored_once_and_read_back(db_url: str, clock: FakeClock) -> None:
     """The end scores the game through the runner and stores the results; reading it after
     that scores nothing. A game that ended before results were kept is scored on first read."""
-    from bigboggle.compute import run_here
+    from bigboggle.services.compute import run_here
 
     jobs: list[str] = []
 
@@ -403,8 +410,8 @@ def test_an_expired_game_is_scored_once_whoever_asks(db_url: str, clock: FakeClo
 
 def test_a_failed_or_abandoned_scoring_is_tried_again(db_url: str, clock: FakeClock) -> None:
     from bigboggle.errors import BusyError
-    from bigboggle.solo_games import SCORING_CLAIM_SECONDS
-    from bigboggle.store import Setting
+    from bigboggle.services.solo_games import SCORING_CLAIM_SECONDS
+    from bigboggle.services.store import Setting
 
     def busy() -> None:
         raise BusyError("the worker pool is full")
@@ -446,7 +453,7 @@ def test_a_stored_name_that_todays_checks_refuse_still_plays_and_scores(
 
 def test_a_games_round_engine_is_made_once_and_the_cache_is_bounded(games: SoloGames) -> None:
     from bigboggle.limits import MAX_ENTRY_LENGTH, SOLO_ENGINE_CACHE
-    from bigboggle.solo_games import MAX_ENTRY_LENGTH as OLD_NAME  # still importable
+    from bigboggle.services.solo_games import MAX_ENTRY_LENGTH as OLD_NAME  # still importable
 
     assert OLD_NAME == MAX_ENTRY_LENGTH
     started = games.start("big", board=BOARD)

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bigboggle.shelf import DictionaryShelf
-from bigboggle.solo_games import SoloGames
-from bigboggle.store import SCHEMA_VERSION, Store, StoreError, default_url
+from bigboggle.errors import StoreError
+from bigboggle.services.shelf import DictionaryShelf
+from bigboggle.services.solo_games import SoloGames
+from bigboggle.services.store import SCHEMA_VERSION, Store, default_url
 from conftest import FakeClock
 
 pytestmark = pytest.mark.once

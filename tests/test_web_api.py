@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from bigboggle.cli import cli
-from bigboggle.compute import run_here
-from bigboggle.paper_games import PaperTournaments
+from bigboggle.services.compute import run_here
+from bigboggle.services.paper_games import PaperTournaments
 from bigboggle.web import create_app
 from bigboggle.web.inputs import MAX_BODY_BYTES, SMALL_BODY_BYTES
 from conftest import FakeClock
@@ -466,7 +466,7 @@ def test_tournament_rounds_are_bounded_and_old_ones_read(
     from sqlalchemy import update
 
     from bigboggle.limits import MAX_TOURNAMENT_ROUND_ENTRIES
-    from bigboggle.store import RoundRow, TournamentRow
+    from bigboggle.services.store import RoundRow, TournamentRow
 
     client, runner = counted
     created = client.post("/api/tournaments", json={"name": "Big", "rounds": 2}).json()
@@ -522,8 +522,8 @@ def test_old_tournaments_are_scored_in_the_background_at_start_up(
     public read."""
     from sqlalchemy import null, update
 
-    from bigboggle.shelf import DictionaryShelf
-    from bigboggle.store import RoundRow, Store, TournamentRow
+    from bigboggle.services.shelf import DictionaryShelf
+    from bigboggle.services.store import RoundRow, Store, TournamentRow
 
     offline = PaperTournaments(Store(db_url), DictionaryShelf(), clock)
     created = offline.create("Old", rounds=3)
@@ -543,9 +543,9 @@ def test_the_server_ends_solo_games_at_their_deadlines(db_url: str, clock: FakeC
     """A game its player walked away from is ended and scored by the server's timer at its
     deadline (reaching the daily board); at start-up, games that ran out while no server ran
     are scored in the background and running ones get their timers."""
-    from bigboggle.shelf import DictionaryShelf
-    from bigboggle.solo_games import SoloGames
-    from bigboggle.store import Store
+    from bigboggle.services.shelf import DictionaryShelf
+    from bigboggle.services.solo_games import SoloGames
+    from bigboggle.services.store import Store
 
     offline = SoloGames(Store(db_url), DictionaryShelf(), clock)
     missed = offline.start("big", daily=True, player="cy")  # its deadline passes offline

@@ -31,7 +31,7 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from bigboggle.cli import cli
-from bigboggle.store import Store
+from bigboggle.services.store import Store
 from bigboggle.web import create_app
 from bigboggle.web.app import flat_routes
 from bigboggle.web.middleware import CONTENT_SECURITY_POLICY

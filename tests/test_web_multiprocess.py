@@ -21,7 +21,7 @@ from sqlalchemy import create_engine, func, select
 from websockets.sync.client import ClientConnection, connect
 
 from bigboggle import Dictionary, Rules, solve
-from bigboggle.store import Base, RoomWordRow
+from bigboggle.services.store import Base, RoomWordRow
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once

@@ -25,12 +25,12 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from bigboggle import Dictionary, Rules, solve
-from bigboggle.compute import run_here
 from bigboggle.errors import BudgetExceededError, BusyError
 from bigboggle.limits import ServerLimits
-from bigboggle.rooms import GRACE, START_DELAY, Rooms, Seat
-from bigboggle.shelf import DictionaryShelf
-from bigboggle.store import RoomRoundRow, Store
+from bigboggle.services.compute import run_here
+from bigboggle.services.rooms import GRACE, START_DELAY, Rooms, Seat
+from bigboggle.services.shelf import DictionaryShelf
+from bigboggle.services.store import RoomRoundRow, Store
 from bigboggle.web import create_app
 from bigboggle.web import rooms as web_rooms
 from bigboggle.web.hub import Event, LocalHub

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .errors import BoardError, BoggleError, quoted
+from .errors import BoardError, SearchBudgetExceeded, quoted
 from .limits import MAX_BOARD_TEXT, MAX_QUOTED
 
 Position = tuple[int, int]
@@ -50,11 +50,6 @@ class SearchBudget:
     total; :meth:`Board.path_for` takes from it as it goes."""
 
     left: int
-
-
-class SearchBudgetExceeded(BoggleError):
-    """:meth:`Board.path_for` gave up: the word might be on the board, but finding out costs
-    more than the budget allowed."""
 
 
 def canonical_face(text: str) -> str:

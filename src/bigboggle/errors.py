@@ -53,6 +53,39 @@ class BudgetExceededError(BoggleError):
     """A job (a solve, a round's scoring, a search) ran past its time budget."""
 
 
+class NotFoundError(BoggleError):
+    """No such thing (a game, a tournament, a room, a round, a resume token) to read or change."""
+
+
+class NotOwnerError(GameStateError):
+    """A change to something (a solo game, a tournament) by someone without its key."""
+
+
+class RoomFullError(GameStateError):
+    """A join to a room whose seats are all taken."""
+
+
+class NotHostError(GameStateError):
+    """Something only the room's host may do."""
+
+
+class KickedError(GameStateError):
+    """A seat the host removed: its token no longer works."""
+
+
+class RoomClosedError(GameStateError):
+    """A room closed for good (idle too long): it can be read, not played."""
+
+
+class StoreError(BoggleError):
+    """A database that cannot be opened, or one this version of bigboggle cannot use."""
+
+
+class SearchBudgetExceeded(BoggleError):
+    """:meth:`~bigboggle.board.Board.path_for` gave up: the word might be on the board, but
+    finding out costs more than the budget allowed."""
+
+
 _SHORT = reprlib.Repr()
 _SHORT.maxlevel = 2
 _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 3

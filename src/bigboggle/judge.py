@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Container
 
-from .board import Board, Path, SearchBudget, SearchBudgetExceeded
+from .board import Board, Path, SearchBudget
 from .dictionary import SHORTEST_WORD, Dictionary, normalise
+from .errors import SearchBudgetExceeded
 from .rules import Rules
 from .solver import Solution, solve, word_score
 from .verdicts import Verdict, WordResult

@@ -17,12 +17,12 @@ from fastapi.responses import JSONResponse as _StarletteJSON
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from .. import jobs
 from ..analysis import MAX_SEED, Band
 from ..dice import shake
 from ..limits import MAX_KEY_LENGTH
 from ..rules import PRESETS, Rules
-from ..solo_games import SOLO_OPTIONS, check_date, needs_timer, utc_date
+from ..services import jobs
+from ..services.solo_games import SOLO_OPTIONS, check_date, needs_timer, utc_date
 from .app import services
 from .inputs import (
     ErrorBody,

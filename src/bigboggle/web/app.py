@@ -1,7 +1,7 @@
 """The web app: an ASGI application with the pages and the JSON API, on one database.
 
 ``create_app()`` wires the library's services (solo games, tournaments, the dictionary shelf)
-to a :class:`~bigboggle.store.Store`; ``bigboggle serve`` runs it under uvicorn. The clock is a
+to a :class:`~bigboggle.services.store.Store`; ``bigboggle serve`` runs it under uvicorn. The clock is a
 parameter so that tests can move time; the server's clock is the only one a game trusts.
 """
 
@@ -32,13 +32,21 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from .._version import __version__
-from ..errors import BoggleError, BudgetExceededError, BusyError, GameStateError
+from ..errors import (
+    BoggleError,
+    BudgetExceededError,
+    BusyError,
+    GameStateError,
+    NotFoundError,
+    NotOwnerError,
+    StoreError,
+)
 from ..limits import ServerLimits
-from ..paper_games import PaperTournaments
-from ..rooms import Rooms
-from ..shelf import DictionaryShelf
-from ..solo_games import NotFoundError, NotOwnerError, SoloGames
-from ..store import Store, StoreError
+from ..services.paper_games import PaperTournaments
+from ..services.rooms import Rooms
+from ..services.shelf import DictionaryShelf
+from ..services.solo_games import SoloGames
+from ..services.store import Store
 from .hub import LocalHub, RedisHub
 from .inputs import BODY_MODELS, ApiError, describe_validation
 from .metrics import Metrics

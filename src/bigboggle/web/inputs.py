@@ -27,7 +27,7 @@ from ..limits import (
 from ..round_input import load_json
 from ..rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH
 from ..scoring import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
-from ..solo_games import MAX_ENTRY_LENGTH
+from ..services.solo_games import MAX_ENTRY_LENGTH
 
 #: The largest request body the API reads by default (bytes): room for 100 players' lists of
 #: real words. An app reads its own limit (``ServerLimits.max_body_bytes``).

@@ -11,13 +11,13 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from .. import jobs
 from ..analysis import MAX_SEED
 from ..board import Board
 from ..dice import DICE_SETS
 from ..errors import BoggleError, BudgetExceededError, BusyError, RulesError
 from ..rules import PRESETS, SCORING_TABLES, Rules
-from ..solo_games import check_date, utc_date
+from ..services import jobs
+from ..services.solo_games import check_date, utc_date
 from ..solver import Solution
 from .app import services
 

@@ -3,7 +3,7 @@
 Solving a big board holds the GIL (the compiled core does not release it), so threads would not
 keep the server answering: the pool runs jobs in worker *processes* (``forkserver`` where the
 platform has it, else ``spawn``: never a fork of a server with threads and sockets). Jobs are
-module-level functions of plain data (see :mod:`bigboggle.jobs`); results come back as plain data.
+module-level functions of plain data (see :mod:`bigboggle.services.jobs`); results come back as plain data.
 
 Three limits bound it (all in :class:`~bigboggle.limits.ServerLimits`):
 
@@ -17,7 +17,7 @@ Three limits bound it (all in :class:`~bigboggle.limits.ServerLimits`):
 
 The processes start on first use (an app that never solves never starts one) and stop with the
 app (:meth:`WorkerPool.shutdown`, called from its lifespan), or with the server process however
-it ends (:func:`bigboggle.jobs.start_worker`: a ``kill -9`` leaves no worker behind), at a
+it ends (:func:`bigboggle.services.jobs.start_worker`: a ``kill -9`` leaves no worker behind), at a
 lower priority than the server, so that a full pool never starves the event loop. ``kind="thread"`` runs the same
 jobs in threads, for unit tests that want no processes.
 """
@@ -36,15 +36,15 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal, TypeVar
 
-from .. import jobs
 from ..errors import BudgetExceededError, BusyError
 from ..limits import ServerLimits
+from ..services import jobs
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 #: Modules the fork server imports once, so that each worker starts as a cheap fork of it.
-PRELOAD = ["bigboggle.jobs"]
+PRELOAD = ["bigboggle.services.jobs"]
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -61,7 +61,7 @@ class WorkerPool:
     """A bounded pool of worker processes (or threads) with a queue limit and a time budget.
 
     ``await pool.run(fn, *args)`` from the event loop; ``pool.call(fn, *args)`` (a
-    :class:`~bigboggle.compute.Runner`) from threads, for services that take ``runner=``.
+    :class:`~bigboggle.services.compute.Runner`) from threads, for services that take ``runner=``.
     """
 
     def __init__(

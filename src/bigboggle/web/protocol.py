@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..errors import quoted
 from ..limits import MAX_NAME_LENGTH, ServerLimits
-from ..rooms import MAX_CODE_TYPED
+from ..services.rooms import MAX_CODE_TYPED
 from .inputs import describe_validation
 
 PROTOCOL_VERSION = 1

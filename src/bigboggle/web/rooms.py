@@ -3,7 +3,7 @@
 Each connection speaks for one seat once it has joined. It reads the client's messages (each
 checked by :mod:`.protocol`, answered with a reply or an ``error``) and, alongside, forwards its
 room's events from the hub as fresh views of the room. The library's
-:class:`~bigboggle.rooms.Rooms` does the game; this module only translates, and guards:
+:class:`~bigboggle.services.rooms.Rooms` does the game; this module only translates, and guards:
 
 - **Flood control.** Each connection has a token bucket (``ws_burst`` messages at once, then
   ``ws_rate`` a second). A message over the rate is dropped unread (not parsed, not answered);
@@ -43,21 +43,20 @@ from fastapi import APIRouter, Path, Request, WebSocket, WebSocketDisconnect
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import BoggleError, BudgetExceededError, BusyError, GameStateError
-from ..limits import ADDRESSES_KEPT, ServerLimits
-from ..names import clean_name
-from ..rooms import (
-    GRACE,
-    MAX_CODE_TYPED,
-    SCORING_LEASE,
+from ..errors import (
+    BoggleError,
+    BudgetExceededError,
+    BusyError,
+    GameStateError,
     KickedError,
+    NotFoundError,
     NotHostError,
     RoomClosedError,
     RoomFullError,
-    Rooms,
-    Seat,
 )
-from ..solo_games import NotFoundError
+from ..limits import ADDRESSES_KEPT, ServerLimits
+from ..names import clean_name
+from ..services.rooms import GRACE, MAX_CODE_TYPED, SCORING_LEASE, Rooms, Seat
 from . import protocol
 from .api import JSONResponse
 from .hub import LocalHub
@@ -74,7 +73,7 @@ CLOSE_REPLACED = 4002
 #: Seconds before a timer that could not reach the database tries again.
 RETRY_SECONDS = 5.0
 #: Seconds before a round whose scoring was refused (or failed) is tried again the first time;
-#: each further refusal doubles it, up to :data:`~bigboggle.rooms.SCORING_LEASE`.
+#: each further refusal doubles it, up to :data:`~bigboggle.services.rooms.SCORING_LEASE`.
 FIRST_RETRY = 1.0
 #: Passes of the start-up catch-up before the rounds still refused (or failing) are left to
 #: their rooms' round timers, which go on trying with the same backoff: a round whose job

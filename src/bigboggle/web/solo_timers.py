@@ -2,9 +2,9 @@
 scored (and reaches the daily leaderboard) without anyone's read doing the work.
 
 One timer per running game that someone other than its player reads (a daily game, or one
-with a word: :func:`~bigboggle.solo_games.needs_timer`), fired on the event loop at the game's
+with a word: :func:`~bigboggle.services.solo_games.needs_timer`), fired on the event loop at the game's
 deadline and dropped when the game ends first; the work (ending and scoring,
-:meth:`~bigboggle.solo_games.SoloGames.settle`) runs in threads of its own, ``AT_ONCE`` at a
+:meth:`~bigboggle.services.solo_games.SoloGames.settle`) runs in threads of its own, ``AT_ONCE`` at a
 time, and the scoring itself in the worker pool. Scoring happens once whoever asks first (the timer, or the player's
 own request): the claim is in the database. At start-up, running games get their timers and
 games whose deadline passed while no server ran are scored, one at a time, in the background
@@ -28,8 +28,8 @@ import anyio.to_thread
 
 from ..errors import BoggleError, BudgetExceededError, BusyError
 from ..limits import SOLO_TIMERS
-from ..paper_games import PaperTournaments
-from ..solo_games import SoloGames
+from ..services.paper_games import PaperTournaments
+from ..services.solo_games import SoloGames
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -1,8 +1,8 @@
 """Alembic's environment for bigboggle: the migrations run on the connection that
-:func:`bigboggle.migrations.upgrade` hands over, inside the transaction (and lock) it holds.
+:func:`bigboggle.services.migrations.upgrade` hands over, inside the transaction (and lock) it holds.
 
 There is no offline (``--sql``) mode and no ``alembic.ini``: bigboggle applies its own migrations
-when a :class:`bigboggle.store.Store` opens a database.
+when a :class:`bigboggle.services.store.Store` opens a database.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection
 
-from bigboggle.store import Base
+from bigboggle.services.store import Base
 
 
 def run_on(connection: Connection) -> None:
@@ -33,7 +33,7 @@ def main() -> None:
     if context.is_offline_mode() or not isinstance(connection, Connection):
         raise RuntimeError(
             "bigboggle's migrations run on a connection: open the database with "
-            "bigboggle.store.Store (or see bigboggle.migrations for new revisions)"
+            "bigboggle.services.store.Store (or see bigboggle.services.migrations for new revisions)"
         )
     run_on(connection)
 

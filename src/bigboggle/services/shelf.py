@@ -10,8 +10,8 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from .dictionary import BUILTIN_LEVELS, Dictionary
-from .errors import WordListError, quoted
+from ..dictionary import BUILTIN_LEVELS, Dictionary
+from ..errors import WordListError, quoted
 
 _NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
 
@@ -35,7 +35,7 @@ class DictionaryShelf:
     @property
     def spec(self) -> tuple[tuple[str, str], ...]:
         """The operator's word lists as plain data (name, path): enough to build the same shelf
-        in another process (see :func:`bigboggle.jobs.words`)."""
+        in another process (see :func:`bigboggle.services.jobs.words`)."""
         return tuple((name, str(path)) for name, path in self._files.items())
 
     @classmethod

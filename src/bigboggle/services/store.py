@@ -2,10 +2,10 @@
 
 A SQLite file in the user's data directory by default; any SQLAlchemy URL otherwise (the tests
 and the multi-process server use PostgreSQL too). The schema's history is a line of Alembic
-revisions (:mod:`bigboggle.migrations`): opening a database creates it, or brings an older one up
+revisions (:mod:`bigboggle.services.migrations`): opening a database creates it, or brings an older one up
 to date in place (once, however many workers start at the same moment), and refuses one written
 by a newer bigboggle rather than guess. Rows are plain mapped classes; the services that give
-them meaning (:mod:`bigboggle.solo_games`, :mod:`bigboggle.paper_games`) hold the game logic.
+them meaning (:mod:`bigboggle.services.solo_games`, :mod:`bigboggle.services.paper_games`) hold the game logic.
 """
 
 from __future__ import annotations
@@ -48,16 +48,12 @@ from sqlalchemy.orm import (
     sessionmaker,
 )
 
+from ..errors import StoreError
 from . import migrations
-from .errors import BoggleError
 
 #: The schema this bigboggle writes: the number of its newest revision (one file per revision in
 #: ``bigboggle/migrations/versions``, each saying what it changed).
 SCHEMA_VERSION = int(migrations.head())
-
-
-class StoreError(BoggleError):
-    """A database that cannot be opened, or one this version of bigboggle cannot use."""
 
 
 class Base(DeclarativeBase):
@@ -332,9 +328,9 @@ class Store:
             Path(self.url[len(prefix) :]).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
     def _migrate(self) -> None:
-        """Create the schema or bring it up to date (:func:`bigboggle.migrations.upgrade`) in one
+        """Create the schema or bring it up to date (:func:`bigboggle.services.migrations.upgrade`) in one
         transaction that holds a lock, so that workers starting at once migrate exactly once:
-        PostgreSQL's advisory lock :data:`~bigboggle.migrations.POSTGRES_LOCK_KEY`, SQLite's
+        PostgreSQL's advisory lock :data:`~bigboggle.services.migrations.POSTGRES_LOCK_KEY`, SQLite's
         write lock (``BEGIN IMMEDIATE``); other databases get only the transaction."""
         with self.engine.connect() as connection:
             if connection.dialect.name == "sqlite":
@@ -379,7 +375,7 @@ class Store:
             raise StoreError(
                 f"{self.shown_url!r} is at schema revision {revision!r} but lacks the tables "
                 f"{sorted(missing)!r}: it was emptied by hand, or a model has no revision yet "
-                "(see bigboggle.migrations)"
+                "(see bigboggle.services.migrations)"
             )
 
     @property

@@ -2,8 +2,8 @@
 seat and hands over when away, idle rooms close for good, no work on read).
 
 Every new column may be NULL and has no default: NULL marks a row from before this revision,
-which :mod:`bigboggle.rooms` completes on first use (see each model's comments in
-``bigboggle.store``).
+which :mod:`bigboggle.services.rooms` completes on first use (see each model's comments in
+``bigboggle.services.store``).
 
 Revision ID: 0006
 Revises: 0005

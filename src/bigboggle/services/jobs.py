@@ -1,8 +1,8 @@
 """CPU work as plain functions of plain data, so that it can run in a worker process.
 
-A job names its dictionary by the shelf's :attr:`~bigboggle.shelf.DictionaryShelf.spec` and a
+A job names its dictionary by the shelf's :attr:`~bigboggle.services.shelf.DictionaryShelf.spec` and a
 name instead of carrying the word list itself: :func:`words` loads each dictionary once per
-process (from the packed cache) and keeps it. Run through :func:`bigboggle.compute.run_here`
+process (from the packed cache) and keeps it. Run through :func:`bigboggle.services.compute.run_here`
 the jobs work in the calling process just the same.
 """
 
@@ -17,16 +17,16 @@ from typing import Any
 
 import orjson
 
-from .analysis import Standing, parse_band, shake_in_band, standing_of
-from .dice import shake
-from .dictionary import Dictionary
-from .errors import RoundInputError, RulesError
-from .limits import MAX_QUOTED
-from .round_input import load_json, parse_round_request
-from .rules import RULES_OPTIONS, Rules
-from .scoring import score_round
+from ..analysis import Standing, parse_band, shake_in_band, standing_of
+from ..dice import shake
+from ..dictionary import Dictionary
+from ..errors import RoundInputError, RulesError
+from ..limits import MAX_QUOTED
+from ..round_input import load_json, parse_round_request
+from ..rules import RULES_OPTIONS, Rules
+from ..scoring import score_round
+from ..solver import Solution, solve
 from .shelf import DictionaryShelf
-from .solver import Solution, solve
 
 ShelfSpec = tuple[tuple[str, str], ...]
 

@@ -4,7 +4,7 @@ A tournament fixes the rules, the dictionary and how it ends (first to a points 
 of rounds, or both). Each round stores what was entered (board, lists, teams, handicaps).
 
 **Scored once, when added.** A round is scored by :func:`~bigboggle.scoring.score_round` when it
-is added, through the service's :class:`~bigboggle.compute.Runner` (a web server passes its
+is added, through the service's :class:`~bigboggle.services.compute.Runner` (a web server passes its
 worker pool, so the scoring runs in another process within a time budget), and its result and the
 standings after it are stored with it. Reading a tournament scores nothing: it reads them back.
 Rounds stored before results were kept are scored once, on the first read of their tournament,
@@ -27,24 +27,31 @@ from typing import Any
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from . import jobs
-from .board import Board
-from .compute import Runner, run_here
-from .errors import BoggleError, BusyError, GameStateError, RoundInputError
-from .judge import Judge
-from .limits import (
+from ..board import Board
+from ..errors import (
+    BoggleError,
+    BusyError,
+    GameStateError,
+    NotFoundError,
+    NotOwnerError,
+    RoundInputError,
+)
+from ..judge import Judge
+from ..limits import (
     MAX_BOARD_TEXT,
     MAX_TOURNAMENT_ENTRIES,
     MAX_TOURNAMENT_NAME,
     MAX_TOURNAMENT_ROUND_ENTRIES,
     MAX_TOURNAMENT_ROUNDS,
 )
-from .names import clean_name
-from .round_input import load_json, parse_round_request
-from .rules import Rules
-from .scoring import RoundResult, RoundSetup, Tournament, judge_round, score_round
+from ..names import clean_name
+from ..round_input import load_json, parse_round_request
+from ..rules import Rules
+from ..scoring import RoundResult, RoundSetup, Tournament, judge_round, score_round
+from . import jobs
+from .compute import Runner, run_here
 from .shelf import DictionaryShelf
-from .solo_games import NotFoundError, NotOwnerError, holds_key, new_key
+from .solo_games import holds_key, new_key
 from .store import RoundRow, Store, TournamentRow
 
 #: Most rounds a tournament keeps (a sanity limit, far past any evening's play).

@@ -38,22 +38,25 @@ from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import jobs
-from .board import Board
-from .compute import Runner, run_here
-from .dice import shake
-from .dictionary import normalise
-from .errors import (
+from ..board import Board
+from ..dice import shake
+from ..dictionary import normalise
+from ..errors import (
     BoardError,
     BudgetExceededError,
     BusyError,
     GameStateError,
+    KickedError,
+    NotFoundError,
+    NotHostError,
+    RoomClosedError,
+    RoomFullError,
     RoundInputError,
     RulesError,
     quoted,
 )
-from .judge import Judge
-from .limits import (
+from ..judge import Judge
+from ..limits import (
     JUDGE_CACHE,
     MAX_LIST_LENGTH,
     MAX_NAME_LENGTH,
@@ -63,13 +66,14 @@ from .limits import (
     MAX_SETTINGS_BYTES,
     ServerLimits,
 )
-from .names import clean_name, name_key
-from .rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
-from .scoring import RoundResult, check_setup, score_round
+from ..names import clean_name, name_key
+from ..rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
+from ..scoring import RoundResult, check_setup, score_round
+from ..verdicts import Verdict, WordResult
+from . import jobs
+from .compute import Runner, run_here
 from .shelf import DictionaryShelf
-from .solo_games import NotFoundError
 from .store import RoomPlayerRow, RoomRoundRow, RoomRow, RoomWordRow, Store
-from .verdicts import Verdict, WordResult
 
 #: Seconds between "start" and the first word: time for every screen to show the board.
 START_DELAY = 3.0
@@ -93,22 +97,6 @@ MAX_REASON = 300
 log = logging.getLogger(__name__)
 
 _DAY = 86_400.0
-
-
-class RoomFullError(GameStateError):
-    """A join to a room whose seats are all taken."""
-
-
-class NotHostError(GameStateError):
-    """Something only the room's host may do."""
-
-
-class KickedError(GameStateError):
-    """A seat the host removed: its token no longer works."""
-
-
-class RoomClosedError(GameStateError):
-    """A room closed for good (idle too long): it can be read, not played."""
 
 
 @dataclass(frozen=True)

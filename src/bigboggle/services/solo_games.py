@@ -38,20 +38,20 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ..analysis import MAX_SEED, Band, shake_in_band
+from ..dice import shake
+from ..dictionary import COMMON_LEVEL, Dictionary
+from ..errors import GameStateError, NotFoundError, NotOwnerError, RoundInputError, RulesError
+from ..game import Game
+from ..limits import MAX_ENTRY_LENGTH as MAX_ENTRY_LENGTH  # (still importable from here)
+from ..limits import SOLO_ENGINE_CACHE
+from ..names import clean_name, name_key
+from ..rules import Rules
+from ..verdicts import Verdict, WordResult
 from . import jobs
-from .analysis import MAX_SEED, Band, shake_in_band
 from .compute import Runner, run_here
-from .dice import shake
-from .dictionary import COMMON_LEVEL, Dictionary
-from .errors import GameStateError, RoundInputError, RulesError
-from .game import Game
-from .limits import MAX_ENTRY_LENGTH as MAX_ENTRY_LENGTH  # (still importable from here)
-from .limits import SOLO_ENGINE_CACHE
-from .names import clean_name, name_key
-from .rules import Rules
 from .shelf import DictionaryShelf
 from .store import GameRow, Setting, Store, WordRow
-from .verdicts import Verdict, WordResult
 
 #: Options a solo game may set (teams and crossing off need other players).
 SOLO_OPTIONS = frozenset({"advanced", "min_length", "challenge", "timer"})
@@ -62,14 +62,6 @@ SEAT = "player"
 #: Seconds after which a claim to score a game (see :meth:`SoloGames._claim`) is taken to be
 #: abandoned (its process died mid-job) and another request may score the game instead.
 SCORING_CLAIM_SECONDS = 120.0
-
-
-class NotFoundError(RoundInputError):
-    """No game (or tournament) with that id."""
-
-
-class NotOwnerError(GameStateError):
-    """A change to a game by someone without its key."""
 
 
 @dataclass(frozen=True)
@@ -161,7 +153,7 @@ def score_solo_game(
     entries: Sequence[tuple[str, float]],
     ended_at: float,
 ) -> dict[str, Any]:
-    """Score a finished solo game from plain data: the job a :class:`~bigboggle.compute.Runner`
+    """Score a finished solo game from plain data: the job a :class:`~bigboggle.services.compute.Runner`
     runs (in a worker process on a web server). The round engine replays the stored entries in
     order and ends the round; returns the results as a finished game shows them."""
     words = jobs.words(spec, dictionary)
@@ -341,7 +333,7 @@ class SoloGames:
         if board is not None:
             if seed is not None or band is not None:
                 raise RulesError("give a board or a seed (or band), not both")
-            from .board import Board
+            from ..board import Board
 
             board_text = str(Board.parse(board))
         else:

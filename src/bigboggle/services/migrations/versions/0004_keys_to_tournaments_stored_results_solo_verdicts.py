@@ -2,7 +2,7 @@
 ownership, no work on read, solo games that cost the same at word 2,000 as at word 1).
 
 Every new column may be NULL and has no default: NULL marks a row from before this revision,
-which the services complete on first use (see each model's comments in ``bigboggle.store``).
+which the services complete on first use (see each model's comments in ``bigboggle.services.store``).
 
 Revision ID: 0004
 Revises: 0003

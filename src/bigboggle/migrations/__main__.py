@@ -1,7 +1,0 @@
-"""``python -m bigboggle.migrations new "what changed"``: write the next schema revision."""
-
-import sys
-
-from . import main
-
-sys.exit(main(sys.argv[1:]))

@@ -1,1 +1,0 @@
-"""bigboggle's schema revisions, one file each, numbered in order (see bigboggle.migrations)."""
