@@ -688,16 +688,16 @@ def test_teams_whose_names_look_alike_are_refused() -> None:
 
 @pytest.mark.once
 def test_a_game_refuses_players_whose_names_look_alike() -> None:
-    from bigboggle import Game
+    from bigboggle import Round
 
-    game = Game(Board.parse(BOARD), BIG, WORDS)
+    game = Round(Board.parse(BOARD), BIG, WORDS)
     game.add_player("ann")
     with pytest.raises(RoundInputError, match="invisible"):
         game.add_player("bob\u200d")
     game.add_player("ANN")  # the setup is checked when the round starts
     with pytest.raises(RoundInputError, match=r"^players: 'ann' and 'ANN' are the same name"):
         game.start(1_000.0)
-    running = Game(Board.parse(BOARD), BIG, WORDS, ["ann"])
+    running = Round(Board.parse(BOARD), BIG, WORDS, ["ann"])
     running.start(1_000.0)
     with pytest.raises(RoundInputError, match="same name"):
         running.add_player("\u0430nn")  # joining mid-round: checked at once

@@ -263,14 +263,14 @@ ENTRIES = ["Lines", "lines", " LINES ", "line", "d0g", "D0G", "tqa", "hemp", "ca
 def test_stored_verdicts_are_the_round_engines(games: SoloGames, clock: FakeClock) -> None:
     """Each word is judged alone against the stored list; the verdicts are exactly those of the
     round engine fed the whole list, and the final results agree with them."""
-    from bigboggle.game import Game
+    from bigboggle.round import Round
 
     started = games.start("big", board=BOARD, options={"min_length": 4})
     answers = []
     for entry in ENTRIES:
         clock.advance(1)
         answers.append(games.submit(started.row.id, entry, started.key))
-    replay = Game(BOARD, started.rules, started.dictionary, ["you"])
+    replay = Round(BOARD, started.rules, started.dictionary, ["you"])
     replay.start(0.0, 180)
     expected = [replay.submit("you", entry.strip(), 1.0) for entry in ENTRIES]
     assert [answer.result for answer in answers] == expected

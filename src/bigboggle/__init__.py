@@ -23,7 +23,7 @@ from .errors import (
     RulesError,
     WordListError,
 )
-from .game import Game, Phase
+from .round import Phase, Round
 from .round_input import RoundRequest, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules, ScoringTable, scoring_table
 from .scoring import PlayerResult, RoundResult, TeamResult, Tournament, score_round
@@ -42,13 +42,13 @@ __all__ = [
     "DiceSet",
     "Dictionary",
     "FoundWord",
-    "Game",
     "GameStateError",
     "LoadReport",
     "Path",
     "Phase",
     "PlayerResult",
     "Position",
+    "Round",
     "RoundInputError",
     "RoundRequest",
     "RoundResult",

@@ -5,7 +5,7 @@ judged and stored, with the verdict it got and the game's running count and scor
 answer leaves; a word at or after the deadline is refused. Nothing lives only in memory, so a
 restarted server, or another server process on the same database, carries on where the last one
 stopped. A submit costs the same at the 2,000th word as at the first: the game's round engine
-(:class:`~bigboggle.game.Game`) judges the one entry against the stored list, looked up one word
+(:class:`~bigboggle.round.Round`) judges the one entry against the stored list, looked up one word
 at a time; only the end replays the whole list, once, to score it. Words stored before verdicts
 were kept get theirs (replayed once) on the game's first use. Each game's engine (its judge has
 solved the board) is kept for its next word, in a bounded cache (``SOLO_ENGINE_CACHE``).
@@ -42,10 +42,10 @@ from ..analysis import MAX_SEED, Band, shake_in_band
 from ..dice import shake
 from ..dictionary import COMMON_LEVEL, Dictionary
 from ..errors import GameStateError, NotFoundError, NotOwnerError, RoundInputError, RulesError
-from ..game import Game
 from ..limits import MAX_ENTRY_LENGTH as MAX_ENTRY_LENGTH  # (still importable from here)
 from ..limits import SOLO_ENGINE_CACHE
 from ..names import clean_name, name_key
+from ..round import Round
 from ..rules import Rules
 from ..verdicts import Verdict, WordResult
 from . import jobs
@@ -157,7 +157,7 @@ def score_solo_game(
     runs (in a worker process on a web server). The round engine replays the stored entries in
     order and ends the round; returns the results as a finished game shows them."""
     words = jobs.words(spec, dictionary)
-    game = Game(board, solo_rules(rules, options), words, [SEAT])  # (the name plays no part)
+    game = Round(board, solo_rules(rules, options), words, [SEAT])  # (the name plays no part)
     game.start(started_at, deadline - started_at)
     for entry, at in entries:
         game.submit(SEAT, entry, at)
@@ -293,7 +293,7 @@ class SoloGames:
         #: Each recent game's round engine (its judge solved the board once), by game id, least
         #: recently used first; at most ``SOLO_ENGINE_CACHE``. Only ``judge_next`` is asked of
         #: them, which keeps nothing: a game's board, rules, dictionary and clock never change.
-        self._engines: OrderedDict[str, Game] = OrderedDict()
+        self._engines: OrderedDict[str, Round] = OrderedDict()
         self._engines_lock = threading.Lock()
 
     # -- starting ----------------------------------------------------------------------------
@@ -443,7 +443,7 @@ class SoloGames:
         ended.
 
         The cost does not grow with the list: the game's round engine judges the one entry
-        (:meth:`~bigboggle.game.Game.judge_next`) against the stored list, asked one word at a
+        (:meth:`~bigboggle.round.Round.judge_next`) against the stored list, asked one word at a
         time by an indexed lookup, and the count and score so far are kept on the game's row.
         """
         if not isinstance(entry, str) or not entry.strip():
@@ -538,16 +538,16 @@ class SoloGames:
                 raise NotFoundError(f"no game {game_id!r}")
             return row
 
-    def _fresh_game(self, row: GameRow) -> Game:
+    def _fresh_game(self, row: GameRow) -> Round:
         """The game's round engine, started, with none of its words: judging one entry
         costs the same whatever the list holds. Its one player sits as :data:`SEAT`."""
-        game = Game(row.board, self.rules_for(row.rules, row.options), self._words(row), [SEAT])
+        game = Round(row.board, self.rules_for(row.rules, row.options), self._words(row), [SEAT])
         game.start(row.started_at, row.deadline - row.started_at)
         return game
 
-    def _engine(self, row: GameRow) -> Game:
+    def _engine(self, row: GameRow) -> Round:
         """The game's round engine from the cache (made once per game, not per word: making one
-        solves the board twice, 5-30 ms on a 12x12 board), for :meth:`Game.judge_next` only."""
+        solves the board twice, 5-30 ms on a 12x12 board), for :meth:`Round.judge_next` only."""
         with self._engines_lock:
             game = self._engines.get(row.id)
             if game is not None:
@@ -702,7 +702,7 @@ class _StoredWords:
 
     The judge asks only about a normalised word of letters; a stored entry that was not a word
     (digits, other scripts) can never equal one, so asking among the stored verdicts' words is
-    the same as asking among every stored entry normalised (what :meth:`Game.check` does)."""
+    the same as asking among every stored entry normalised (what :meth:`Round.check` does)."""
 
     def __init__(self, session: Session, game_id: str) -> None:
         self._session = session
@@ -764,7 +764,7 @@ def _stored_result(row: WordRow) -> WordResult:
     )
 
 
-def _count_old_words(session: Session, row: GameRow, game: Game) -> None:
+def _count_old_words(session: Session, row: GameRow, game: Round) -> None:
     """Give a game stored before verdicts were kept its words' verdicts, count and score, once
     (each entry submitted again, in order, to the game's round engine)."""
     count = points = 0

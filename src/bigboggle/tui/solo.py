@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 from ..board import Board, Path
 from ..dictionary import COMMON_LEVEL
 from ..errors import BoggleError
-from ..game import Game
+from ..round import Round
 from ..scoring import RoundResult
 from ..verdicts import Verdict, WordResult
 from .board_view import BoardView, Plain, cells
@@ -71,7 +71,7 @@ class PlayScreen(Screen[None]):
     def __init__(self, board: Board) -> None:
         super().__init__()
         self.board = board
-        self.game: Game | None = None
+        self.game: Round | None = None
 
     @property
     def boggle(self) -> BoggleApp:
@@ -99,7 +99,7 @@ class PlayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         settings = self.boggle.settings
-        self.game = Game(self.board, settings.rules, settings.words, [PLAYER])
+        self.game = Round(self.board, settings.rules, settings.words, [PLAYER])
         self.game.start(self.boggle.clock(), duration=settings.seconds)
         found = self.query_one("#found", DataTable)
         found.add_columns("word", "pts")

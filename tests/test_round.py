@@ -14,9 +14,9 @@ import pytest
 from bigboggle import (
     Board,
     Dictionary,
-    Game,
     GameStateError,
     Phase,
+    Round,
     RoundInputError,
     Rules,
     Verdict,
@@ -30,11 +30,11 @@ WORDS = Dictionary.from_words(
 BIG = Rules.preset("big")
 
 
-def new_game(*players: str, rules: Rules = BIG) -> Game:
-    return Game(BOARD, rules, WORDS, players or ("ann", "bob"))
+def new_game(*players: str, rules: Rules = BIG) -> Round:
+    return Round(BOARD, rules, WORDS, players or ("ann", "bob"))
 
 
-def phase_of(game: Game) -> Phase:
+def phase_of(game: Round) -> Phase:
     """The phase, read through a call so type checkers do not narrow it across actions."""
     return game.phase
 
@@ -212,7 +212,7 @@ def test_end_before_start_is_refused() -> None:
 
 
 def test_a_round_with_no_players_cannot_start() -> None:
-    game = Game(BOARD, BIG, WORDS)
+    game = Round(BOARD, BIG, WORDS)
     with pytest.raises(GameStateError, match="no players"):
         game.start(0.0)
     assert game.phase is Phase.READY
@@ -247,7 +247,7 @@ def test_end_at_the_deadline_scores_with_crossing_off() -> None:
 
 
 def test_game_with_handicap() -> None:
-    game = Game(BOARD, BIG, WORDS, ["kid", "ann"], min_length={"kid": 3})
+    game = Round(BOARD, BIG, WORDS, ["kid", "ann"], min_length={"kid": 3})
     game.start(0.0)
     kid = game.submit("kid", "ram", 1.0)
     assert (kid.verdict, kid.score) == (Verdict.SCORED, 1)
@@ -257,7 +257,7 @@ def test_game_with_handicap() -> None:
 
 
 def test_game_with_teams() -> None:
-    game = Game(
+    game = Round(
         BOARD, BIG, WORDS, ["ann", "bob", "cid"], teams={"red": ["ann", "bob"], "blue": ["cid"]}
     )
     game.start(0.0)
@@ -277,7 +277,7 @@ def test_game_with_teams() -> None:
 def test_private_verdict_includes_the_challenge_bonus() -> None:
     # COATS/XXXT*X/POSEX: "coat" can run through the cube at (1, 3); "pose" cannot.
     words = Dictionary.from_words(["coat", "pose"])
-    game = Game("COATS/XXXT*X/POSEX", BIG, words, ["ann"])
+    game = Round("COATS/XXXT*X/POSEX", BIG, words, ["ann"])
     game.start(0.0)
     coat = game.submit("ann", "coat", 1.0)
     assert (coat.score, coat.bonus) == (6, 5)
@@ -288,24 +288,24 @@ def test_private_verdict_includes_the_challenge_bonus() -> None:
 
 
 def test_shaken_game_uses_the_seeded_shake() -> None:
-    game = Game.shaken(Rules.preset("big"), WORDS, ["ann"], seed=5)
+    game = Round.shaken(Rules.preset("big"), WORDS, ["ann"], seed=5)
     expected = shake("big", 5)
     assert game.board == expected.board
     assert game.dealt == expected
     assert game.board.size == (5, 5)
     assert game.board.challenge is None
     assert game.players == ("ann",)
-    assert Game.shaken(Rules.preset("big"), WORDS, ["ann"], seed=5).board == game.board
+    assert Round.shaken(Rules.preset("big"), WORDS, ["ann"], seed=5).board == game.board
 
 
 def test_shaken_game_with_the_challenge_cube() -> None:
-    game = Game.shaken(Rules.preset("big", challenge=True), WORDS, ["ann"], seed=5)
+    game = Round.shaken(Rules.preset("big", challenge=True), WORDS, ["ann"], seed=5)
     assert game.board == shake("big", 5, challenge=True).board
     assert game.board.challenge is not None
 
 
 def test_a_bad_handicap_is_refused_before_the_round_starts() -> None:
-    game = Game(BOARD, BIG, WORDS, ["ann"], min_length={"zed": 3})
+    game = Round(BOARD, BIG, WORDS, ["ann"], min_length={"zed": 3})
     with pytest.raises(RoundInputError, match=re.escape("min_length.zed")):
         game.start(0.0)
     assert game.phase is Phase.READY
@@ -316,13 +316,13 @@ def test_a_bad_handicap_is_refused_before_the_round_starts() -> None:
 
 def test_bad_settings_are_refused_up_front() -> None:
     with pytest.raises(RoundInputError, match="min_length"):
-        Game(BOARD, BIG, WORDS, ["ann"], min_length=3)  # type: ignore[arg-type]
+        Round(BOARD, BIG, WORDS, ["ann"], min_length=3)  # type: ignore[arg-type]
     with pytest.raises(RoundInputError, match="longer than"):
-        Game(BOARD, BIG, WORDS, ["x" * 41])
-    game = Game(BOARD, BIG, WORDS, ["ann"], min_length={"ann": 2})
+        Round(BOARD, BIG, WORDS, ["x" * 41])
+    game = Round(BOARD, BIG, WORDS, ["ann"], min_length={"ann": 2})
     with pytest.raises(RoundInputError, match=re.escape("min_length.ann")):
         game.start(0.0)
-    teams = Game(BOARD, BIG, WORDS, ["ann"], teams={"red": ["bob"]})
+    teams = Round(BOARD, BIG, WORDS, ["ann"], teams={"red": ["bob"]})
     with pytest.raises(RoundInputError, match=re.escape("teams.red[0]")):
         teams.start(0.0)
 

@@ -1,7 +1,7 @@
 """One round of Boggle as a state machine, driven by a clock that the caller holds.
 
 ``ready`` --start(now)--> ``running`` --end(now) at or after the deadline--> ``ended``.
-While running, :meth:`Game.submit` gives each word a private verdict at once (everything but
+While running, :meth:`Round.submit` gives each word a private verdict at once (everything but
 crossing off, which needs everyone's lists); at the end the round is scored by
 :func:`~bigboggle.scoring.score_round`. The game never sleeps or reads a clock itself, so a
 terminal, a web server and a test all drive it the same way: pass ``now`` in seconds on any
@@ -49,7 +49,7 @@ class Submission:
     result: WordResult
 
 
-class Game:
+class Round:
     """A round: a board, the rules, the dictionary, the players and their words.
 
     ``teams`` and ``min_length`` are as for :func:`~bigboggle.scoring.score_round`.
@@ -95,7 +95,7 @@ class Game:
         seed: int | None = None,
         teams: Mapping[str, Sequence[str]] | None = None,
         min_length: Mapping[str, int] | None = None,
-    ) -> Game:
+    ) -> Round:
         """A game on a board shaken from the rules' dice (with the challenge cube if asked)."""
         dealt = shake(rules.dice, seed, challenge=rules.challenge)
         return cls(
