@@ -21,15 +21,13 @@ from importlib import resources
 from typing import Any
 
 from .board import Board
-from .dice import Shake, shake
+from .dice import MAX_SEED, Shake, shake
 from .dictionary import Dictionary
 from .errors import RulesError, quoted
 from .limits import MAX_SPEC_NAME
 from .rules import Rules
 from .solver import Solution, tally_many
 
-#: The largest seed a shake may use (the command line's limit too).
-MAX_SEED = 2**63 - 1
 #: Boards shaken and solved per call of the solver (and per progress report).
 CHUNK = 2000
 #: Percentiles reported in summaries.

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TypeVar
@@ -17,7 +16,7 @@ import click
 
 from . import __version__, cache, implementation
 from .board import Board, Position
-from .dice import CHALLENGE_CUBE, DICE_SETS, UNDERLINED_FACES, dice_set, shake
+from .dice import CHALLENGE_CUBE, DICE_SETS, MAX_SEED, UNDERLINED_FACES, dice_set, new_seed, shake
 from .dictionary import BUILTIN_LEVELS, Dictionary
 from .errors import BoggleError, WordListError, quoted
 from .limits import MAX_PLAYERS, MAX_ROUND_JSON, ServerLimits
@@ -28,9 +27,6 @@ from .solver import Solution, solve
 from .verdicts import Verdict
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-#: Largest seed ``shake`` accepts (and the range it draws a fresh one from).
-MAX_SEED = 2**63 - 1
 
 
 def _show_version(ctx: click.Context) -> None:
@@ -255,7 +251,7 @@ def solve_command(
         if not (shake_board or seed is not None or challenge):
             _fail("give a BOARD to solve (like LINES/TQARD/HEMOP/ABCKI/PSTEW) or --shake")
         if seed is None:
-            seed = secrets.randbelow(2**32)
+            seed = new_seed()
         board = shake(rules.dice, seed, challenge=rules.challenge).board
         if not as_json:
             click.echo(f"Shaken from the {rules.dice} dice with seed {seed}")
@@ -347,7 +343,7 @@ def shake_command(
     """
     rules = _load_rules(rules_name, challenge=challenge or None)
     if seed is None:
-        seed = secrets.randbelow(2**32)
+        seed = new_seed()
     if band is not None:
         from .analysis import shake_in_band
 

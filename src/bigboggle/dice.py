@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -198,6 +199,18 @@ class Shake:
             "rotations": list(self.rotations),
             "dice": [list(die) for die in self.dice],
         }
+
+
+#: The largest seed a shake accepts (command line, API, URLs): any 63-bit number.
+MAX_SEED = 2**63 - 1
+#: Fresh seeds (:func:`new_seed`) are drawn below this: small enough to survive a JavaScript
+#: number and a URL unchanged, large enough that two players never share one by chance.
+FRESH_SEED_BOUND = 2**32
+
+
+def new_seed() -> int:
+    """A fresh, unpredictable seed for a shake, in ``range(FRESH_SEED_BOUND)``."""
+    return secrets.randbelow(FRESH_SEED_BOUND)
 
 
 def shake(dice: DiceSet | str, seed: int | None = None, *, challenge: bool = False) -> Shake:

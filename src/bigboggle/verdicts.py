@@ -21,9 +21,28 @@ class Verdict(StrEnum):
     SCORED = "scored"
 
     @property
+    def label(self) -> str:
+        """The verdict in words, as every Python front end shows it ("not on the board")."""
+        return VERDICT_LABELS[self]
+
+    @property
     def is_valid(self) -> bool:
         """Whether the word itself was good (scored, or crossed off by another player's)."""
         return self in (Verdict.CROSSED_OFF, Verdict.SCORED)
+
+
+#: Each verdict in words: the one place the command line, the terminal game and the web pages'
+#: templates take them from (the pages' scripts have their own copy in ``static/api.js``,
+#: checked against this one by the tests).
+VERDICT_LABELS: dict[Verdict, str] = {
+    Verdict.NOT_A_WORD: "not a word",
+    Verdict.REPEATED: "repeated",
+    Verdict.TOO_SHORT: "too short",
+    Verdict.NOT_ON_BOARD: "not on the board",
+    Verdict.NOT_IN_DICTIONARY: "not in the dictionary",
+    Verdict.CROSSED_OFF: "crossed off",
+    Verdict.SCORED: "scored",
+}
 
 
 @dataclass(frozen=True)

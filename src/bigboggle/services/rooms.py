@@ -39,7 +39,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..board import Board
-from ..dice import shake
+from ..dice import new_seed, shake
 from ..dictionary import normalise
 from ..errors import (
     BoardError,
@@ -687,7 +687,7 @@ class Rooms:
         """Shake a board and start a round (the host only; not while one runs)."""
         self.end_round_if_due(seat.room)
         self.standings(seat.room)  # an old room's totals are counted before a new round
-        seed = secrets.randbelow(2**32) if seed is None else seed
+        seed = new_seed() if seed is None else seed
         try:
             with self.store.write_session() as session:
                 room = self._lock_room(session, seat.room)

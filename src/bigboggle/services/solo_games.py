@@ -38,8 +38,8 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..analysis import MAX_SEED, Band, shake_in_band
-from ..dice import shake
+from ..analysis import Band, shake_in_band
+from ..dice import MAX_SEED, new_seed, shake
 from ..dictionary import COMMON_LEVEL, Dictionary
 from ..errors import GameStateError, NotFoundError, NotOwnerError, RoundInputError, RulesError
 from ..limits import MAX_ENTRY_LENGTH as MAX_ENTRY_LENGTH  # (still importable from here)
@@ -338,7 +338,7 @@ class SoloGames:
             board_text = str(Board.parse(board))
         else:
             if seed is None:
-                seed = secrets.randbelow(2**32)
+                seed = new_seed()
             if not 0 <= seed <= MAX_SEED:
                 raise RulesError(f"seed {seed!r} must be between 0 and {MAX_SEED}")
             if band is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from textual.binding import Binding
 
 from ..analysis import Band, shake_in_band
 from ..board import Board
-from ..dice import shake
+from ..dice import new_seed, shake
 from ..dictionary import Dictionary
 from ..errors import RoundInputError
 from ..rules import Rules
@@ -67,7 +66,7 @@ class PlaySettings:
         if self.band is not None:  # a band no board can meet is an error now, not mid-game
             shake_in_band(self.rules, self.words, self.band, seed=self.seed or 0)
         if self.seed is None and self.board is None:
-            self.seed = secrets.randbelow(2**32)
+            self.seed = new_seed()
 
     @property
     def table_mode(self) -> bool:
@@ -133,7 +132,7 @@ class BoggleApp(App[None]):
             previous = self.round_seeds[-1] if self.round_seeds else None
             start = previous + 1 if previous is not None else seed
             if start is None:
-                start = secrets.randbelow(2**32)
+                start = new_seed()
             dealt, used = shake_in_band(settings.rules, settings.words, settings.band, seed=start)
             self.round_seeds.append(used)
             return dealt.board

@@ -8,7 +8,6 @@ CPU work (solving, scoring, band searches) in the app's bounded worker pool
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated, Any
 
 import orjson
@@ -17,8 +16,8 @@ from fastapi.responses import JSONResponse as _StarletteJSON
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from ..analysis import MAX_SEED, Band
-from ..dice import shake
+from ..analysis import Band
+from ..dice import MAX_SEED, new_seed, shake
 from ..limits import MAX_KEY_LENGTH
 from ..rules import PRESETS, Rules
 from ..services import jobs
@@ -103,7 +102,7 @@ async def shake_board(
 ) -> JSONResponse:
     """The JSON of ``bigboggle shake --json``: the same seed and rules give the same board."""
     ruleset = Rules.preset(rules, challenge=challenge or None)
-    start: int = secrets.randbelow(2**32) if seed is None else seed
+    start: int = new_seed() if seed is None else seed
     if band is not None:
         found = services(request)
         found.shelf.check(dictionary or ruleset.dictionary)  # an unknown name: 400 before queueing
@@ -162,7 +161,7 @@ async def start_game(request: Request) -> JSONResponse:
         found.shelf.check(asked.dictionary or ruleset.dictionary)  # an unknown name: 400 at once
         if asked.board is None and not asked.daily:
             # The search runs in the worker pool; the game then starts from the seed it found.
-            start = secrets.randbelow(2**32) if seed is None else seed
+            start = new_seed() if seed is None else seed
             spec = found.shelf.spec
             seed = await found.pool.run(
                 jobs.band_seed, spec, asked.rules, options, asked.dictionary, asked.band, start

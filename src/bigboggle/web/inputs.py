@@ -15,7 +15,7 @@ from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ..analysis import MAX_SEED
+from ..dice import MAX_SEED
 from ..errors import BoggleError
 from ..limits import (
     MAX_BOARD_TEXT,

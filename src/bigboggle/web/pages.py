@@ -11,9 +11,8 @@ from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from ..analysis import MAX_SEED
 from ..board import Board
-from ..dice import DICE_SETS
+from ..dice import DICE_SETS, MAX_SEED
 from ..errors import BoggleError, BudgetExceededError, BusyError, RulesError
 from ..rules import PRESETS, SCORING_TABLES, Rules
 from ..services import jobs
