@@ -81,7 +81,7 @@ CHALLENGE_CUBE: Die = ("I", "K", "L", "M", "Qu", "U")
 
 # Sources: the dice lists were transcribed from the physical games by the Boggle-solver community
 # (e.g. the dice tables kept with Dan Vanderkam's boggle solver and the "Boggle dice" listings on
-# BoardGameGeek); see DESIGN.md section 3 for the provenance notes these mirror.
+# BoardGameGeek); each set's ``source`` says where its list comes from.
 _SETS = [
     DiceSet(
         name="classic",
