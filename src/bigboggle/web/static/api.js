@@ -1,4 +1,5 @@
-// Calling the JSON API: every refusal carries {"error": "..."}, which becomes an Error's message.
+// What every page's script shares: calling the JSON API (every refusal carries {"error": "..."},
+// which becomes an Error's message), the verdicts' labels, and el() to build elements safely.
 
 export async function api(method, url, body, headers = {}) {
   const options = { method, headers: { ...headers } };
@@ -26,7 +27,8 @@ export async function api(method, url, body, headers = {}) {
   return data;
 }
 
-// Text for a verdict code, as the pages show it.
+// Text for a verdict code, as the pages show it: the scripts' one copy of Python's
+// bigboggle.verdicts.VERDICT_LABELS (which the templates use); a test checks that they agree.
 export const VERDICTS = {
   scored: "scored",
   crossed_off: "crossed off",

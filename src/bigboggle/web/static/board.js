@@ -1,13 +1,71 @@
-// The board on a page: drawing a word's path over it, and tracing words by tapping or dragging.
+// The one board renderer: a board's cells from its text (Qu and two-letter faces, blanks, M W Z
+// underlined as on the dice, the challenge cube marked), as a picture or as buttons to trace on,
+// with the SVG layer a word's path is drawn on; and drawing, describing and showing those paths.
+// Its markup is the server's own (templates/_macros.html, board_grid): the same board looks and
+// behaves the same whether the server or a script drew it.
+import { el } from "./api.js";
+import { splitBoard } from "./gridinput.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+
+// Faces printed underlined on real dice so that they are not misread when rotated
+// (bigboggle.dice.UNDERLINED_FACES; a test checks that the two agree).
+export const UNDERLINED_FACES = ["M", "W", "Z"];
+
+// One cell: a picture's <div>, or a board to trace on's <button> that says where it is.
+function cellNode(cell, r, c, interactive) {
+  const challenge = cell.endsWith("*");
+  const face = cell.replace("*", "");
+  const classes = ["cell", challenge ? "challenge" : "", UNDERLINED_FACES.includes(face) ? "underlined" : ""];
+  const common = { class: classes.join(" ").trim(), "data-r": r, "data-c": c, text: face || "·" };
+  if (!interactive) return el("div", { ...common, "aria-hidden": "true" });
+  return el("button", {
+    type: "button",
+    role: "gridcell",
+    ...common,
+    "data-face": face,
+    "aria-label": `${face || "blank"}, row ${r + 1}, column ${c + 1}${challenge ? ", challenge cube" : ""}`,
+    disabled: !face,
+  });
+}
+
+// The board for `text` ("LINES/TQuARD/…", "*" after the challenge cube), wrapped as the pages
+// place it. `interactive` gives a grid of buttons for traceable() (trace.js); otherwise the
+// board is one picture whose label spells it out.
+export function renderBoard(text, { interactive = false, label = "The board" } = {}) {
+  const rows = splitBoard(text);
+  const cols = Math.max(...rows.map((row) => row.length));
+  const board = el(
+    "div",
+    interactive
+      ? { class: "board interactive", role: "grid", "aria-label": `${label}: tap or drag across cells to spell a word` }
+      : { class: "board", role: "img", "aria-label": `${label}: ${text}` },
+  );
+  board.dataset.rows = rows.length;
+  board.dataset.cols = cols;
+  rows.forEach((row, r) => {
+    const cells = row.map((cell, c) => cellNode(cell, r, c, interactive));
+    board.append(...(interactive ? [el("div", { role: "row", class: "board-row" }, cells)] : cells));
+  });
+  const layer = document.createElementNS(SVG, "svg");
+  layer.setAttribute("class", "path-layer");
+  layer.setAttribute("aria-hidden", "true");
+  layer.setAttribute("focusable", "false");
+  board.append(layer);
+  return el("div", { class: "board-wrap" }, board);
+}
+
+// A path as the pages carry it in data-path: "row,col;row,col;…", and back.
+export function pathText(path) {
+  return path.map(([r, c]) => `${r},${c}`).join(";");
+}
 
 export function parsePath(text) {
   if (!text) return [];
   return text.split(";").map((step) => step.split(",").map(Number));
 }
 
-function cellAt(board, r, c) {
+export function cellAt(board, r, c) {
   return board.querySelector(`.cell[data-r="${r}"][data-c="${c}"]`);
 }
 
@@ -59,126 +117,10 @@ export function linkWordsToBoard(list, board, caption) {
     for (const other of list.querySelectorAll("button.active")) other.classList.remove("active");
     button.classList.add("active");
   };
-  list.addEventListener("mouseover", (event) => {
-    const button = event.target.closest("button[data-path]");
-    if (button) show(button);
-  });
-  list.addEventListener("focusin", (event) => {
-    const button = event.target.closest("button[data-path]");
-    if (button) show(button);
-  });
-  list.addEventListener("click", (event) => {
-    const button = event.target.closest("button[data-path]");
-    if (button) show(button);
-  });
-}
-
-function adjacent([r1, c1], [r2, c2]) {
-  return Math.max(Math.abs(r1 - r2), Math.abs(c1 - c2)) === 1;
-}
-
-// Tracing words on an interactive board: drag across cells, or tap them one by one (tap the
-// last cell again, or press Enter, to submit; tap the one before it to step back).
-// `onChange(text)` sees the letters so far; `onSubmit(text)` gets a finished word.
-export function traceable(board, { onChange, onSubmit }) {
-  let path = [];
-  let dragging = false;
-  let moved = false;
-  const key = ([r, c]) => `${r},${c}`;
-  const text = () => path.map(([r, c]) => cellAt(board, r, c).dataset.face).join("").toLowerCase();
-  const update = () => {
-    drawPath(board, path);
-    onChange(text());
-  };
-  const positionOf = (cell) => [Number(cell.dataset.r), Number(cell.dataset.c)];
-  const extend = (pos) => {
-    if (path.some((p) => key(p) === key(pos))) {
-      if (path.length >= 2 && key(path[path.length - 2]) === key(pos)) {
-        path.pop();
-        update();
-      }
-      return;
-    }
-    if (path.length && !adjacent(path[path.length - 1], pos)) return;
-    path.push(pos);
-    update();
-  };
-  const finish = () => {
-    const word = text();
-    path = [];
-    clearPath(board);
-    onChange("");
-    if (word) onSubmit(word);
-  };
-  board.addEventListener("pointerdown", (event) => {
-    const cell = event.target.closest(".cell");
-    if (!cell || cell.disabled) return;
-    event.preventDefault();
-    dragging = true;
-    moved = false;
-    const pos = positionOf(cell);
-    if (path.length && key(path[path.length - 1]) === key(pos)) {
-      dragging = false;
-      finish();
-      return;
-    }
-    if (path.length && !adjacent(path[path.length - 1], pos)) path = [];
-    extend(pos);
-  });
-  board.addEventListener("pointermove", (event) => {
-    if (!dragging) return;
-    const target = document.elementFromPoint(event.clientX, event.clientY);
-    const cell = target && target.closest(".cell");
-    if (!cell || !board.contains(cell)) return;
-    // Only count the inner part of a cell, so that crossing a corner does not pick a neighbour.
-    const rect = cell.getBoundingClientRect();
-    const dx = Math.abs(event.clientX - (rect.left + rect.width / 2));
-    const dy = Math.abs(event.clientY - (rect.top + rect.height / 2));
-    if (dx > rect.width * 0.35 || dy > rect.height * 0.35) return;
-    const pos = positionOf(cell);
-    if (path.length && key(path[path.length - 1]) === key(pos)) return;
-    moved = true;
-    extend(pos);
-  });
-  const release = () => {
-    if (!dragging) return;
-    dragging = false;
-    if (moved && path.length > 1) finish();
-  };
-  // A drag may end outside the board: listen on the window, or the next move would go on.
-  window.addEventListener("pointerup", release);
-  window.addEventListener("pointercancel", release);
-  board.addEventListener("keydown", (event) => {
-    const cell = event.target.closest(".cell");
-    if (!cell) return;
-    if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      const pos = positionOf(cell);
-      if (path.length && key(path[path.length - 1]) === key(pos)) finish();
-      else {
-        if (path.length && !adjacent(path[path.length - 1], pos)) path = [];
-        extend(pos);
-      }
-    } else if (event.key === "Escape") {
-      path = [];
-      clearPath(board);
-      onChange("");
-    } else if (event.key.startsWith("Arrow")) {
-      event.preventDefault();
-      const [r, c] = positionOf(cell);
-      const delta = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
-      const next = cellAt(board, r + delta[0], c + delta[1]);
-      if (next) next.focus();
-    }
-  });
-  return {
-    clear() {
-      path = [];
-      clearPath(board);
-    },
-    get tracing() {
-      return path.length > 0;
-    },
-    submit: finish,
-  };
+  for (const kind of ["mouseover", "focusin", "click"]) {
+    list.addEventListener(kind, (event) => {
+      const button = event.target.closest("button[data-path]");
+      if (button) show(button);
+    });
+  }
 }

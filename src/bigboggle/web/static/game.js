@@ -1,14 +1,12 @@
 // A solo game's page: the countdown from the server's deadline, word entry (typed or traced),
 // verdicts as they come; once over, the results' paths and the rarer missed words.
-import { api, el, VERDICTS } from "./api.js";
-import { linkWordsToBoard, traceable } from "./board.js";
+import { api } from "./api.js";
+import { linkWordsToBoard } from "./board.js";
+import { clockAnnouncer, formatClock } from "./clock.js";
+import { traceable } from "./trace.js";
+import { verdictSentence, wordItem } from "./words.js";
 
 const game = document.getElementById("game");
-
-function formatTime(seconds) {
-  const whole = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-}
 
 if (game) {
   const data = JSON.parse(document.getElementById("game-data").textContent);
@@ -20,14 +18,13 @@ if (game) {
   const offset = data.now - Date.now() / 1000;
   const serverNow = () => Date.now() / 1000 + offset;
   const clock = document.getElementById("clock");
-  const announce = document.getElementById("clock-announce");
+  const announcer = clockAnnouncer(document.getElementById("clock-announce"));
   const input = document.getElementById("word");
   const verdict = document.getElementById("verdict");
   const list = document.getElementById("my-words");
   const scoreNode = document.getElementById("score-so-far");
   const board = game.querySelector(".board");
   let ending = false;
-  const announced = new Set();
 
   const end = async () => {
     if (ending) return;
@@ -54,13 +51,8 @@ if (game) {
 
   const tick = () => {
     const left = data.deadline - serverNow();
-    clock.textContent = formatTime(left);
-    for (const mark of [60, 30, 10]) {
-      if (left <= mark && left > mark - 1 && !announced.has(mark)) {
-        announced.add(mark);
-        announce.textContent = `${mark} seconds left`;
-      }
-    }
+    clock.textContent = formatClock(left);
+    announcer.update(left);
     game.classList.toggle("hurry", left <= 10);
     if (left <= 0) end();
   };
@@ -73,19 +65,10 @@ if (game) {
     try {
       const answer = await api("POST", `/api/games/${encodeURIComponent(id)}/words`, { word }, withKey);
       const result = answer.result;
-      const text = VERDICTS[result.verdict];
-      const points = result.verdict === "scored" ? `, ${result.score} point${result.score === 1 ? "" : "s"}` : "";
-      verdict.textContent = `${result.entry || result.word}: ${text}${points}`;
+      verdict.textContent = verdictSentence(result);
       verdict.className = `verdict-line v-${result.verdict}`;
       scoreNode.textContent = answer.score_so_far;
-      if (result.verdict !== "repeated") {
-        list.prepend(
-          el("li", {}, el("div", { class: "word" },
-            el("span", { class: "w", text: result.entry || result.word }),
-            el("span", { class: `verdict v-${result.verdict}`, text }),
-            el("span", { class: "pts", text: result.verdict === "scored" ? String(result.score) : "" }))),
-        );
-      }
+      if (result.verdict !== "repeated") list.prepend(wordItem(result));
     } catch (err) {
       verdict.textContent = err.message;
       verdict.className = "verdict-line error";
@@ -118,17 +101,7 @@ if (game) {
     }
   });
   const showWords = (words) => {
-    list.replaceChildren(
-      ...words
-        .slice()
-        .reverse()
-        .map((result) =>
-          el("li", {}, el("div", { class: "word" },
-            el("span", { class: "w", text: result.entry || result.word }),
-            el("span", { class: `verdict v-${result.verdict}`, text: VERDICTS[result.verdict] }),
-            el("span", { class: "pts", text: result.verdict === "scored" ? String(result.score) : "" }))),
-        ),
-    );
+    list.replaceChildren(...words.slice().reverse().map((result) => wordItem(result)));
   };
   if (key) {
     // The page was drawn without the words (they are private); fetch them with the key.

@@ -1,9 +1,11 @@
 // A multiplayer room over the WebSocket protocol (see bigboggle/web/protocol.py): join or come
 // back with the private token kept in this browser, play rounds on the server's clock, see results.
-import { el, VERDICTS } from "./api.js";
-import { traceable } from "./board.js";
+import { el } from "./api.js";
+import { renderBoard } from "./board.js";
+import { clockAnnouncer, formatClock } from "./clock.js";
 import { renderRound } from "./roundview.js";
-import { splitBoard } from "./gridinput.js";
+import { traceable } from "./trace.js";
+import { verdictSentence, wordItem } from "./words.js";
 
 const root = document.getElementById("room");
 const code = root.dataset.room;
@@ -24,7 +26,8 @@ let shownResults = 0;
 let lastSeq = null; // the room's event counter as last seen: a gap means news was missed
 let knownHost = null; // the host as last seen: a change is announced
 let stopped = false; // the server closed this page's connection for good (removed, replaced)
-const announced = new Set();
+let timeUpShown = false; // "Time is up" said for the round in play
+const announcer = clockAnnouncer($("clock-announce"));
 
 // Errors after which reconnecting would not help (the server closes the socket after them).
 const FINAL_ERRORS = {
@@ -184,7 +187,7 @@ function showRound(round) {
   $("round-number").textContent = round.number;
   if (boardText !== round.board) {
     boardText = round.board;
-    $("board-slot").replaceChildren(interactiveBoard(round.board));
+    $("board-slot").replaceChildren(renderBoard(round.board, { interactive: true }));
     tracer = traceable($("board-slot").querySelector(".board"), {
       onChange: (text) => ($("word").value = text),
       onSubmit: (word) => {
@@ -196,58 +199,12 @@ function showRound(round) {
     $("verdict").textContent = round.playing
       ? `Round ${round.number}: the board is here. Type words and press Enter, or trace them.`
       : "You joined during this round: play the next one.";
-    announced.clear();
+    announcer.reset();
+    timeUpShown = false;
     if (round.playing) $("word").focus();
   }
-  $("my-words").replaceChildren(...round.words.slice().reverse().map(wordItem));
+  $("my-words").replaceChildren(...round.words.slice().reverse().map((word) => wordItem(word)));
   $("word").disabled = !round.playing;
-}
-
-function interactiveBoard(text) {
-  const rows = splitBoard(text);
-  const cols = Math.max(...rows.map((row) => row.length));
-  const board = el("div", { class: "board interactive", role: "grid", "aria-label": "The board: tap or drag across cubes to spell a word" });
-  board.style.setProperty("--cols", cols);
-  rows.forEach((row, r) => {
-    const line = el("div", { role: "row", class: "board-row" });
-    row.forEach((cell, c) => {
-      const face = cell.replace("*", "");
-      const classes = ["cell", cell.endsWith("*") ? "challenge" : "", ["M", "W", "Z"].includes(face) ? "underlined" : ""];
-      line.append(
-        el("button", {
-          type: "button",
-          role: "gridcell",
-          class: classes.join(" ").trim(),
-          "data-r": r,
-          "data-c": c,
-          "data-face": face,
-          "aria-label": `${face || "blank"}, row ${r + 1}, column ${c + 1}${cell.endsWith("*") ? ", challenge cube" : ""}`,
-          disabled: !face,
-          text: face || "·",
-        }),
-      );
-    });
-    board.append(line);
-  });
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("class", "path-layer");
-  svg.setAttribute("aria-hidden", "true");
-  board.append(svg);
-  return el("div", { class: "board-wrap" }, board);
-}
-
-function wordItem(result) {
-  return el(
-    "li",
-    {},
-    el(
-      "div",
-      { class: "word" },
-      el("span", { class: "w", text: result.entry || result.word }),
-      el("span", { class: `verdict v-${result.verdict}`, text: VERDICTS[result.verdict] || result.verdict }),
-      el("span", { class: "pts", text: result.verdict === "scored" ? String(result.score) : "" }),
-    ),
-  );
 }
 
 function submit(word) {
@@ -257,9 +214,7 @@ function submit(word) {
 }
 
 function showVerdict(result) {
-  const text = VERDICTS[result.verdict] || result.verdict;
-  const points = result.verdict === "scored" ? `, ${result.score} point${result.score === 1 ? "" : "s"} so far` : "";
-  $("verdict").textContent = `${result.entry || result.word}: ${text}${points}`;
+  $("verdict").textContent = verdictSentence(result, " so far");
   $("verdict").className = `verdict-line v-${result.verdict}`;
   if (result.verdict !== "repeated") $("my-words").prepend(wordItem(result));
 }
@@ -305,16 +260,10 @@ function tick() {
   }
   form.querySelector("button").disabled = false;
   const left = Math.max(0, round.deadline - now);
-  const whole = Math.ceil(left);
-  clock.textContent = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-  for (const mark of [60, 30, 10]) {
-    if (left <= mark && left > mark - 1 && !announced.has(mark)) {
-      announced.add(mark);
-      $("clock-announce").textContent = `${mark} seconds left`;
-    }
-  }
-  if (left <= 0 && !announced.has("end")) {
-    announced.add("end");
+  clock.textContent = formatClock(left);
+  announcer.update(left);
+  if (left <= 0 && !timeUpShown) {
+    timeUpShown = true;
     $("verdict").textContent = "Time is up. Scoring…";
     if (tracer) tracer.clear();
     // The server scores the round at the deadline; ask again in case this news was missed.

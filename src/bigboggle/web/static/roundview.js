@@ -1,23 +1,7 @@
 // Showing a scored round: ranking, every list with its verdicts, crossed-off words, missed words.
-import { el, VERDICTS } from "./api.js";
-import { linkWordsToBoard } from "./board.js";
-import { pathText, renderBoard } from "./boardview.js";
-
-function wordItem(result) {
-  const label = result.entry && result.entry !== result.word ? `${result.entry} (${result.word})` : result.word;
-  const points = result.verdict === "scored" ? `${result.score}` : "";
-  const content = [
-    el("span", { class: "w", text: label }),
-    el("span", { class: `verdict v-${result.verdict}`, text: VERDICTS[result.verdict] || result.verdict }),
-    el("span", { class: "pts", text: points }),
-  ];
-  if (result.path) return el("li", {}, el("button", { type: "button", class: "word", "data-path": pathText(result.path) }, content));
-  return el("li", {}, el("div", { class: "word" }, content));
-}
-
-function plural(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
+import { el } from "./api.js";
+import { linkWordsToBoard, renderBoard } from "./board.js";
+import { plural, wordItem } from "./words.js";
 
 export function renderRound(result, { title } = {}) {
   const section = el("div", { class: "round" });
@@ -53,7 +37,7 @@ export function renderRound(result, { title } = {}) {
         { class: "list" },
         el("h4", { text: `${name}${team ? ` (${team[0]})` : ""}: ${plural(player.score, "point")}` }),
         player.min_length !== undefined ? el("p", { class: "help", text: `words of ${player.min_length}+ letters` }) : null,
-        el("ul", { class: "words verdicts" }, player.words.map(wordItem)),
+        el("ul", { class: "words verdicts" }, player.words.map((word) => wordItem(word, { linked: true, compared: true }))),
       ),
     );
   }
@@ -62,9 +46,8 @@ export function renderRound(result, { title } = {}) {
     "details",
     { class: "missed" },
     el("summary", { text: `${plural(result.missed.length, "word")} nobody found (${plural(missedPoints, "point")}); the board holds ${result.max_score}` }),
-    el("ul", { class: "words" }, result.missed.map((word) => wordItem({ ...word, verdict: "missed_word" }))),
+    el("ul", { class: "words" }, result.missed.map((word) => wordItem(word, { linked: true, verdict: false }))),
   );
-  for (const item of missed.querySelectorAll(".verdict")) item.remove();
   const board = renderBoard(result.board);
   const caption = el("p", { class: "path-caption", "aria-live": "polite" });
   section.append(
