@@ -18,7 +18,7 @@ from bigboggle.limits import (
 from bigboggle.services.compute import run_here
 from bigboggle.services.paper_games import PaperTournaments
 from bigboggle.services.shelf import DictionaryShelf
-from bigboggle.services.store import RoundRow, Store, TournamentRow
+from bigboggle.services.store import Store, TournamentRoundRow, TournamentRow
 from conftest import FakeClock
 
 T = TypeVar("T")
@@ -207,7 +207,7 @@ def test_the_owner_renames_and_deletes(tournaments: PaperTournaments, db_url: st
     with pytest.raises(NotFoundError):
         tournaments.get(tid)
     with tournaments.store.session() as session:
-        assert session.query(RoundRow).filter_by(tournament_id=tid).count() == 0
+        assert session.query(TournamentRoundRow).filter_by(tournament_id=tid).count() == 0
 
 
 def test_reading_scores_nothing(tournaments: PaperTournaments, runner: CountingRunner) -> None:
@@ -233,7 +233,7 @@ def test_tournaments_from_before_stored_results(
     tournaments.add_round(tid, ROUND, created.key)  # ann reaches 22: over
     expected = tournaments.get(tid).to_json()
     with tournaments.store.session() as session:
-        session.execute(update(RoundRow).values(result=None, tally=None))
+        session.execute(update(TournamentRoundRow).values(result=None, tally=None))
         session.execute(update(TournamentRow).values(owner_hash=None, standings=None))
     runner.jobs.clear()
     first = tournaments.get(tid).to_json()
@@ -332,7 +332,7 @@ def _make_legacy(tournaments: PaperTournaments, requests: list[dict[str, Any]]) 
         session.execute(update(TournamentRow).values(owner_hash=None, standings=None))
         for number, request in enumerate(requests, start=1):
             session.add(
-                RoundRow(
+                TournamentRoundRow(
                     tournament_id=created.row.id,
                     number=number,
                     request=request,
@@ -421,7 +421,9 @@ def test_old_rounds_are_kept_as_scored_and_a_refused_one_is_marked(
     with pytest.raises(BusyError):
         tournaments.get(tid)
     with tournaments.store.session() as session:
-        kept = session.scalars(select(RoundRow.result).order_by(RoundRow.number)).all()
+        kept = session.scalars(
+            select(TournamentRoundRow.result).order_by(TournamentRoundRow.number)
+        ).all()
     assert kept[0] is not None and kept[1:] == [None, None]
     runner.jobs.clear()
     runner.refuse = {heavy: BudgetExceededError("the job ran over its budget")}

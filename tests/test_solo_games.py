@@ -22,7 +22,7 @@ from bigboggle.errors import (
 from bigboggle.services.compute import run_here
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames, check_date, utc_date
-from bigboggle.services.store import GameRow, Store, WordRow
+from bigboggle.services.store import SoloGameRow, SoloWordRow, Store
 from bigboggle.verdicts import Verdict
 from conftest import FakeClock
 
@@ -291,9 +291,9 @@ def test_a_game_from_before_verdicts_were_kept_carries_on(
         games.submit(started.row.id, entry, started.key)
     with games.store.session() as session:  # what an older bigboggle stored: entries only
         session.execute(
-            update(WordRow).values(word=None, verdict=None, score=None, bonus=None, path=None)
+            update(SoloWordRow).values(word=None, verdict=None, score=None, bonus=None, path=None)
         )
-        session.execute(update(GameRow).values(word_count=None, score_so_far=None))
+        session.execute(update(SoloGameRow).values(word_count=None, score_so_far=None))
     again = games.submit(started.row.id, "LINES", started.key)
     assert again.result.verdict is Verdict.REPEATED  # the old words still count
     answer = games.submit(started.row.id, "arsenite", started.key)
@@ -312,7 +312,7 @@ def test_a_full_list_takes_no_more_words(games: SoloGames) -> None:
     started = games.start("big", board=BOARD)
     games.submit(started.row.id, "lines", started.key)
     with games.store.session() as session:
-        session.execute(update(GameRow).values(word_count=MAX_LIST_LENGTH))
+        session.execute(update(SoloGameRow).values(word_count=MAX_LIST_LENGTH))
     with pytest.raises(RoundInputError, match=f"{MAX_LIST_LENGTH} words; no more fit"):
         games.submit(started.row.id, "arsenite", started.key)
     # A repeat is still answered (nothing is stored for it).
@@ -366,7 +366,7 @@ def test_a_finished_game_is_scored_once_and_read_back(db_url: str, clock: FakeCl
         assert games.get(started.row.id).to_json() == ended
     assert jobs == ["score_solo_game"]
     with games.store.session() as session:  # as an older bigboggle left it
-        session.execute(update(GameRow).values(result=None))
+        session.execute(update(SoloGameRow).values(result=None))
     assert games.get(started.row.id).to_json()["phase"] == "scoring"  # a stranger: no work
     assert jobs == ["score_solo_game"]
     assert games.get(started.row.id, started.key).to_json() == ended  # its player's: scored
@@ -426,7 +426,9 @@ def test_a_failed_or_abandoned_scoring_is_tried_again(db_url: str, clock: FakeCl
     second = games.start("big", board=BOARD)
     games.finish(second.row.id, second.key)
     with games.store.session() as session:  # a process died while scoring it
-        session.execute(update(GameRow).where(GameRow.id == second.row.id).values(result=None))
+        session.execute(
+            update(SoloGameRow).where(SoloGameRow.id == second.row.id).values(result=None)
+        )
         session.add(Setting(key=f"scoring/{second.row.id}", value=repr(clock.now)))
     assert games.get(second.row.id, second.key).to_json()["phase"] == "scoring"
     clock.advance(SCORING_CLAIM_SECONDS + 1)
@@ -442,7 +444,9 @@ def test_a_stored_name_that_todays_checks_refuse_still_plays_and_scores(
     old = games.start("big", daily=True, player="zed")
     other = games.start("big", daily=True, player="amy")
     with games.store.session() as session:
-        session.execute(update(GameRow).where(GameRow.id == old.row.id).values(player="zed\u200b"))
+        session.execute(
+            update(SoloGameRow).where(SoloGameRow.id == old.row.id).values(player="zed\u200b")
+        )
     assert games.submit(old.row.id, "zzzz", old.key).result.verdict is Verdict.NOT_ON_BOARD
     clock.advance(500)
     assert games.leaderboard("big", date) == []  # nobody scored yet; nothing fails
@@ -486,7 +490,9 @@ def test_overdue_lists_every_ended_or_expired_game_without_results(
     games.submit(old.row.id, "lines", old.key)
     games.finish(old.row.id, old.key)
     with games.store.session() as session:  # as migration 0005 left it: SQL NULL
-        session.execute(update(GameRow).where(GameRow.id == old.row.id).values(result=null()))
+        session.execute(
+            update(SoloGameRow).where(SoloGameRow.id == old.row.id).values(result=null())
+        )
     refused = games.start("big", board=BOARD)
     games.submit(refused.row.id, "lines", refused.key)
     runner.before = busy

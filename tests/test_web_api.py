@@ -466,7 +466,7 @@ def test_tournament_rounds_are_bounded_and_old_ones_read(
     from sqlalchemy import update
 
     from bigboggle.limits import MAX_TOURNAMENT_ROUND_ENTRIES
-    from bigboggle.services.store import RoundRow, TournamentRow
+    from bigboggle.services.store import TournamentRoundRow, TournamentRow
 
     client, runner = counted
     created = client.post("/api/tournaments", json={"name": "Big", "rounds": 2}).json()
@@ -482,7 +482,9 @@ def test_tournament_rounds_are_bounded_and_old_ones_read(
     with store.session() as session:  # what the old schema accepted and stored
         session.execute(update(TournamentRow).values(owner_hash=None, standings=None))
         session.add(
-            RoundRow(tournament_id=created["id"], number=1, request=round_data, created_at=0.0)
+            TournamentRoundRow(
+                tournament_id=created["id"], number=1, request=round_data, created_at=0.0
+            )
         )
     for _ in range(2):
         read = client.get(url)
@@ -499,7 +501,7 @@ def test_only_games_others_read_are_timed_and_an_ended_game_drops_its_timer(
     a daily game at once; finishing a game drops its timer."""
     app = create_app(db_url, clock=clock)
     with TestClient(app) as client:
-        timers = app.state.solo_timers
+        timers = app.state.services.solo_timers
         client.portal.call(timers.started.wait)
         game = client.post("/api/games", json={"board": BOARD}).json()
         assert game["id"] not in timers.scheduled
@@ -523,18 +525,18 @@ def test_old_tournaments_are_scored_in_the_background_at_start_up(
     from sqlalchemy import null, update
 
     from bigboggle.services.shelf import DictionaryShelf
-    from bigboggle.services.store import RoundRow, Store, TournamentRow
+    from bigboggle.services.store import Store, TournamentRoundRow, TournamentRow
 
     offline = PaperTournaments(Store(db_url), DictionaryShelf(), clock)
     created = offline.create("Old", rounds=3)
     offline.add_round(created.row.id, {"board": BOARD, "players": {"ann": ["lines"]}}, created.key)
     with offline.store.session() as session:  # as an older bigboggle and its migration left it
-        session.execute(update(RoundRow).values(result=null(), tally=null()))
+        session.execute(update(TournamentRoundRow).values(result=null(), tally=null()))
         session.execute(update(TournamentRow).values(owner_hash=None, standings=null()))
     assert offline.unscored() == [created.row.id]
     app = create_app(db_url, clock=clock)
     with TestClient(app) as client:
-        client.portal.call(app.state.solo_timers.started.wait)
+        client.portal.call(app.state.services.solo_timers.started.wait)
         assert offline.unscored() == []  # scored before anyone read it
         assert client.get(f"/api/tournaments/{created.row.id}").json()["totals"] == {"ann": 2}
 
@@ -554,7 +556,7 @@ def test_the_server_ends_solo_games_at_their_deadlines(db_url: str, clock: FakeC
     offline.submit(waiting.row.id, "lines", waiting.key)  # timed: it has a word
     app = create_app(db_url, clock=clock)
     with TestClient(app) as client:
-        timers = app.state.solo_timers
+        timers = app.state.services.solo_timers
         client.portal.call(timers.started.wait)
         assert client.get(f"/api/games/{missed.row.id}").json()["phase"] == "ended"
         assert waiting.row.id in timers.scheduled

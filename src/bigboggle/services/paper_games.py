@@ -52,7 +52,7 @@ from . import jobs
 from .compute import Runner, run_here
 from .shelf import DictionaryShelf
 from .solo_games import holds_key, new_key
-from .store import RoundRow, Store, TournamentRow
+from .store import Store, TournamentRoundRow, TournamentRow
 
 #: Most rounds a tournament keeps (a sanity limit, far past any evening's play).
 MAX_ROUNDS = MAX_TOURNAMENT_ROUNDS
@@ -377,15 +377,15 @@ class PaperTournaments:
                 raise GameStateError("another round was added meanwhile; reload and try again")
             tournament = Tournament(target=locked.target, rounds=locked.rounds)
             for earlier in session.scalars(
-                select(RoundRow.tally)
-                .where(RoundRow.tournament_id == tournament_id)
-                .order_by(RoundRow.number)
+                select(TournamentRoundRow.tally)
+                .where(TournamentRoundRow.tournament_id == tournament_id)
+                .order_by(TournamentRoundRow.number)
             ):
                 tournament.add(RoundTally.from_json(earlier))
             tournament.add(RoundTally.from_json(tally))
             so_far = self._entries_so_far(tournament_id, locked.standings or standings, session)
             session.add(
-                RoundRow(
+                TournamentRoundRow(
                     tournament_id=tournament_id,
                     number=number,
                     request=stored,
@@ -413,7 +413,9 @@ class PaperTournaments:
         """Delete the tournament and its rounds for good; only with its ``key``."""
         _check_owner(self._load(tournament_id), key)
         with self.store.write_session() as session:
-            session.execute(delete(RoundRow).where(RoundRow.tournament_id == tournament_id))
+            session.execute(
+                delete(TournamentRoundRow).where(TournamentRoundRow.tournament_id == tournament_id)
+            )
             session.execute(delete(TournamentRow).where(TournamentRow.id == tournament_id))
 
     # -- reading -------------------------------------------------------------------------------
@@ -425,12 +427,12 @@ class PaperTournaments:
         standings = self._standings(row)
         with self.store.session() as session:
             rounds = session.execute(
-                select(RoundRow.number, RoundRow.result)
+                select(TournamentRoundRow.number, TournamentRoundRow.result)
                 .where(
-                    RoundRow.tournament_id == tournament_id,
-                    RoundRow.number <= int(standings["counted"]),
+                    TournamentRoundRow.tournament_id == tournament_id,
+                    TournamentRoundRow.number <= int(standings["counted"]),
                 )
-                .order_by(RoundRow.number)
+                .order_by(TournamentRoundRow.number)
             ).all()
         played = tuple({"number": number, **(result or {})} for number, result in rounds)
         return TournamentView(row, tournament_rules(row.rules, row.options), played, standings)
@@ -485,7 +487,9 @@ class PaperTournaments:
             with self.store.session() as own:
                 return self._entries_so_far(tournament_id, standings, own)
         requests = session.scalars(
-            select(RoundRow.request).where(RoundRow.tournament_id == tournament_id)
+            select(TournamentRoundRow.request).where(
+                TournamentRoundRow.tournament_id == tournament_id
+            )
         )
         return sum(_entries_of(request) for request in requests)
 
@@ -501,9 +505,14 @@ class PaperTournaments:
         scored (a refusal part-way keeps the rounds before it), then its standings."""
         with self.store.session() as session:
             old = session.execute(
-                select(RoundRow.id, RoundRow.request, RoundRow.result, RoundRow.tally)
-                .where(RoundRow.tournament_id == row.id)
-                .order_by(RoundRow.number)
+                select(
+                    TournamentRoundRow.id,
+                    TournamentRoundRow.request,
+                    TournamentRoundRow.result,
+                    TournamentRoundRow.tally,
+                )
+                .where(TournamentRoundRow.tournament_id == row.id)
+                .order_by(TournamentRoundRow.number)
             ).all()
         tournament = Tournament(target=row.target, rounds=row.rounds)
         for round_id, request, result, tally in old:
@@ -548,7 +557,7 @@ class PaperTournaments:
             result, tally = _unscored(str(board), exc), {"scores": {}, "lengths": {}}
         with self.store.write_session() as session:
             _lock(session, row.id)  # the tournament first, then its round (as add_round)
-            stored = session.get(RoundRow, round_id)
+            stored = session.get(TournamentRoundRow, round_id)
             if stored is not None and (stored.result is None or stored.tally is None):
                 stored.result, stored.tally = result, tally
         return tally
@@ -613,7 +622,9 @@ def _lock(session: Session, tournament_id: str) -> TournamentRow | None:
 def _last_number(session: Session, tournament_id: str) -> int:
     return (
         session.scalar(
-            select(func.max(RoundRow.number)).where(RoundRow.tournament_id == tournament_id)
+            select(func.max(TournamentRoundRow.number)).where(
+                TournamentRoundRow.tournament_id == tournament_id
+            )
         )
         or 0
     )

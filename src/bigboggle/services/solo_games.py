@@ -51,7 +51,7 @@ from ..verdicts import Verdict, WordResult
 from . import jobs
 from .compute import Runner, run_here
 from .shelf import DictionaryShelf
-from .store import GameRow, Setting, Store, WordRow
+from .store import Setting, SoloGameRow, SoloWordRow, Store
 
 #: Options a solo game may set (teams and crossing off need other players).
 SOLO_OPTIONS = frozenset({"advanced", "min_length", "challenge", "timer"})
@@ -69,7 +69,7 @@ class SoloView:
     """A solo game as the player sees it at ``now``: the board, the clock, the words so far and,
     once over, the scored round."""
 
-    row: GameRow
+    row: SoloGameRow
     rules: Rules
     dictionary: Dictionary
     now: float
@@ -204,7 +204,7 @@ def _is_rare(words: Dictionary, word: str) -> bool:
     return level is not None and level > COMMON_LEVEL
 
 
-def replay_query(row: GameRow) -> dict[str, Any]:
+def replay_query(row: SoloGameRow) -> dict[str, Any]:
     """What it takes to shake the same board again: the rules, options and seed."""
     query: dict[str, Any] = {"rules": row.rules, "dictionary": row.dictionary}
     if row.seed is not None:
@@ -347,7 +347,7 @@ class SoloGames:
                 dealt = shake(ruleset.dice, seed, challenge=ruleset.challenge)
             board_text = str(dealt.board)
         key, owner_hash = new_key()
-        row = GameRow(
+        row = SoloGameRow(
             id=secrets.token_urlsafe(8)[:10],
             owner_hash=owner_hash,
             rules=ruleset.name,
@@ -410,13 +410,13 @@ class SoloGames:
             return [
                 (game_id, deadline)
                 for game_id, deadline in session.execute(
-                    select(GameRow.id, GameRow.deadline)
+                    select(SoloGameRow.id, SoloGameRow.deadline)
                     .where(
-                        GameRow.result.is_(None),
-                        or_(GameRow.deadline <= now, GameRow.ended_at.is_not(None)),
+                        SoloGameRow.result.is_(None),
+                        or_(SoloGameRow.deadline <= now, SoloGameRow.ended_at.is_not(None)),
                         _SCORED_UNREAD,
                     )
-                    .order_by(GameRow.deadline)
+                    .order_by(SoloGameRow.deadline)
                     .limit(limit)
                 )
             ]
@@ -430,9 +430,11 @@ class SoloGames:
             return [
                 (game_id, deadline)
                 for game_id, deadline in session.execute(
-                    select(GameRow.id, GameRow.deadline)
-                    .where(GameRow.ended_at.is_(None), GameRow.deadline > now, _SCORED_UNREAD)
-                    .order_by(GameRow.deadline)
+                    select(SoloGameRow.id, SoloGameRow.deadline)
+                    .where(
+                        SoloGameRow.ended_at.is_(None), SoloGameRow.deadline > now, _SCORED_UNREAD
+                    )
+                    .order_by(SoloGameRow.deadline)
                     .limit(limit)
                 )
             ]
@@ -498,14 +500,14 @@ class SoloGames:
         check_date(date)
         with self.store.session() as session:
             rows = session.scalars(
-                select(GameRow)
+                select(SoloGameRow)
                 .where(
-                    GameRow.daily_date == date,
-                    GameRow.rules == rules,
-                    GameRow.ended_at.is_not(None),
-                    GameRow.score.is_not(None),
+                    SoloGameRow.daily_date == date,
+                    SoloGameRow.rules == rules,
+                    SoloGameRow.ended_at.is_not(None),
+                    SoloGameRow.score.is_not(None),
                 )
-                .order_by(GameRow.score.desc(), GameRow.ended_at, GameRow.id)
+                .order_by(SoloGameRow.score.desc(), SoloGameRow.ended_at, SoloGameRow.id)
                 .limit(limit)
             ).all()
             return [
@@ -515,37 +517,37 @@ class SoloGames:
                 for row in rows
             ]
 
-    def recent(self, limit: int = 20) -> list[GameRow]:
+    def recent(self, limit: int = 20) -> list[SoloGameRow]:
         """The most recently finished games (a running one is its player's business)."""
         with self.store.session() as session:
             return list(
                 session.scalars(
-                    select(GameRow)
-                    .where(GameRow.ended_at.is_not(None))
-                    .order_by(GameRow.ended_at.desc())
+                    select(SoloGameRow)
+                    .where(SoloGameRow.ended_at.is_not(None))
+                    .order_by(SoloGameRow.ended_at.desc())
                     .limit(limit)
                 ).all()
             )
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _load(self, game_id: str) -> GameRow:
+    def _load(self, game_id: str) -> SoloGameRow:
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
             raise NotFoundError(f"no game {game_id!r}")
         with self.store.session() as session:
-            row = session.get(GameRow, game_id)
+            row = session.get(SoloGameRow, game_id)
             if row is None:
                 raise NotFoundError(f"no game {game_id!r}")
             return row
 
-    def _fresh_game(self, row: GameRow) -> Round:
+    def _fresh_game(self, row: SoloGameRow) -> Round:
         """The game's round engine, started, with none of its words: judging one entry
         costs the same whatever the list holds. Its one player sits as :data:`SEAT`."""
         game = Round(row.board, self.rules_for(row.rules, row.options), self._words(row), [SEAT])
         game.start(row.started_at, row.deadline - row.started_at)
         return game
 
-    def _engine(self, row: GameRow) -> Round:
+    def _engine(self, row: SoloGameRow) -> Round:
         """The game's round engine from the cache (made once per game, not per word: making one
         solves the board twice, 5-30 ms on a 12x12 board), for :meth:`Round.judge_next` only."""
         with self._engines_lock:
@@ -564,10 +566,10 @@ class SoloGames:
         with self._engines_lock:
             self._engines.pop(game_id, None)
 
-    def _words(self, row: GameRow) -> Dictionary:
+    def _words(self, row: SoloGameRow) -> Dictionary:
         return self.shelf.get(row.dictionary)
 
-    def _view(self, row: GameRow, now: float, *, owner: bool = False) -> SoloView:
+    def _view(self, row: SoloGameRow, now: float, *, owner: bool = False) -> SoloView:
         """The game as stored (judging and scoring nothing, bar counting a pre-verdicts
         game's words once for its player)."""
         rules = self.rules_for(row.rules, row.options)
@@ -590,22 +592,22 @@ class SoloGames:
         """The verdicts the game's words got when they arrived, in order."""
         with self.store.session() as session:
             rows = session.scalars(
-                select(WordRow).where(WordRow.game_id == game_id).order_by(WordRow.seq)
+                select(SoloWordRow).where(SoloWordRow.game_id == game_id).order_by(SoloWordRow.seq)
             ).all()
             return tuple(_stored_result(word) for word in rows)
 
-    def _is_owner(self, row: GameRow, key: str | None) -> bool:
+    def _is_owner(self, row: SoloGameRow, key: str | None) -> bool:
         if row.owner_hash is None:  # a game from before keys: anyone may play it
             return True
         return holds_key(row.owner_hash, key)
 
-    def _check_owner(self, row: GameRow, key: str | None) -> None:
+    def _check_owner(self, row: SoloGameRow, key: str | None) -> None:
         if not self._is_owner(row, key):
             raise NotOwnerError(
                 f"game {row.id!r} is another player's (its key is missing or wrong)"
             )
 
-    def _settle(self, row: GameRow, now: float) -> GameRow:
+    def _settle(self, row: SoloGameRow, now: float) -> SoloGameRow:
         """End the game if its deadline has passed, and score it if it has ended unscored and
         no one else is scoring it; the row as it then stands."""
         if row.ended_at is None and now >= row.deadline:
@@ -617,7 +619,7 @@ class SoloGames:
                 self._release(row.id)
         return row
 
-    def _end(self, game_id: str, now: float) -> GameRow:
+    def _end(self, game_id: str, now: float) -> SoloGameRow:
         """Mark the game ended (in a locked transaction, so a word stored meanwhile is either
         in before the end or refused); scoring it is :meth:`_settle`'s."""
         with self.store.write_session() as session:
@@ -656,7 +658,7 @@ class SoloGames:
         with self.store.write_session() as session:
             session.execute(delete(Setting).where(Setting.key == _claim_key(game_id)))
 
-    def _score(self, row: GameRow) -> GameRow:
+    def _score(self, row: SoloGameRow) -> SoloGameRow:
         """Score an ended game, through the runner, and store its results (a read after that
         scores nothing); only under a claim (:meth:`_claim`)."""
         assert row.ended_at is not None
@@ -664,9 +666,9 @@ class SoloGames:
             entries = [
                 (entry, at)
                 for entry, at in session.execute(
-                    select(WordRow.entry, WordRow.at)
-                    .where(WordRow.game_id == row.id)
-                    .order_by(WordRow.seq)
+                    select(SoloWordRow.entry, SoloWordRow.at)
+                    .where(SoloWordRow.game_id == row.id)
+                    .order_by(SoloWordRow.seq)
                 )
             ]
         results = self.runner(
@@ -712,8 +714,8 @@ class _StoredWords:
         if not isinstance(word, str):
             return False
         found = self._session.scalar(
-            select(WordRow.id)
-            .where(WordRow.game_id == self._game_id, WordRow.word == word)
+            select(SoloWordRow.id)
+            .where(SoloWordRow.game_id == self._game_id, SoloWordRow.word == word)
             .limit(1)
         )
         return found is not None
@@ -723,7 +725,9 @@ class _StoredWords:
 #: their deadline: daily games (the leaderboard) and games with a word (or counted before
 #: counts were kept). A wordless practice game is scored by its player's next read instead.
 _SCORED_UNREAD = or_(
-    GameRow.daily_date.is_not(None), GameRow.word_count.is_(None), GameRow.word_count > 0
+    SoloGameRow.daily_date.is_not(None),
+    SoloGameRow.word_count.is_(None),
+    SoloGameRow.word_count > 0,
 )
 
 
@@ -733,13 +737,13 @@ def needs_timer(daily: bool, words: int | None) -> bool:
     return daily or words is None or words > 0
 
 
-def _lock(session: Session, game_id: str) -> GameRow | None:
+def _lock(session: Session, game_id: str) -> SoloGameRow | None:
     """The game's row, locked for the rest of the transaction."""
-    return session.scalar(select(GameRow).where(GameRow.id == game_id).with_for_update())
+    return session.scalar(select(SoloGameRow).where(SoloGameRow.id == game_id).with_for_update())
 
 
-def _word_row(game_id: str, seq: int, entry: str, at: float, result: WordResult) -> WordRow:
-    return WordRow(
+def _word_row(game_id: str, seq: int, entry: str, at: float, result: WordResult) -> SoloWordRow:
+    return SoloWordRow(
         game_id=game_id,
         seq=seq,
         entry=entry,
@@ -752,7 +756,7 @@ def _word_row(game_id: str, seq: int, entry: str, at: float, result: WordResult)
     )
 
 
-def _stored_result(row: WordRow) -> WordResult:
+def _stored_result(row: SoloWordRow) -> WordResult:
     path = tuple((int(r), int(c)) for r, c in row.path) if row.path is not None else None
     return WordResult(
         row.entry,
@@ -764,12 +768,12 @@ def _stored_result(row: WordRow) -> WordResult:
     )
 
 
-def _count_old_words(session: Session, row: GameRow, game: Round) -> None:
+def _count_old_words(session: Session, row: SoloGameRow, game: Round) -> None:
     """Give a game stored before verdicts were kept its words' verdicts, count and score, once
     (each entry submitted again, in order, to the game's round engine)."""
     count = points = 0
     for word in session.scalars(
-        select(WordRow).where(WordRow.game_id == row.id).order_by(WordRow.seq)
+        select(SoloWordRow).where(SoloWordRow.game_id == row.id).order_by(SoloWordRow.seq)
     ):
         result = game.submit(SEAT, word.entry, word.at)
         word.word, word.verdict = result.word, result.verdict.value

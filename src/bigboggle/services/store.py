@@ -69,7 +69,7 @@ class Setting(Base):
     value: Mapped[str] = mapped_column(String(200))
 
 
-class GameRow(Base):
+class SoloGameRow(Base):
     """A solo game: the board, the rules, the clock, and (once over) the score."""
 
     __tablename__ = "games"
@@ -99,10 +99,10 @@ class GameRow(Base):
     #: when the game is scored so a read scores nothing; none until then (and for games
     #: ended before results were kept: scored once on first read).
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    #: Never loaded with the game (a list of 2,000 words per submit): query WordRow instead.
-    words: Mapped[list[WordRow]] = relationship(
+    #: Never loaded with the game (a list of 2,000 words per submit): query SoloWordRow instead.
+    words: Mapped[list[SoloWordRow]] = relationship(
         back_populates="game",
-        order_by="WordRow.seq",
+        order_by="SoloWordRow.seq",
         cascade="all, delete-orphan",
         lazy="raise",
     )
@@ -110,7 +110,7 @@ class GameRow(Base):
     __table_args__ = (Index("ix_games_daily", "daily_date", "rules", "score"),)
 
 
-class WordRow(Base):
+class SoloWordRow(Base):
     """One word a player submitted, in order, with the verdict it got at the time."""
 
     __tablename__ = "game_words"
@@ -127,7 +127,7 @@ class WordRow(Base):
     score: Mapped[int | None] = mapped_column(Integer)
     bonus: Mapped[int | None] = mapped_column(Integer)
     path: Mapped[list[Any] | None] = mapped_column(JSON)
-    game: Mapped[GameRow] = relationship(back_populates="words")
+    game: Mapped[SoloGameRow] = relationship(back_populates="words")
 
     __table_args__ = (
         UniqueConstraint("game_id", "seq"),
@@ -155,17 +155,17 @@ class TournamentRow(Base):
     #: The standings after the last round (totals, standings, leaders, over, winner), stored
     #: when a round is scored so a read scores nothing; none until first computed.
     standings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    #: Never loaded with the tournament: query RoundRow instead.
-    played: Mapped[list[RoundRow]] = relationship(
+    #: Never loaded with the tournament: query TournamentRoundRow instead.
+    played: Mapped[list[TournamentRoundRow]] = relationship(
         back_populates="tournament",
-        order_by="RoundRow.number",
+        order_by="TournamentRoundRow.number",
         cascade="all, delete-orphan",
         passive_deletes=True,
         lazy="raise",
     )
 
 
-class RoundRow(Base):
+class TournamentRoundRow(Base):
     """One scored round of a tournament: what was entered, and its result as scored then."""
 
     __tablename__ = "tournament_rounds"
