@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -123,6 +127,68 @@ def test_search_improves_monotonically_and_scores_what_it_says(enable2k: Diction
     assert result.value > 1000  # far above a typical shake (about 140)
     again = search_best(rules, enable2k, seed=3, max_evaluations=20_000, steps_per_restart=5_000)
     assert (again.board, again.value) == (result.board, result.value)
+
+
+#: Seeded searches and what they gave before search_best was split into named steps: the best
+#: board, its value, evaluations, restarts, improvements, progress reports, and a digest of every
+#: improvement and report (with a clock that ticks a millisecond a look), so any change to the
+#: order of the random draws, the moves, the acceptance or the clock's readings shows.
+PINNED_SEARCHES: dict[
+    str, tuple[Rules, dict[str, Any], tuple[str, int, int, int, int, int, str]]
+] = {
+    "restarts": (
+        replace(Rules.preset("classic"), rows=2, cols=2),
+        {"seed": 4, "max_evaluations": 40_000, "steps_per_restart": 30},
+        ("AT/ES", 14, 40009, 2, 7, 768, "8eeebcfd25f89e3c"),
+    ),
+    "points": (
+        Rules.preset("classic"),
+        {"seed": 7, "max_evaluations": 6000, "steps_per_restart": 1500},
+        ("DESO/NTRP/AIEA/BLST", 2290, 6008, 1, 42, 68, "7feff42ee3ffcc3b"),
+    ),
+    "dice": (
+        Rules.preset("big"),
+        {"use_dice": True, "seed": 3, "max_evaluations": 4000, "steps_per_restart": 1000},
+        ("TBLDA/EAIER/SRTNS/UTEST/ANDER", 4898, 4003, 1, 63, 102, "a041aa713e1f2462"),
+    ),
+    "words": (
+        Rules.preset("classic"),
+        {"objective": "words", "seed": 5, "max_evaluations": 5000, "steps_per_restart": 30},
+        ("NIDB/SARE/LETS/PANO", 627, 5024, 1, 20, 74, "bd985cdb997daa3e"),
+    ),
+    "long": (
+        Rules.preset("big"),
+        {
+            "objective": "long",
+            "long_length": 7,
+            "seed": 2,
+            "max_evaluations": 3000,
+            "steps_per_restart": 800,
+        },
+        ("CPIDE/OSETA/TRTIR/SANES/LIDGL", 388, 3015, 1, 45, 30, "c913a4e4baebccb8"),
+    ),
+}
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("case", sorted(PINNED_SEARCHES))
+def test_a_seeded_search_gives_the_same_result_as_before(case: str, standard: Dictionary) -> None:
+    rules, options, expected = PINNED_SEARCHES[case]
+    ticks = iter(range(10**9))
+    reports: list[tuple[float, int, int]] = []
+    result = search_best(
+        rules,
+        standard,
+        clock=lambda: next(ticks) / 1000,
+        on_progress=lambda *report: reports.append(report),
+        progress_every=4 / 1000,
+        **options,
+    )
+    trace = [[f.seconds, f.evaluations, f.value, f.board] for f in result.improvements]
+    trace += [list(report) for report in reports]
+    digest = hashlib.sha256(json.dumps(trace).encode()).hexdigest()[:16]
+    got = (str(result.board), result.value, result.evaluations, result.restarts)
+    assert (*got, len(result.improvements), len(reports), digest) == expected
 
 
 def test_search_regions_are_connected_patches_of_the_board() -> None:
