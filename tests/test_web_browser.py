@@ -1,6 +1,7 @@
 """The pages in a real browser (Playwright driving Debian's Chromium) against a real server on
 loopback: solve a board and see a path drawn, score a paper game and a tournament, play a solo
-round with a short timer, play the daily board. Each test saves a screenshot under
+round with a short timer, play the daily board, a room with two players; the board the scripts
+draw (rooms, scored rounds) is the server's own, cell for cell. Each test saves a screenshot under
 ``test-artifacts/screenshots/`` (not committed)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -312,3 +314,64 @@ def test_two_players_in_a_room_and_a_reload_mid_round(
     for context in contexts:
         context.close()
     assert errors == []
+
+
+#: Qu, a two-letter face, a blank, M W Z (underlined) and the challenge cube (after [Th]).
+ODD_BOARD = "QuMWZE/A[Th]*.RS/LINES"
+
+#: What a page's board is made of, for comparing two: the board's attributes and every cell's
+#: tag, attributes, text and whether it can be pressed.
+DESCRIBE_BOARDS = """async ([text, interactive]) => {
+  const { renderBoard } = await import("/static/board.js");
+  const attributes = (node) => Object.fromEntries([...node.attributes].map((a) => [a.name, a.value]));
+  const describe = (board) => ({
+    board: attributes(board),
+    rows: board.querySelectorAll(":scope > .board-row").length,
+    layer: attributes(board.querySelector(":scope > svg.path-layer")),
+    cells: [...board.querySelectorAll(".cell")].map((cell) => ({
+      tag: cell.tagName, attributes: attributes(cell), text: cell.textContent.trim(),
+      disabled: Boolean(cell.disabled),
+    })),
+  });
+  const drawn = renderBoard(text, { interactive }).querySelector(":scope > .board");
+  return [describe(document.querySelector(".board-wrap > .board")), describe(drawn)];
+}"""
+
+
+def assert_same_board(served: dict[str, Any], drawn: dict[str, Any]) -> None:
+    """The two descriptions agree, compared part by part so a failure names the cell."""
+    assert served["board"] == drawn["board"]
+    assert (served["rows"], served["layer"]) == (drawn["rows"], drawn["layer"])
+    assert len(served["cells"]) == len(drawn["cells"])
+    for cell, same in zip(served["cells"], drawn["cells"], strict=True):
+        assert cell == same
+
+
+def test_the_scripts_board_is_the_servers_cell_for_cell(page: object, server: LiveServer) -> None:
+    """board.js (a room's board, a scored round's) draws what templates/_macros.html does, to
+    trace on (a solo game's page) and as a picture (the solver's), Qu, blanks, the challenge
+    cube and the underlined faces included."""
+    from playwright.sync_api import Page
+
+    assert isinstance(page, Page)
+    status, game = server.call("POST", "/api/games", {"board": ODD_BOARD, "player": "ann"})
+    assert status == 201 or status == 200, game
+    assert game["board"] == ODD_BOARD
+    page.goto(server.url + f"/games/{game['id']}")  # running: the board to trace on
+    served, drawn = page.evaluate(DESCRIBE_BOARDS, [ODD_BOARD, True])
+    assert_same_board(served, drawn)
+    cells = {
+        cell["attributes"]["data-r"] + cell["attributes"]["data-c"]: cell for cell in drawn["cells"]
+    }
+    assert len(cells) == 15 and drawn["rows"] == 3
+    assert cells["00"]["text"] == "Qu" and cells["00"]["attributes"]["data-face"] == "Qu"
+    assert cells["11"]["attributes"]["aria-label"] == "Th, row 2, column 2, challenge cube"
+    assert "challenge" in cells["11"]["attributes"]["class"].split()
+    assert cells["12"]["disabled"] and cells["12"]["text"] == "·"
+    underlined = {key for key, cell in cells.items() if "underlined" in cell["attributes"]["class"]}
+    assert underlined == {"01", "02", "03"}  # M, W, Z
+    page.goto(server.url + f"/solve?board={ODD_BOARD}")  # the board as a picture
+    served, drawn = page.evaluate(DESCRIBE_BOARDS, [ODD_BOARD, False])
+    assert_same_board(served, drawn)
+    assert len(drawn["cells"]) == 15
+    assert drawn["board"]["aria-label"] == f"The board: {ODD_BOARD}"

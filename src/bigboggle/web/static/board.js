@@ -16,8 +16,8 @@ export const UNDERLINED_FACES = ["M", "W", "Z"];
 function cellNode(cell, r, c, interactive) {
   const challenge = cell.endsWith("*");
   const face = cell.replace("*", "");
-  const classes = ["cell", challenge ? "challenge" : "", UNDERLINED_FACES.includes(face) ? "underlined" : ""];
-  const common = { class: classes.join(" ").trim(), "data-r": r, "data-c": c, text: face || "·" };
+  const classes = ["cell", challenge && "challenge", UNDERLINED_FACES.includes(face) && "underlined"];
+  const common = { class: classes.filter(Boolean).join(" "), "data-r": r, "data-c": c, text: face || "·" };
   if (!interactive) return el("div", { ...common, "aria-hidden": "true" });
   return el("button", {
     type: "button",
