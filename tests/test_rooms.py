@@ -112,7 +112,7 @@ def test_only_the_host_starts_and_configures(rooms: Rooms) -> None:
     with pytest.raises(NotHostError):
         rooms.configure(Seat(code, "bob"), {"timer": 30})
     rooms.configure(Seat(code, "ann"), {"timer": 30})
-    assert rooms.public(code)["settings"]["timer"] == 30
+    assert rooms.public(code).to_json()["settings"]["timer"] == 30
 
 
 @pytest.mark.parametrize(
@@ -153,7 +153,7 @@ def test_a_round_on_the_servers_clock(rooms: Rooms, clock: FakeClock, standard: 
     assert rooms.submit(bob, words[0]).verdict is Verdict.SCORED  # private: not crossed off yet
     assert rooms.submit(bob, words[1]).verdict is Verdict.SCORED
     # Each player sees only their own words while the round runs.
-    assert [w["word"] for w in rooms.view(ann)["round"]["words"]] == [words[0]]
+    assert [w["word"] for w in rooms.view(ann).to_json()["round"]["words"]] == [words[0]]
     clock.now = started.deadline
     with pytest.raises(GameStateError, match="time is up"):
         rooms.submit(bob, words[2])
@@ -165,7 +165,7 @@ def test_a_round_on_the_servers_clock(rooms: Rooms, clock: FakeClock, standard: 
     scored = result["round"]["players"]
     assert [w["verdict"] for w in scored["ann"]["words"]] == ["crossed_off"]
     assert [w["verdict"] for w in scored["bob"]["words"]] == ["crossed_off", "scored"]
-    view = rooms.view(bob)
+    view = rooms.view(bob).to_json()
     assert view["round"] is None and view["last"]["number"] == 1
     assert view["totals"] == {"bob": scored["bob"]["score"], "ann": 0}
     assert view["last"]["missed"] and view["last"]["board"] == started.board
@@ -196,7 +196,7 @@ def test_teams_handicaps_and_the_challenge_cube(
     assert rooms.submit(Seat(code, "ann"), through.word).bonus == 5
     rooms.submit(Seat(code, "bob"), through.word)  # same team: not crossed off
     finish(rooms, clock, code)
-    view = rooms.view(Seat(code, "cy"))
+    view = rooms.view(Seat(code, "cy")).to_json()
     last = view["last"]
     assert last["teams"]["red"]["score"] == through.score
     assert last["teams"]["blue"]["score"] == 1
@@ -216,12 +216,12 @@ def test_totals_carry_over_until_the_target(
 ) -> None:
     code, _ = rooms.create("ann", {"target": 5})
     rooms.join(code, "bob")
-    while not rooms.public(code)["over"]:
+    while not rooms.public(code).to_json()["over"]:
         board = play_round(rooms, clock, code, seed=int(clock.now) % 1000)
         for word in words_on(board, standard)[:3]:
             rooms.submit(Seat(code, "ann"), word)
         finish(rooms, clock, code)
-    public = rooms.public(code)
+    public = rooms.public(code).to_json()
     assert public["winner"] == "ann" and public["totals"]["ann"] >= 5
     with pytest.raises(GameStateError, match="over"):
         rooms.start_round(Seat(code, "ann"))
@@ -235,7 +235,7 @@ def test_a_late_joiner_waits_for_the_next_round(rooms: Rooms, clock: FakeClock) 
     rooms.join(code, "dan")
     with pytest.raises(GameStateError, match="next one"):
         rooms.submit(Seat(code, "dan"), "word")
-    assert rooms.view(Seat(code, "dan"))["round"]["playing"] is False
+    assert rooms.view(Seat(code, "dan")).to_json()["round"]["playing"] is False
 
 
 def test_another_process_on_the_same_database_carries_on(
@@ -248,12 +248,12 @@ def test_another_process_on_the_same_database_carries_on(
     first.submit(Seat(code, "ann"), word)
     second = Rooms(Store(db_url), DictionaryShelf(), clock)  # a restart, or another server
     seat = second.resume(token)
-    assert [w["word"] for w in second.view(seat)["round"]["words"]] == [word]
+    assert [w["word"] for w in second.view(seat).to_json()["round"]["words"]] == [word]
     assert second.submit(seat, word).verdict is Verdict.REPEATED
     clock.now = second.next_deadline(code)  # type: ignore[assignment]
     assert second.end_round_if_due(code) is not None
     assert first.end_round_if_due(code) is None  # already scored by the other
-    assert first.view(seat)["totals"]["ann"] > 0
+    assert first.view(seat).to_json()["totals"]["ann"] > 0
 
 
 def test_a_lowered_target_ends_the_game_at_once(
@@ -265,13 +265,13 @@ def test_a_lowered_target_ends_the_game_at_once(
         rooms.submit(Seat(code, "ann"), word)
     finish(rooms, clock, code)
     rooms.configure(Seat(code, "ann"), {"timer": 30, "target": 1})  # already passed
-    public = rooms.public(code)
+    public = rooms.public(code).to_json()
     assert public["over"] and public["winner"] == "ann"
     with pytest.raises(GameStateError, match="over"):
         rooms.start_round(Seat(code, "ann"))
     with pytest.raises(GameStateError, match="over"):
         rooms.configure(Seat(code, "ann"), {"rounds": 5})
-    view = rooms.view(Seat(code, "ann"))
+    view = rooms.view(Seat(code, "ann")).to_json()
     assert view["last"]["number"] == 1 and view["rounds_played"] == 1
 
 
@@ -283,7 +283,7 @@ def test_results_belong_to_their_own_round(
         board = play_round(rooms, clock, code, seed=seed)
         rooms.submit(Seat(code, "ann"), words_on(board, standard)[seed])
         finish(rooms, clock, code)
-        last = rooms.view(Seat(code, "ann"))["last"]
+        last = rooms.view(Seat(code, "ann")).to_json()["last"]
         assert last["number"] == seed and last["board"] == board
         assert [w["word"] for w in last["players"]["ann"]["words"]] == [
             words_on(board, standard)[seed]
@@ -374,7 +374,7 @@ def test_room_codes_have_over_40_bits_and_read_loosely(rooms: Rooms) -> None:
     assert len(codes) == 20
     code = codes.pop()
     spaced = f"{code[:5].lower()}-{code[5:]}"
-    assert rooms.public(spaced)["room"] == code
+    assert rooms.public(spaced).to_json()["room"] == code
     assert normal_code(f" {code[:3]} {code[3:]} ") == code
     with pytest.raises(NotFoundError):
         normal_code("x" * 500)
@@ -413,7 +413,7 @@ def test_settings_names_are_matched_to_seats_as_spelled(rooms: Rooms) -> None:
     rooms.configure(
         Seat(code, "Ann"), {"handicaps": {"ANN": 3}, "teams": {"red": ["ann"], "blue": ["BOB"]}}
     )
-    settings = rooms.public(code)["settings"]
+    settings = rooms.public(code).to_json()["settings"]
     assert settings["handicaps"] == {"Ann": 3}
     assert settings["teams"] == {"red": ["Ann"], "blue": ["bob"]}
 
@@ -467,10 +467,13 @@ def test_the_host_kicks_a_seat(rooms: Rooms, clock: FakeClock, standard: Diction
     with pytest.raises(RoundInputError, match="taken"):
         rooms.join(code, "Bob")  # the name stays taken in this room
     assert rooms.players(code) == ["ann", "cy"]
-    settings = rooms.public(code)["settings"]
+    settings = rooms.public(code).to_json()["settings"]
     assert settings["handicaps"] == {} and settings["teams"] == {"red": ["ann", "cy"]}
     finish(rooms, clock, code)  # bob's word was played: it stays in the round
-    assert rooms.view(Seat(code, "ann"))["last"]["players"]["bob"]["words"][0]["word"] == word
+    assert (
+        rooms.view(Seat(code, "ann")).to_json()["last"]["players"]["bob"]["words"][0]["word"]
+        == word
+    )
     assert rooms.start_round(Seat(code, "ann")).settings["players"] == ["ann", "cy"]
 
 
@@ -490,7 +493,7 @@ def test_the_host_ends_the_game_mid_round(
     assert [w["word"] for w in stored["round"]["players"]["bob"]["words"]] == words[:2]
     with pytest.raises(GameStateError):
         rooms.submit(bob, words[2])
-    public = rooms.public(code)
+    public = rooms.public(code).to_json()
     assert public["over"] and public["winner"] == "bob" and public["rounds_played"] == 1
     with pytest.raises(GameStateError, match="over"):
         rooms.start_round(Seat(code, "ann"))
@@ -514,7 +517,7 @@ def test_the_host_role_passes_after_host_away(rooms: Rooms, clock: FakeClock) ->
     rooms.disconnected(bob)
     clock.advance(1)
     assert rooms.hand_over_if_away(code) == "cy"  # bob has left too: the next one present
-    assert rooms.public(code)["host"] == "cy"
+    assert rooms.public(code).to_json()["host"] == "cy"
     rooms.start_round(cy)  # the new host's powers
     with pytest.raises(NotHostError):
         rooms.start_round(ann)
@@ -532,9 +535,9 @@ def test_with_nobody_left_the_room_winds_down_until_someone_comes_back(
     rooms.disconnected(ann)
     clock.advance(rooms.limits.host_away + 1)
     assert rooms.hand_over_if_away(code) is None  # nobody here: nothing to do
-    assert rooms.public(code)["host"] == "ann"
+    assert rooms.public(code).to_json()["host"] == "ann"
     assert rooms.connected(bob) == Presence(new_host="bob")  # the first back takes over
-    assert rooms.public(code)["host"] == "bob"
+    assert rooms.public(code).to_json()["host"] == "bob"
     assert rooms.connected(ann) == Presence()  # ann is a player now
 
 
@@ -550,7 +553,7 @@ def test_verdicts_and_results_are_stored_and_views_score_nothing(
         stored = session.scalars(select(RoomWordRow.verdict).order_by(RoomWordRow.id)).all()
     assert list(stored) == given
     fresh = Rooms(Store(db_url), DictionaryShelf(), clock, runner=runner)  # another process
-    assert fresh.view(bob)["round"]["words"] == given
+    assert fresh.view(bob).to_json()["round"]["words"] == given
     assert not fresh._judges  # the view judged nothing: it read the verdicts
     finish(counted, clock, code)
     assert runner.calls == {"score_room_round": 1}
@@ -558,11 +561,11 @@ def test_verdicts_and_results_are_stored_and_views_score_nothing(
         result = session.scalar(select(RoomRoundRow.result))
     assert result is not None and result["round"]["players"]["bob"]["score"] > 0
     for _ in range(5):
-        assert fresh.view(bob)["last"]["players"] == result["round"]["players"]
-        fresh.public(code)
-        assert fresh.round_result(code, 1)["board"] == board
+        assert fresh.view(bob).to_json()["last"]["players"] == result["round"]["players"]
+        fresh.public(code).to_json()
+        assert fresh.round_result(code, 1).to_json()["board"] == board
     assert runner.calls == {"score_room_round": 1}
-    assert fresh.view(bob)["totals"] == {
+    assert fresh.view(bob).to_json()["totals"] == {
         "bob": result["round"]["players"]["bob"]["score"],
         "ann": 0,
     }
@@ -579,7 +582,7 @@ def test_rows_from_before_are_filled_in_once(
     counted.submit(ann, "qzqz")
     with counted.store.session() as session:  # as an older bigboggle left them
         session.execute(update(RoomWordRow).values(verdict=None))
-    assert [w["word"] for w in counted.view(ann)["round"]["words"]] == [word, "qzqz"]
+    assert [w["word"] for w in counted.view(ann).to_json()["round"]["words"]] == [word, "qzqz"]
     with counted.store.session() as session:
         assert None not in session.scalars(select(RoomWordRow.verdict)).all()
     finish(counted, clock, code)
@@ -589,19 +592,19 @@ def test_rows_from_before_are_filled_in_once(
     runner.calls.clear()
     clock.advance(SCORING_LEASE)  # long ago, as old rows are
     for _ in range(3):  # reading scores nothing: the round shows as being scored
-        view = counted.view(ann)
+        view = counted.view(ann).to_json()
         assert view["last"] is None and view["round"]["scoring"] and view["rounds_played"] == 0
         with pytest.raises(NotFoundError):
-            counted.round_result(code, 1)
-        counted.public(code)
+            counted.round_result(code, 1).to_json()
+        counted.public(code).to_json()
     assert runner.calls == {}
     assert counted.score_overdue().scored == [code]  # at start-up, in the background
     assert counted.score_overdue().scored == []
     assert runner.calls == {"score_room_round": 1}  # scored once, then read back
-    views = [counted.view(ann) for _ in range(3)]
+    views = [counted.view(ann).to_json() for _ in range(3)]
     assert views[0]["last"]["number"] == 1 and views[0]["rounds_played"] == 1
     assert views[0]["totals"]["ann"] == views[2]["totals"]["ann"] > 0
-    assert counted.round_result(code, 1)["board"] == board
+    assert counted.round_result(code, 1).to_json()["board"] == board
     assert runner.calls == {"score_room_round": 1}
 
 
@@ -617,16 +620,16 @@ def test_reads_never_score_a_round_whose_scorer_died(
         session.execute(update(RoomRoundRow).values(ended_at=clock.now))
     clock.advance(SCORING_LEASE + 1)  # the lease has run out
     for _ in range(20):  # 20 players' views and strangers' reads of the round
-        assert counted.view(ann)["round"]["scoring"] is True
-        assert counted.view(ann)["last"] is None
+        assert counted.view(ann).to_json()["round"]["scoring"] is True
+        assert counted.view(ann).to_json()["last"] is None
         with pytest.raises(NotFoundError, match="no scored round 1"):
-            counted.round_result(code, 1)
-        assert counted.public(code)["rounds_played"] == 0
+            counted.round_result(code, 1).to_json()
+        assert counted.public(code).to_json()["rounds_played"] == 0
     assert runner.calls == {}
     assert counted.end_round_if_due(code) is not None  # the round's timer scores it, once
     assert counted.end_round_if_due(code) is None
     assert runner.calls == {"score_room_round": 1}
-    assert counted.view(ann)["last"]["number"] == 1
+    assert counted.view(ann).to_json()["last"]["number"] == 1
 
 
 def test_a_round_that_cannot_be_scored_is_marked_once_and_the_others_go_on(
@@ -651,12 +654,12 @@ def test_a_round_that_cannot_be_scored_is_marked_once_and_the_others_go_on(
     assert sorted(done.scored) == sorted([old, fine]) and done.refused == 0
     assert counted.score_overdue().scored == []  # never tried again
     assert runner.calls == {"score_room_round": 2}
-    marked = counted.round_result(old, 1)
+    marked = counted.round_result(old, 1).to_json()
     assert marked["number"] == 1 and marked["reason"].startswith("could not be scored: ")
-    view = counted.view(Seat(old, "ann"))
+    view = counted.view(Seat(old, "ann")).to_json()
     assert view["unscored"] == marked and view["last"] is None and view["round"] is None
-    assert view["rounds_played"] == 0 and counted.public(old)["totals"] == {}
-    assert counted.public(fine)["rounds_played"] == 1
+    assert view["rounds_played"] == 0 and counted.public(old).to_json()["totals"] == {}
+    assert counted.public(fine).to_json()["rounds_played"] == 1
     assert counted.end_round_if_due(old) is None
     assert runner.calls == {"score_room_round": 2}
 
@@ -692,7 +695,7 @@ def test_rounds_overdue_at_start_up_are_scored(
     counted.start_round(Seat(other, "bob"))
     clock.advance(60)  # the server was down past ann's deadline
     assert counted.score_overdue().scored == [code]
-    assert counted.public(code)["rounds_played"] == 1
+    assert counted.public(code).to_json()["rounds_played"] == 1
     assert [room for room, _ in counted.running()] == [other]
     assert counted.score_overdue().scored == []
 
@@ -711,7 +714,7 @@ def test_a_refused_scoring_lets_its_claim_go_at_once(db_url: str, clock: FakeClo
         failing.end_round_if_due(code)
     working = Rooms(Store(db_url), DictionaryShelf(), clock)
     assert working.end_round_if_due(code) is not None
-    assert working.public(code)["rounds_played"] == 1
+    assert working.public(code).to_json()["rounds_played"] == 1
 
 
 def test_a_scorer_that_died_holds_its_round_for_the_lease(db_url: str, clock: FakeClock) -> None:
@@ -725,7 +728,7 @@ def test_a_scorer_that_died_holds_its_round_for_the_lease(db_url: str, clock: Fa
     assert rooms.next_deadline(code) == clock.now + SCORING_LEASE
     clock.advance(SCORING_LEASE)
     assert rooms.end_round_if_due(code) is not None
-    assert rooms.public(code)["rounds_played"] == 1
+    assert rooms.public(code).to_json()["rounds_played"] == 1
 
 
 def test_idle_rooms_are_closed_for_good_and_stay_readable(
@@ -749,11 +752,11 @@ def test_idle_rooms_are_closed_for_good_and_stay_readable(
         rooms.start_round(ann)
     with pytest.raises(RoomClosedError):
         rooms.configure(ann, {"timer": 30})
-    public = rooms.public(code)
+    public = rooms.public(code).to_json()
     assert public["closed"] and public["rounds_played"] == 1 and public["totals"]["ann"] > 0
-    assert rooms.round_result(code, 1)["board"] == board
-    assert rooms.view(rooms.resume(token))["last"]["number"] == 1
-    assert not rooms.public(busy)["closed"]
+    assert rooms.round_result(code, 1).to_json()["board"] == board
+    assert rooms.view(rooms.resume(token)).to_json()["last"]["number"] == 1
+    assert not rooms.public(busy).to_json()["closed"]
 
 
 def test_judges_are_kept_for_a_few_rounds_only(
@@ -813,10 +816,10 @@ def test_a_passing_failure_to_score_keeps_the_round_and_its_points(
     assert done.scored == [] and done.retry == [code] and done.refused == 0
     with pytest.raises(type(failure)):  # its claim was let go: tried again at once
         rooms.end_round_if_due(code)
-    assert rooms.public(code)["rounds_played"] == 0
+    assert rooms.public(code).to_json()["rounds_played"] == 0
     assert rooms.score_overdue().scored == [code]
-    assert "unscored" not in rooms.round_result(code, 1)
-    assert rooms.public(code)["totals"]["ann"] > 0
+    assert "unscored" not in rooms.round_result(code, 1).to_json()
+    assert rooms.public(code).to_json()["totals"]["ann"] > 0
 
 
 POSTGRES = os.environ.get("BIGBOGGLE_TEST_POSTGRES")

@@ -18,7 +18,7 @@ from enum import StrEnum
 from .board import Board
 from .dice import Shake, shake
 from .dictionary import Dictionary, normalise
-from .errors import GameStateError, RoundInputError
+from .errors import GameStateError, RoundInputError, quoted
 from .judge import Judge
 from .rules import Rules
 from .scoring import (
@@ -52,7 +52,9 @@ class Submission:
 class Round:
     """A round: a board, the rules, the dictionary, the players and their words.
 
-    ``teams`` and ``min_length`` are as for :func:`~bigboggle.scoring.score_round`.
+    ``teams`` and ``min_length`` are as for :func:`~bigboggle.scoring.score_round`. ``judge``,
+    if given, is a :class:`~bigboggle.judge.Judge` already made for this board, rules and
+    dictionary (making one solves the board); :class:`RoundInputError` if it was not.
     """
 
     def __init__(
@@ -65,8 +67,13 @@ class Round:
         teams: Mapping[str, Sequence[str]] | None = None,
         min_length: Mapping[str, int] | None = None,
         dealt: Shake | None = None,
+        judge: Judge | None = None,
     ) -> None:
         self.board = board if isinstance(board, Board) else Board.parse(board)
+        if judge is not None and (
+            judge.board != self.board or judge.rules != rules or judge.words is not dictionary
+        ):
+            raise RoundInputError("judge: it was made for another board, rules or dictionary")
         self.rules = rules
         self.dictionary = dictionary
         self.teams = teams
@@ -74,7 +81,7 @@ class Round:
             raise RoundInputError(f"min_length: expected player -> minimum, not {min_length!r}")
         self.min_length = dict(min_length or {})
         self.dealt = dealt
-        self._judge = Judge(self.board, rules, dictionary)
+        self._judge = judge if judge is not None else Judge(self.board, rules, dictionary)
         self._setup: RoundSetup | None = None
         self._lists: dict[str, list[str]] = {}
         self._submissions: list[Submission] = []
@@ -101,6 +108,47 @@ class Round:
         return cls(
             dealt.board, rules, dictionary, players, teams=teams, min_length=min_length, dealt=dealt
         )
+
+    @classmethod
+    def resume(
+        cls,
+        board: Board | str,
+        rules: Rules,
+        dictionary: Dictionary,
+        players: Sequence[str],
+        *,
+        started_at: float,
+        deadline: float,
+        teams: Mapping[str, Sequence[str]] | None = None,
+        min_length: Mapping[str, int] | None = None,
+        judge: Judge | None = None,
+    ) -> Round:
+        """A running round restored from stored state (a database row), with none of its
+        words: for a caller that keeps the lists itself and asks :meth:`judge_next` (or
+        :meth:`check`) one word at a time.
+
+        Words are taken from ``started_at`` until ``deadline`` (on the caller's clock; a
+        ``started_at`` in the future is a round whose board is shown but not yet open). The
+        setup (players, ``teams``, ``min_length``) is taken as stored, not checked again: it
+        was checked when the round started (:meth:`start`, or the service that started it by
+        :func:`~bigboggle.round_setup.check_setup`), so restoring a round never re-decides a
+        rule, and costs no more with twelve players than with one. :meth:`end` checks it, as
+        for any round. ``judge``, if given, is one already made for this board, rules and
+        dictionary (making one solves the board: a caller that restores a round for every
+        word keeps its judge); :class:`RoundInputError` if it was made for another.
+        """
+        _check_time(started_at)
+        _check_time(deadline)
+        if deadline < started_at:
+            raise GameStateError(f"deadline={deadline!r} is before started_at={started_at!r}")
+        if isinstance(players, str) or not all(isinstance(name, str) for name in players):
+            raise RoundInputError(f"players: expected a list of names, not {quoted(players)}")
+        game = cls(board, rules, dictionary, teams=teams, min_length=min_length, judge=judge)
+        game._lists = {name: [] for name in players}
+        game._phase = Phase.RUNNING
+        game._started = started_at
+        game._deadline = deadline
+        return game
 
     # -- players -----------------------------------------------------------------------------
 
@@ -221,7 +269,10 @@ class Round:
             raise GameStateError("the round has not started yet")
         _check_time(now)
         if self._started is not None and now < self._started:
-            raise GameStateError(f"now={now!r} is before the round started ({self._started!r})")
+            raise GameStateError(
+                f"the round has not started yet: now={now!r} is before the round started "
+                f"({self._started!r})"
+            )
         if self.is_over(now):
             raise GameStateError("time is up: the round's deadline has passed")
         if player not in self._lists:

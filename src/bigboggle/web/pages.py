@@ -183,5 +183,5 @@ def rooms_page(request: Request) -> Response:
 @router.get("/rooms/{code}", response_class=HTMLResponse)
 def room_page(request: Request, code: Annotated[str, Path(max_length=12)]) -> Response:
     """A room: join it, play its rounds, see the results."""
-    room = request.app.state.rooms.public(code)
+    room = request.app.state.rooms.public(code).to_json()
     return _page(request, "room.html", room=room)

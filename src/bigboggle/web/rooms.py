@@ -248,7 +248,7 @@ def room_info(
     request: Request, code: Annotated[str, Path(max_length=MAX_CODE_TYPED)]
 ) -> JSONResponse:
     rooms: Rooms = request.app.state.rooms
-    return JSONResponse(rooms.public(code))
+    return JSONResponse(rooms.public(code).to_json())
 
 
 @router.get(
@@ -262,7 +262,7 @@ def room_round(
     number: Annotated[int, Path(ge=1, le=1_000_000)],
 ) -> JSONResponse:
     rooms: Rooms = request.app.state.rooms
-    return JSONResponse(rooms.round_result(code, number))
+    return JSONResponse(rooms.round_result(code, number).to_json())
 
 
 # -- timers -----------------------------------------------------------------------------------
@@ -754,7 +754,7 @@ class Connection:
 
     async def send_state(self, re: int | None) -> None:
         assert self.seat is not None
-        view = await run_in_threadpool(self.rooms.view, self.seat)
+        view = (await run_in_threadpool(self.rooms.view, self.seat)).to_json()
         await self.send(protocol.message("state", view["seq"], re=re, state=view))
 
     async def forward(self) -> None:
@@ -767,7 +767,7 @@ class Connection:
                         CLOSE_KICKED, "kicked", f"the host removed you from room {self.seat.room}"
                     )
                     return
-                view = await run_in_threadpool(self.rooms.view, self.seat)
+                view = (await run_in_threadpool(self.rooms.view, self.seat)).to_json()
                 if event.get("kind") == "ended" and view["last"] is not None:
                     await self.send(
                         protocol.message(

@@ -1,0 +1,94 @@
+"""The SQL every part of the rooms service shares: locking a room, bumping its sequence number,
+finding its current and last scored round, its seated players.
+
+Every transaction that locks a room and its rounds or seats locks the room first
+(:func:`lock_room`), so two of them can never wait for each other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from ...errors import NotFoundError, quoted
+from ..store import RoomPlayerRow, RoomRoundRow, RoomRow
+
+
+def lock_room(session: Session, code: str) -> RoomRow:
+    """The room ``code``, locked for this transaction and read afresh;
+    :class:`NotFoundError` if there is none."""
+    room = session.scalar(
+        select(RoomRow)
+        .where(RoomRow.code == code)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    if room is None:
+        raise NotFoundError(f"no room {quoted(code, 30)}")
+    return room
+
+
+def lock_round(session: Session, round_id: int) -> RoomRoundRow | None:
+    """The round ``round_id``, locked for this transaction and read afresh (lock its room
+    first, if the transaction locks that too)."""
+    return session.scalar(
+        select(RoomRoundRow)
+        .where(RoomRoundRow.id == round_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+
+
+def bump(session: Session, code: str) -> None:
+    """Count a change to room ``code`` (its ``seq``: clients resync when it moves)."""
+    session.execute(update(RoomRow).where(RoomRow.code == code).values(seq=RoomRow.seq + 1))
+
+
+def seated_players(session: Session, code: str) -> list[str]:
+    """The room's seated players (not the removed ones), in the order they joined."""
+    return list(
+        session.scalars(
+            select(RoomPlayerRow.name)
+            .where(RoomPlayerRow.room == code, RoomPlayerRow.kicked_at.is_(None))
+            .order_by(RoomPlayerRow.id)
+        ).all()
+    )
+
+
+def current_round(session: Session, code: str) -> RoomRoundRow | None:
+    """The room's round in play or being scored: its latest, if it has no result yet."""
+    latest = session.scalars(
+        select(RoomRoundRow)
+        .where(RoomRoundRow.room == code)
+        .order_by(RoomRoundRow.number.desc())
+        .limit(1)
+    ).first()
+    return latest if latest is not None and latest.result is None else None
+
+
+def last_scored(session: Session, code: str) -> RoomRoundRow | None:
+    """The room's latest round that has a result (scored, or marked as unscorable)."""
+    return session.scalars(
+        select(RoomRoundRow)
+        .where(RoomRoundRow.room == code, RoomRoundRow.result.is_not(None))
+        .order_by(RoomRoundRow.number.desc())
+        .limit(1)
+    ).first()
+
+
+def latest_round_ids() -> Any:
+    """The id of each room's latest round (a subquery)."""
+    return select(func.max(RoomRoundRow.id)).group_by(RoomRoundRow.room).scalar_subquery()
+
+
+def played_settings(played: RoomRoundRow) -> dict[str, Any]:
+    """The room settings a round was played by (stored with it, beside its players)."""
+    return {key: value for key, value in played.settings.items() if key != "players"}
+
+
+def round_players(played: RoomRoundRow) -> list[str]:
+    """The players of a round: those seated when it started, in join order."""
+    players: list[str] = played.settings["players"]
+    return players

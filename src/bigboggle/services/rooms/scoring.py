@@ -1,0 +1,294 @@
+"""The end of a room's round: claimed, scored, stored, once, whoever gets there first.
+
+A round is scored once its deadline (plus :data:`GRACE`, for words already on their way) has
+passed, in three steps so that no lock is held while it is scored: it is claimed (marked ended:
+from then on no word gets in; only one caller wins this), scored through the runner from its
+stored words (:func:`score_room_round`, a job a worker process can run: the same
+:func:`~bigboggle.scoring.score_round` as every round), then its result and the room's totals
+are stored in one locked transaction (the first result stored wins). A claim whose scorer died
+is taken over after :data:`SCORING_LEASE`. Reading a room scores nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import and_, or_, select, update
+
+from ...errors import BoardError, BudgetExceededError, BusyError, RoundInputError, RulesError
+from ...rules import Rules
+from ...scoring import score_round
+from .. import jobs
+from ..compute import Runner
+from ..shelf import DictionaryShelf
+from ..store import RoomRoundRow, RoomRow, RoomWordRow, Store
+from .queries import bump, current_round, latest_round_ids, lock_room, lock_round, played_settings
+from .settings import RoomSettings
+from .standings import Standings, tally_of
+
+#: Seconds after the deadline before a round is scored: words already sent still arrive.
+GRACE = 0.5
+#: Seconds a round may stay "being scored" (ended, no result) before another caller scores it
+#: again: the scorer died or its job was refused.
+SCORING_LEASE = 30.0
+#: The longest reason kept in a round's "could not be scored" marker (characters).
+MAX_REASON = 300
+
+log = logging.getLogger(__name__)
+
+
+def score_room_round(
+    board: str,
+    lists: dict[str, list[str]],
+    rules_name: str,
+    options: dict[str, Any],
+    dictionary: str,
+    spec: jobs.ShelfSpec,
+    teams: dict[str, list[str]] | None,
+    min_length: dict[str, int] | None,
+) -> dict[str, Any]:
+    """Score a room's round from plain data (so a worker process can run it): the stored form,
+    ``{"round": RoundResult.to_json(), "tally": {"scores", "lengths"}}``."""
+    rules = Rules.preset(rules_name, **options)
+    result = score_round(
+        board, lists, rules, jobs.words(spec, dictionary), teams=teams, min_length=min_length
+    )
+    return {"round": result.to_json(), "tally": tally_of(result)}
+
+
+def unscored_marker(error: Exception) -> dict[str, Any]:
+    """The result stored for a round today's checks refuse: it counts for nothing and is
+    never tried again; its reason is cut to :data:`MAX_REASON` characters."""
+    reason = str(error) or type(error).__name__
+    if len(reason) > MAX_REASON:
+        reason = reason[:MAX_REASON] + "…"
+    return {"unscored": f"could not be scored: {reason}"}
+
+
+@dataclass
+class CatchUp:
+    """What :meth:`Rooms.score_overdue` did: the rooms whose rounds it scored (or marked as
+    unscorable), and how many rounds the pool refused (to try again later)."""
+
+    scored: list[str] = field(default_factory=list)
+    refused: int = 0
+    #: The rooms whose round must be tried again: refused by the pool, or failed (logged).
+    retry: list[str] = field(default_factory=list)
+
+
+class RoundEnds:
+    """Scores rooms' rounds on ``store``: claims, runs :func:`score_room_round` through
+    ``runner`` with dictionaries named by ``shelf``, stores results and totals. ``forget`` is
+    told the id of each round stored (to drop what was kept in memory for playing it)."""
+
+    def __init__(
+        self,
+        store: Store,
+        shelf: DictionaryShelf,
+        clock: Callable[[], float],
+        runner: Runner,
+        forget: Callable[[int], object],
+    ) -> None:
+        self.store = store
+        self.shelf = shelf
+        self.clock = clock
+        self.runner = runner
+        self.forget = forget
+
+    # -- one round -------------------------------------------------------------------------
+
+    def score_if_due(self, current: RoomRoundRow, grace: bool = True) -> dict[str, Any] | None:
+        """Score ``current`` if it is due (see :meth:`Rooms.end_round_if_due`): the stored
+        result to the caller that scored it, ``None`` to everyone else."""
+        claimed = self._claim(current, grace)
+        if claimed is None:
+            return None
+        try:
+            stored = self.runner(score_room_round, *self._job_of(claimed))
+        except (BusyError, BudgetExceededError):
+            self._release(claimed)
+            raise
+        except (RoundInputError, RulesError, BoardError) as exc:  # today's checks refuse it
+            stored = unscored_marker(exc)
+            log.warning("round %d of room %s %s", claimed.number, claimed.room, stored["unscored"])
+        except Exception:  # passing (a word list missing at boot) or a bug: never lose points
+            self._release(claimed)
+            raise
+        return stored if self._store_result(claimed.id, stored) else None
+
+    def _claim(self, current: RoomRoundRow, grace: bool) -> RoomRoundRow | None:
+        """Mark ``current`` (a round without a result) ended, if it is due and nobody else
+        holds it: the claimed row, or ``None``."""
+        now = self.clock()
+        if current.ended_at is None:
+            if now < current.deadline + (GRACE if grace else 0.0):
+                return None
+        elif now < current.ended_at + SCORING_LEASE:
+            return None  # being scored by somebody else
+        with self.store.write_session() as session:
+            locked = lock_round(session, current.id)
+            if locked is None or locked.result is not None:
+                return None
+            if locked.ended_at is not None and locked.ended_at != current.ended_at:
+                return None  # another caller claimed it meanwhile
+            locked.ended_at = now
+            session.flush()
+            return locked
+
+    def _release(self, claimed: RoomRoundRow) -> None:
+        """Let go of a claim whose job the pool refused: the round stays ended (no word gets
+        in) but may be claimed again at once, not only after the lease."""
+        assert claimed.ended_at is not None
+        with self.store.write_session() as session:
+            session.execute(
+                update(RoomRoundRow)
+                .where(
+                    RoomRoundRow.id == claimed.id,
+                    RoomRoundRow.ended_at == claimed.ended_at,
+                    RoomRoundRow.result.is_(None),
+                )
+                .values(ended_at=claimed.ended_at - SCORING_LEASE)
+            )
+
+    def _job_of(self, played: RoomRoundRow) -> tuple[Any, ...]:
+        """The arguments of :func:`score_room_round` for ``played``: its stored words, in the
+        order they arrived, and the setup it was played by."""
+        settings = RoomSettings.from_json(played_settings(played))
+        players: list[str] = played.settings["players"]
+        lists: dict[str, list[str]] = {name: [] for name in players}
+        with self.store.session() as session:
+            for player, entry in session.execute(
+                select(RoomWordRow.player, RoomWordRow.entry)
+                .where(RoomWordRow.round_id == played.id)
+                .order_by(RoomWordRow.id)
+            ):
+                if player in lists:
+                    lists[player].append(entry)
+        return (
+            played.board,
+            lists,
+            settings.rules,
+            settings.rules_options(),
+            settings.dictionary_name,
+            self.shelf.spec,
+            settings.teams,
+            {n: m for n, m in settings.handicaps.items() if n in lists} or None,
+        )
+
+    def _store_result(self, round_id: int, stored: dict[str, Any]) -> bool:
+        """Store a round's result and count it in its room's totals (once); ends the game if
+        the ending is reached. ``False`` if another caller stored it first. A marker (a round
+        that could not be scored) is stored and counts for nothing. The room is locked before
+        the round, as everywhere (the other order could deadlock with :meth:`Rooms.end_game`)."""
+        with self.store.session() as session:
+            code = session.scalar(select(RoomRoundRow.room).where(RoomRoundRow.id == round_id))
+        if code is None:
+            return False
+        with self.store.write_session() as session:
+            room = lock_room(session, code)
+            locked = lock_round(session, round_id)
+            if locked is None or locked.result is not None:
+                return False
+            locked.result = stored
+            if room.standings is not None and "tally" in stored:
+                standings = Standings.from_json(room.standings)
+                standings.add(stored["tally"])
+                room.standings = standings.to_json()
+                if standings.is_over(RoomSettings.from_json(room.settings)):
+                    room.over = True
+            bump(session, locked.room)
+            counted = room.standings is not None
+        self.forget(round_id)
+        if not counted:  # an old room: count every round now
+            with self.store.session() as session:
+                old = session.get(RoomRow, code)
+            if old is not None:
+                self.standings_of(old)
+        return True
+
+    # -- the totals ------------------------------------------------------------------------
+
+    def standings_of(self, room: RoomRow) -> Standings:
+        """``room``'s totals; an old room's (from before totals were kept) are added up from
+        the results stored so far (scoring nothing: its old rounds are scored by
+        :meth:`score_overdue`), and stored once no ended round of it is left without one."""
+        if room.standings is not None:
+            return Standings.from_json(room.standings)
+        code = room.code
+        with self.store.write_session() as session:
+            locked = lock_room(session, code)
+            if locked.standings is not None:
+                return Standings.from_json(locked.standings)
+            standings = Standings()
+            results = session.execute(
+                select(RoomRoundRow.ended_at, RoomRoundRow.result)
+                .where(RoomRoundRow.room == code)
+                .order_by(RoomRoundRow.number)
+            ).all()
+            for _, result in results:
+                if result is not None and "tally" in result:
+                    standings.add(result["tally"])
+            if any(ended is not None and result is None for ended, result in results):
+                return standings  # rounds left to score: counted again next time
+            locked.standings = standings.to_json()
+            if standings.is_over(RoomSettings.from_json(locked.settings)):
+                locked.over = True
+            return standings
+
+    # -- every room ------------------------------------------------------------------------
+
+    def next_deadline(self, code: str) -> float | None:
+        """When the room's round is due to be scored: its deadline plus the grace, or (if its
+        scoring was interrupted) when another caller may score it; ``None`` with no round."""
+        with self.store.session() as session:
+            current = current_round(session, code)
+        if current is None:
+            return None
+        if current.ended_at is None:
+            return current.deadline + GRACE
+        return current.ended_at + SCORING_LEASE
+
+    def running(self) -> list[tuple[str, float]]:
+        """Every room with a round not yet scored, and when it is due (for timers)."""
+        with self.store.session() as session:
+            rows = session.execute(
+                select(RoomRoundRow.room, RoomRoundRow.deadline, RoomRoundRow.ended_at).where(
+                    RoomRoundRow.result.is_(None),
+                    or_(RoomRoundRow.ended_at.is_(None), RoomRoundRow.id.in_(latest_round_ids())),
+                )
+            ).all()
+        return [
+            (code, deadline + GRACE if ended is None else ended + SCORING_LEASE)
+            for code, deadline, ended in rows
+        ]
+
+    def score_overdue(self) -> CatchUp:
+        """See :meth:`Rooms.score_overdue`."""
+        now = self.clock()
+        with self.store.session() as session:
+            due = session.scalars(
+                select(RoomRoundRow)
+                .where(
+                    RoomRoundRow.result.is_(None),
+                    or_(
+                        and_(RoomRoundRow.ended_at.is_(None), RoomRoundRow.deadline + GRACE <= now),
+                        RoomRoundRow.ended_at + SCORING_LEASE <= now,
+                    ),
+                )
+                .order_by(RoomRoundRow.id)
+            ).all()
+        done = CatchUp()
+        for played in due:
+            try:
+                if self.score_if_due(played) is not None:
+                    done.scored.append(played.room)
+            except (BusyError, BudgetExceededError):
+                done.refused += 1
+                done.retry.append(played.room)
+            except Exception:  # claim let go: tried again later, points kept
+                log.exception("could not score round %d of room %s", played.number, played.room)
+                done.retry.append(played.room)
+        return done

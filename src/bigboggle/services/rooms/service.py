@@ -1,0 +1,715 @@
+"""The rooms service: seats, the host's powers, rounds on the server's clock, words.
+
+Everything a room knows is in the store, and every call reads what it needs from there, so any
+number of server processes can serve one room (they only need to tell each other that something
+happened; see :mod:`bigboggle.web.hub`). A word is judged by the round engine
+(:class:`~bigboggle.round.Round`, restored from the round's row for each word) and stored, with
+its verdict, before the verdict is returned, so an acknowledged word survives a crash. Rounds
+are scored by :class:`~bigboggle.services.rooms.scoring.RoundEnds`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ...board import Board
+from ...dice import new_seed, shake
+from ...dictionary import normalise
+from ...errors import (
+    GameStateError,
+    KickedError,
+    NotFoundError,
+    NotHostError,
+    RoomClosedError,
+    RoomFullError,
+    RoundInputError,
+    quoted,
+)
+from ...judge import Judge
+from ...limits import JUDGE_CACHE, ServerLimits
+from ...names import clean_name, name_key
+from ...round import Round
+from ...scoring import check_setup
+from ...verdicts import Verdict, WordResult
+from ..compute import Runner, run_here
+from ..shelf import DictionaryShelf
+from ..store import RoomPlayerRow, RoomRoundRow, RoomRow, RoomWordRow, Store
+from .codes import new_code, new_token, normal_code, token_hash
+from .queries import (
+    bump,
+    current_round,
+    last_scored,
+    lock_room,
+    lock_round,
+    played_settings,
+    round_players,
+    seated_players,
+)
+from .scoring import CatchUp, RoundEnds
+from .seats import Presence, Seat
+from .settings import RoomSettings
+from .standings import Standings
+from .views import RoomPublicView, RoomRoundResult, RoomRoundView, RoomView
+
+#: Seconds between "start" and the first word: time for every screen to show the board.
+START_DELAY = 3.0
+
+log = logging.getLogger(__name__)
+
+_DAY = 86_400.0
+
+
+class Rooms:
+    """Rooms on ``store``, with dictionaries from ``shelf``, time from ``clock``, rounds scored
+    through ``runner`` (a worker pool in the web app) and the operator's ``limits``.
+
+    The host starts rounds, changes the settings, removes (kicks) a seat and ends the game. A
+    removed seat's token stops working, and its name stays taken in that room: a removed player
+    cannot come back as themselves (they may join under another name, and be removed again).
+    When the host has had no open connection for :attr:`ServerLimits.host_away` seconds, the
+    role passes to the next seated player, in join order, who is connected. Rooms without
+    activity for :attr:`ServerLimits.room_idle_days` are closed for good; their rounds stay
+    readable."""
+
+    def __init__(
+        self,
+        store: Store,
+        shelf: DictionaryShelf,
+        clock: Callable[[], float] = time.time,
+        runner: Runner = run_here,
+        limits: ServerLimits | None = None,
+    ) -> None:
+        self.store = store
+        self.shelf = shelf
+        self.clock = clock
+        self.limits = limits or ServerLimits()
+        #: Judges of rounds being played, by round id (the most recently used few).
+        self._judges: OrderedDict[int, Judge] = OrderedDict()
+        self.ends = RoundEnds(store, shelf, clock, runner, self._forget_judge)
+
+    @property
+    def runner(self) -> Runner:
+        """What runs a round's scoring (a worker pool in the web app)."""
+        return self.ends.runner
+
+    @runner.setter
+    def runner(self, runner: Runner) -> None:
+        self.ends.runner = runner
+
+    # -- seats -------------------------------------------------------------------------------
+
+    def create(self, host: str, settings: Mapping[str, Any] | None = None) -> tuple[str, str]:
+        """A new room hosted by ``host`` (seated at once): its code and the host's token.
+        Handicaps and teams may name the host only (nobody else is seated yet)."""
+        host = clean_name(host, "name")
+        parsed = RoomSettings.from_json(settings or {})
+        self.shelf.get(parsed.dictionary_name)
+        for _ in range(20):
+            code = new_code()
+            parsed_here = parsed.for_seated([host], "the new room")
+            now = self.clock()
+            with self.store.write_session() as session:
+                if session.get(RoomRow, code) is not None:  # pragma: no cover - 43 bits
+                    continue
+                session.add(
+                    RoomRow(
+                        code=code,
+                        settings=parsed_here.to_json(),
+                        host=host,
+                        created_at=now,
+                        active_at=now,
+                        seq=0,
+                        over=False,
+                        standings=Standings().to_json(),
+                    )
+                )
+                session.flush()
+                return code, self._seat(session, code, host)
+        raise GameStateError("could not find a free room code; try again")  # pragma: no cover
+
+    def join(self, code: str, name: str) -> tuple[Seat, str]:
+        """Seat ``name`` in room ``code``: the seat (the name in its normal form) and the
+        player's private resume token. Names are unique in a room ignoring case, width and
+        look-alike letters (:func:`bigboggle.names.name_key`), removed players' names too."""
+        name = clean_name(name, "name")
+        code = self._room(code).code
+        taken = RoundInputError(f"name {quoted(name)} is taken in room {code}; choose another")
+        try:
+            with self.store.write_session() as session:
+                room = lock_room(session, code)
+                self._require_open(room)
+                if room.over:
+                    raise GameStateError(f"the game in room {code} is over")
+                settings = RoomSettings.from_json(room.settings)
+                seated = session.execute(
+                    select(RoomPlayerRow.name, RoomPlayerRow.kicked_at).where(
+                        RoomPlayerRow.room == code
+                    )
+                ).all()
+                if name_key(name) in {name_key(other) for other, _ in seated}:
+                    raise taken
+                if sum(1 for _, kicked in seated if kicked is None) >= settings.max_players:
+                    raise RoomFullError(f"room {code} is full ({settings.max_players} players)")
+                room.active_at = self.clock()
+                return Seat(code, name), self._seat(session, code, name)
+        except IntegrityError:
+            raise taken from None
+
+    def _seat(self, session: Session, code: str, name: str) -> str:
+        token = new_token()
+        session.add(
+            RoomPlayerRow(
+                room=code,
+                name=name,
+                token_hash=token_hash(token),
+                joined_at=self.clock(),
+                sockets=0,
+            )
+        )
+        bump(session, code)
+        return token
+
+    def resume(self, token: str) -> Seat:
+        """The seat a resume token belongs to; :class:`NotFoundError` if none,
+        :class:`KickedError` if the host removed it."""
+        if not isinstance(token, str) or not 10 <= len(token) <= 100:
+            raise NotFoundError("that resume token is not valid")
+        with self.store.session() as session:
+            row = session.scalar(
+                select(RoomPlayerRow).where(RoomPlayerRow.token_hash == token_hash(token))
+            )
+            if row is None:
+                raise NotFoundError("that resume token is not valid")
+            if row.kicked_at is not None:
+                raise KickedError(f"the host removed {row.name} from room {row.room}")
+            return Seat(row.room, row.name)
+
+    def players(self, code: str) -> list[str]:
+        """The seated players (not the removed ones) in the order they joined."""
+        with self.store.session() as session:
+            return seated_players(session, code)
+
+    # -- presence and the host's handover ----------------------------------------------------
+
+    def connected(self, seat: Seat) -> Presence:
+        """A connection of ``seat`` opened. If the host has been away for longer than
+        ``host_away``, the role passes now (to the first connected player after the host in
+        join order); if the host is away for less, :attr:`Presence.host_due` says when it may
+        pass (for a timer: the host may have left while no server ran)."""
+        with self.store.write_session() as session:
+            room = lock_room(session, seat.room)  # the room first, as everywhere
+            session.execute(
+                update(RoomPlayerRow)
+                .where(RoomPlayerRow.room == seat.room, RoomPlayerRow.name == seat.player)
+                .values(sockets=func.coalesce(RoomPlayerRow.sockets, 0) + 1, away_since=None)
+            )
+            return self._hand_over(session, room)
+
+    def disconnected(self, seat: Seat) -> float | None:
+        """A connection of ``seat`` closed. If that was the host's last one, returns when the
+        host role may pass (now + ``host_away``), else ``None``."""
+        now = self.clock()
+        with self.store.write_session() as session:
+            row = session.scalar(
+                select(RoomPlayerRow)
+                .where(RoomPlayerRow.room == seat.room, RoomPlayerRow.name == seat.player)
+                .with_for_update()
+            )
+            if row is None:
+                return None
+            row.sockets = max(0, (row.sockets or 0) - 1)
+            if row.sockets:
+                return None
+            row.away_since = now
+            host = session.scalar(select(RoomRow.host).where(RoomRow.code == seat.room))
+            return now + self.limits.host_away if host == seat.player else None
+
+    def hand_over_if_away(self, code: str) -> str | None:
+        """Pass the host role on if the host has been away for longer than ``host_away`` and
+        someone is connected: returns the new host, else ``None`` (with nobody connected,
+        nothing happens: the room winds down until somebody comes back)."""
+        with self.store.write_session() as session:
+            return self._hand_over(session, lock_room(session, code)).new_host
+
+    def _hand_over(self, session: Session, room: RoomRow) -> Presence:
+        """The handover, in a session holding ``room``'s lock: the seats (and their socket
+        counts) are read after it, locked too, so no connection or other handover slips in
+        between reading who is connected and passing the role."""
+        if room.closed_at is not None:
+            return Presence()
+        code = room.code
+        rows = session.scalars(
+            select(RoomPlayerRow)
+            .where(RoomPlayerRow.room == code, RoomPlayerRow.kicked_at.is_(None))
+            .order_by(RoomPlayerRow.id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        ).all()
+        host = next((row for row in rows if row.name == room.host), None)
+        if host is not None and host.sockets:
+            return Presence()
+        away = (
+            0.0
+            if host is None
+            else (host.away_since if host.away_since is not None else host.joined_at)
+        )
+        if host is not None and self.clock() - away < self.limits.host_away:
+            return Presence(host_due=away + self.limits.host_away)
+        start = rows.index(host) + 1 if host is not None else 0
+        for row in [*rows[start:], *rows[:start]]:
+            if row.sockets and row.name != room.host:
+                room.host = row.name
+                room.active_at = self.clock()
+                bump(session, code)
+                return Presence(new_host=row.name)
+        return Presence()
+
+    def reset_presence(self) -> None:
+        """Forget every connection (for a server that is the only one on its database, at
+        start-up: connections of a process that died are not open any more)."""
+        now = self.clock()
+        with self.store.write_session() as session:
+            session.execute(
+                update(RoomPlayerRow)
+                .where(func.coalesce(RoomPlayerRow.sockets, 0) > 0)
+                .values(sockets=0, away_since=now)
+            )
+
+    # -- the host's controls -----------------------------------------------------------------
+
+    def configure(self, seat: Seat, settings: Mapping[str, Any]) -> RoomSettings:
+        """New settings, by the host, between rounds; handicaps and teams may name seated
+        players only. If the new ending is already reached (a target the leader has passed),
+        the game ends now."""
+        parsed = RoomSettings.from_json(settings)
+        self.shelf.get(parsed.dictionary_name)
+        standings = self.standings(seat.room)
+        with self.store.write_session() as session:
+            room = lock_room(session, seat.room)
+            self._require_host(room, seat)
+            self._require_playing(room)
+            if current_round(session, seat.room) is not None:
+                raise GameStateError("a round is running; change the settings after it")
+            parsed = parsed.for_seated(seated_players(session, seat.room), f"room {seat.room}")
+            room.settings = parsed.to_json()
+            room.over = standings.is_over(parsed)
+            room.active_at = self.clock()
+            bump(session, seat.room)
+        return parsed
+
+    def start_round(self, seat: Seat, seed: int | None = None) -> RoomRoundRow:
+        """Shake a board and start a round (the host only; not while one runs)."""
+        self.end_round_if_due(seat.room)
+        self.standings(seat.room)  # an old room's totals are counted before a new round
+        seed = new_seed() if seed is None else seed
+        try:
+            with self.store.write_session() as session:
+                room = lock_room(session, seat.room)
+                self._require_host(room, seat)
+                self._require_playing(room)
+                if current_round(session, seat.room) is not None:
+                    raise GameStateError("a round is already running")
+                settings = RoomSettings.from_json(room.settings)
+                rules = settings.ruleset()
+                players = seated_players(session, seat.room)
+                check_setup(players, rules, settings.teams, self._minimums(settings, players))
+                dealt = shake(rules.dice, seed, challenge=rules.challenge)
+                now = self.clock()
+                number = (
+                    session.scalar(
+                        select(func.max(RoomRoundRow.number)).where(RoomRoundRow.room == seat.room)
+                    )
+                    or 0
+                ) + 1
+                row = RoomRoundRow(
+                    room=seat.room,
+                    number=number,
+                    board=str(dealt.board),
+                    seed=seed,
+                    settings={**settings.to_json(), "players": players},
+                    starts_at=now + START_DELAY,
+                    deadline=now + START_DELAY + rules.timer,
+                )
+                session.add(row)
+                room.active_at = now
+                bump(session, seat.room)
+        except IntegrityError:
+            raise GameStateError("a round is already running") from None
+        return row
+
+    def kick(self, seat: Seat, player: str) -> None:
+        """The host removes ``player``: their token stops working, their name stays taken in
+        this room, and they leave the handicaps and teams. Words they already played in a
+        running round stay in it (crossing off is everybody's); they play no later round."""
+        if not isinstance(player, str):
+            raise RoundInputError(f"player: expected a name, not {quoted(player)}")
+        with self.store.write_session() as session:
+            room = lock_room(session, seat.room)
+            self._require_host(room, seat)
+            self._require_open(room)
+            if player == room.host:
+                raise GameStateError("the host cannot remove themselves")
+            row = session.scalar(
+                select(RoomPlayerRow).where(
+                    RoomPlayerRow.room == seat.room,
+                    RoomPlayerRow.name == player,
+                    RoomPlayerRow.kicked_at.is_(None),
+                )
+            )
+            if row is None:
+                raise NotFoundError(f"no player {quoted(player)} in room {seat.room}")
+            row.kicked_at = self.clock()
+            room.settings = RoomSettings.from_json(room.settings).without(player).to_json()
+            room.active_at = self.clock()
+            bump(session, seat.room)
+
+    def end_game(self, seat: Seat) -> dict[str, Any] | None:
+        """The host ends the game now. A running round ends at once and is scored with the
+        words played so far (returned, as stored); the totals so far decide the winner."""
+        with self.store.write_session() as session:
+            room = lock_room(session, seat.room)
+            self._require_host(room, seat)
+            self._require_open(room)
+            if room.over:
+                raise GameStateError("the game is already over")
+            room.over = True
+            room.active_at = now = self.clock()
+            current = current_round(session, seat.room)
+            if current is not None and current.ended_at is None:
+                locked = lock_round(session, current.id)
+                if locked is not None and locked.deadline > now:
+                    locked.deadline = max(now, locked.starts_at)
+            bump(session, seat.room)
+        return self.end_round_if_due(seat.room, grace=False)
+
+    # -- words -------------------------------------------------------------------------------
+
+    def submit(self, seat: Seat, entry: str) -> WordResult:
+        """Judge ``entry`` for the seat's player now, store it with its verdict, and return the
+        verdict. :class:`GameStateError` before the round starts, after its deadline, or for a
+        player who is not in the round (or was removed). The round's row is locked while the
+        word is stored, so a word is either in the scored round or refused, never acknowledged
+        and then left out.
+
+        The rules are the round engine's: the round is restored from its row
+        (:meth:`~bigboggle.round.Round.resume`, with this round's judge) and asked for the
+        verdict the next word would get (:meth:`~bigboggle.round.Round.judge_next`: refused
+        before the start and from the deadline on, past the list's limit; too short for this
+        player; repeated). Only what a room knows is checked here: the round already scored,
+        a player who joined after it started, a seat the host removed."""
+        if not isinstance(entry, str) or not entry.strip():
+            raise RoundInputError(f"word: expected a word, not {quoted(entry)}")
+        if len(entry) > 60:
+            raise RoundInputError(f"word: {quoted(entry, 20)} is longer than 60 characters")
+        entry = entry.strip()
+        current = self._running(seat.room)
+        if current is None:
+            raise GameStateError("no round is running")
+        judge = self._judge(current)
+        settings = RoomSettings.from_json(played_settings(current))
+        with self.store.write_session() as session:
+            locked = lock_round(session, current.id)
+            now = self.clock()
+            if locked is None or locked.ended_at is not None:
+                raise GameStateError("time is up: the round has been scored")
+            players = round_players(locked)
+            if seat.player not in players:
+                raise GameStateError("you joined during this round; play the next one")
+            kicked = session.scalar(
+                select(RoomPlayerRow.kicked_at).where(
+                    RoomPlayerRow.room == seat.room, RoomPlayerRow.name == seat.player
+                )
+            )
+            if kicked is not None:
+                raise KickedError(f"the host removed {seat.player} from room {seat.room}")
+            earlier = session.scalars(
+                select(RoomWordRow.entry).where(
+                    RoomWordRow.round_id == current.id, RoomWordRow.player == seat.player
+                )
+            ).all()
+            result = _resumed(locked, players, settings, judge).judge_next(
+                seat.player,
+                entry,
+                now,
+                earlier={normalise(word) for word in earlier},
+                count=len(earlier),
+            )
+            if result.verdict is not Verdict.REPEATED:
+                session.add(
+                    RoomWordRow(
+                        round_id=current.id,
+                        player=seat.player,
+                        entry=entry,
+                        at=now,
+                        verdict=result.to_json(),
+                    )
+                )
+        return result
+
+    # -- the end of a round ------------------------------------------------------------------
+
+    def end_round_if_due(self, code: str, *, grace: bool = True) -> dict[str, Any] | None:
+        """Score the room's round if it is due (its deadline and the grace have passed), or if
+        its scoring was interrupted (ended :data:`SCORING_LEASE` ago, no result). Returns the
+        stored result (``{"round": …, "tally": …}``) to whichever caller scored it; ``None``
+        to everyone else.
+
+        Three steps, so that no lock is held while the round is scored: the round is marked
+        ended (from then on no word gets in; only one caller wins this), then scored through
+        the runner from its stored words, then its result and the room's totals are stored
+        in one locked transaction (the first result stored wins).
+
+        If the pool refuses the job (:class:`BusyError`, :class:`BudgetExceededError`), the
+        claim is let go at once (the caller may try again whenever it likes) and the error is
+        raised; so is any other failure (a word list missing at boot, a bug), to be tried
+        again later. A round that cannot be scored at all (its stored data fails today's
+        checks, :class:`RoundInputError`, :class:`RulesError` or :class:`BoardError`: a round
+        from an older bigboggle) gets a marker, ``{"unscored": "could not be scored:
+        <reason>"}``, stored as its result, so it is never tried again; the marker is returned."""
+        with self.store.session() as session:
+            current = current_round(session, code)
+        if current is None:
+            return None
+        return self.ends.score_if_due(current, grace)
+
+    def next_deadline(self, code: str) -> float | None:
+        """When the room's round is due to be scored: its deadline plus the grace, or (if its
+        scoring was interrupted) when another caller may score it; ``None`` with no round."""
+        return self.ends.next_deadline(code)
+
+    def running(self) -> list[tuple[str, float]]:
+        """Every room with a round not yet scored, and when it is due (for timers)."""
+        return self.ends.running()
+
+    def score_overdue(self) -> CatchUp:
+        """Score, one by one, every round due and without a result: rounds whose deadline
+        passed while no server ran, rounds whose scoring was interrupted, and rounds from
+        before results were stored (an older bigboggle), in every room (for a background
+        task at start-up: reading a room never scores). Each goes through the same claim as
+        a round's timer, so it is scored once whoever else tries. A round the pool refuses
+        is counted in :attr:`CatchUp.refused` (call again later); one that cannot be scored
+        gets its marker and is never tried again; one that fails otherwise (a word list
+        missing, a bug) is logged and let go. Both are listed in :attr:`CatchUp.retry`."""
+        return self.ends.score_overdue()
+
+    # -- closing idle rooms ------------------------------------------------------------------
+
+    def close_idle(self) -> int:
+        """Close for good every room without activity for ``room_idle_days`` (and no round
+        left to score): they refuse joins and rounds; their results stay readable. Returns
+        how many were closed."""
+        now = self.clock()
+        before = now - self.limits.room_idle_days * _DAY
+        unscored = select(RoomRoundRow.room).where(RoomRoundRow.result.is_(None))
+        with self.store.write_session() as session:
+            closed = session.execute(
+                update(RoomRow)
+                .where(
+                    RoomRow.closed_at.is_(None),
+                    func.coalesce(RoomRow.active_at, RoomRow.created_at) < before,
+                    ~RoomRow.code.in_(unscored),
+                )
+                .values(closed_at=now, seq=RoomRow.seq + 1)
+                .execution_options(synchronize_session=False)
+            )
+            return int(getattr(closed, "rowcount", 0) or 0)
+
+    # -- what a player sees ------------------------------------------------------------------
+
+    def view(self, seat: Seat) -> RoomView:
+        """The room as ``seat``'s player sees it now: settings, players, the round in play with
+        their own words and verdicts (as stored when they arrived), the last round's results
+        (as stored when it was scored) and the totals. Reading only: nothing is scored here
+        (a round past its deadline shows ``"scoring": true`` until its timer has scored it;
+        one that could not be scored shows as ``"unscored": {"number", "seed", "reason"}``);
+        words stored before verdicts were kept are judged once."""
+        room = self._room(seat.room)
+        standings = self.ends.standings_of(room)
+        now = self.clock()
+        with self.store.session() as session:
+            players = seated_players(session, seat.room)
+            current = current_round(session, seat.room)
+            last = last_scored(session, seat.room)
+        playing = None
+        if current is not None:
+            playing = RoomRoundView(
+                number=current.number,
+                board=current.board,
+                starts_at=current.starts_at,
+                deadline=current.deadline,
+                playing=seat.player in round_players(current),
+                words=tuple(self._verdicts(current, seat.player)),
+                scoring=current.ended_at is not None or now >= current.deadline,
+            )
+        shown = None
+        if last is not None and last.result is not None:
+            shown = RoomRoundResult.of_stored(last.number, last.seed, last.result)
+        return RoomView(
+            room=room.code,
+            you=seat.player,
+            host=room.host,
+            seq=room.seq,
+            settings=room.settings,
+            players=tuple(players),
+            now=now,
+            round=playing,
+            last=shown if shown is not None and shown.scored else None,
+            unscored=shown if shown is not None and not shown.scored else None,
+            totals=standings.ordered_totals(),
+            standings=tuple(standings.order),
+            rounds_played=standings.rounds,
+            over=room.over,
+            winner=standings.winner(room.over),
+        )
+
+    def public(self, code: str) -> RoomPublicView:
+        """What anyone may know of a room: settings, players, host, rounds, totals (readable
+        after the room is closed too)."""
+        room = self._room(code)
+        standings = self.ends.standings_of(room)
+        return RoomPublicView(
+            room=room.code,
+            host=room.host,
+            seq=room.seq,
+            settings=room.settings,
+            players=tuple(self.players(room.code)),
+            rounds_played=standings.rounds,
+            totals=standings.ordered_totals(),
+            over=room.over,
+            winner=standings.winner(room.over),
+            closed=room.closed_at is not None,
+        )
+
+    def round_result(self, code: str, number: int) -> RoomRoundResult:
+        """Round ``number`` of room ``code`` as scored (public once scored, as every player
+        saw it; readable after the room is closed too); :class:`NotFoundError` if there is no
+        such scored round (one still being scored is not found yet: reading never scores).
+        A round that could not be scored reads as ``{"number", "seed", "reason"}``."""
+        room = self._room(code)
+        with self.store.session() as session:
+            played = session.scalar(
+                select(RoomRoundRow).where(
+                    RoomRoundRow.room == room.code, RoomRoundRow.number == number
+                )
+            )
+        if played is None or played.result is None:
+            raise NotFoundError(f"room {room.code} has no scored round {number}")
+        return RoomRoundResult.of_stored(played.number, played.seed, played.result)
+
+    def standings(self, code: str) -> Standings:
+        """The room's running totals (for a room from before they were kept: added up from
+        its stored results, and stored once none of its ended rounds is left to score)."""
+        return self.ends.standings_of(self._room(code))
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _verdicts(self, current: RoomRoundRow, player: str) -> list[dict[str, Any]]:
+        with self.store.session() as session:
+            rows = session.execute(
+                select(RoomWordRow.id, RoomWordRow.entry, RoomWordRow.verdict)
+                .where(RoomWordRow.round_id == current.id, RoomWordRow.player == player)
+                .order_by(RoomWordRow.id)
+            ).all()
+        if all(verdict is not None for _, _, verdict in rows):
+            return [verdict for _, _, verdict in rows]
+        return self._judge_old_words(current, player, [(i, entry) for i, entry, _ in rows])
+
+    def _judge_old_words(
+        self, current: RoomRoundRow, player: str, rows: list[tuple[int, str]]
+    ) -> list[dict[str, Any]]:
+        """Verdicts for words stored before verdicts were kept: judged once, then stored."""
+        judge = self._judge(current)
+        minimum = self._minimums(RoomSettings.from_json(played_settings(current)), [player])[player]
+        seen: set[str] = set()
+        verdicts = []
+        for _, entry in rows:
+            result = judge.judge(entry, minimum, seen)
+            seen.add(result.word)
+            verdicts.append(result.to_json())
+        with self.store.write_session() as session:
+            for (word_id, _), verdict in zip(rows, verdicts, strict=True):
+                session.execute(
+                    update(RoomWordRow)
+                    .where(RoomWordRow.id == word_id, RoomWordRow.verdict.is_(None))
+                    .values(verdict=verdict)
+                )
+        return verdicts
+
+    def _room(self, code: str) -> RoomRow:
+        wanted = normal_code(code)
+        with self.store.session() as session:
+            room = session.get(RoomRow, wanted)
+            if room is None:
+                raise NotFoundError(f"no room {quoted(code, 30)}")
+            return room
+
+    def _require_host(self, room: RoomRow, seat: Seat) -> None:
+        if seat.player != room.host:
+            raise NotHostError(f"only the host ({room.host}) can do that")
+
+    def _require_open(self, room: RoomRow) -> None:
+        if room.closed_at is not None:
+            days = self.limits.room_idle_days
+            raise RoomClosedError(
+                f"room {room.code} was closed after {days:g} days without play; its results "
+                "stay readable; create a new room to play"
+            )
+
+    def _require_playing(self, room: RoomRow) -> None:
+        self._require_open(room)
+        if room.over:
+            raise GameStateError("the game is over; create a new room to play again")
+
+    def _running(self, code: str) -> RoomRoundRow | None:
+        with self.store.session() as session:
+            current = current_round(session, code)
+        return current if current is not None and current.ended_at is None else None
+
+    def _judge(self, current: RoomRoundRow) -> Judge:
+        """The judge of a round being played, kept for the next word (making one solves the
+        board): the most recently used :data:`~bigboggle.limits.JUDGE_CACHE` are kept."""
+        judge = self._judges.get(current.id)
+        if judge is None:
+            settings = RoomSettings.from_json(played_settings(current))
+            words = self.shelf.get(settings.dictionary_name)
+            judge = Judge(Board.parse(current.board), settings.ruleset(), words)
+            self._judges[current.id] = judge
+            while len(self._judges) > JUDGE_CACHE:
+                self._judges.popitem(last=False)
+        else:
+            self._judges.move_to_end(current.id)
+        return judge
+
+    def _minimums(self, settings: RoomSettings, players: list[str]) -> dict[str, int]:
+        rules = settings.ruleset()
+        return {name: settings.handicaps.get(name, rules.min_length) for name in players}
+
+    def _forget_judge(self, round_id: int) -> None:
+        """Drop a scored round's judge (no more words come for it)."""
+        self._judges.pop(round_id, None)
+
+
+def _resumed(
+    played: RoomRoundRow, players: list[str], settings: RoomSettings, judge: Judge
+) -> Round:
+    """The round engine for ``played`` as stored (its players, clock, teams and handicaps),
+    judging with ``judge``: restored, not set up again (its setup was checked at its start)."""
+    return Round.resume(
+        judge.board,
+        judge.rules,
+        judge.words,
+        players,
+        started_at=played.starts_at,
+        deadline=played.deadline,
+        teams=settings.teams,
+        min_length={name: n for name, n in settings.handicaps.items() if name in players},
+        judge=judge,
+    )

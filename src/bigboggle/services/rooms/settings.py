@@ -1,0 +1,232 @@
+"""How a room plays: :class:`RoomSettings`, checked when the host sets them.
+
+Settings are plain JSON (stored with the room, and with each round as it was played), bounded
+as a whole (:data:`~bigboggle.limits.MAX_SETTINGS_BYTES`) before any key is read. Their shape
+is checked here; whether the handicaps and teams fit the seated players is checked when they
+are set (:meth:`RoomSettings.for_seated`) and, with the rules' own checks, when a round starts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import RoundInputError, RulesError, quoted
+from ...limits import MAX_ROOM_PLAYERS, MAX_ROOM_ROUNDS, MAX_ROOM_TARGET, MAX_SETTINGS_BYTES
+from ...names import clean_name, name_key
+from ...rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
+
+#: Rules options a room may set (besides the timer and the dictionary).
+ROOM_OPTIONS = frozenset({"advanced", "min_length", "challenge", "challenge_bonus", "duplicates"})
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """How a room plays: the preset and its options, the timer, the dictionary, how the game
+    ends, the seats, and (set by the host once players have joined) teams and handicaps."""
+
+    rules: str = "big"
+    options: dict[str, Any] = field(default_factory=dict)
+    timer: int | None = None
+    dictionary: str | None = None
+    target: int | None = None
+    rounds: int | None = None
+    max_players: int = 12
+    handicaps: dict[str, int] = field(default_factory=dict)
+    teams: dict[str, list[str]] | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoomSettings:
+        """Settings from plain data; :class:`RulesError` or :class:`RoundInputError` name the
+        key at fault. The whole object must be at most :data:`MAX_SETTINGS_BYTES` of JSON."""
+        if not isinstance(data, Mapping):
+            raise RoundInputError("settings: expected an object")
+        _check_size(data)
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(str(key) for key in set(data) - known)
+        if unknown:
+            raise RoundInputError(
+                f"settings: unknown key {quoted(unknown[0])}; keys: {', '.join(sorted(known))}"
+            )
+        settings = cls(**{key: data[key] for key in data if data[key] is not None})
+        settings.ruleset()  # checks the preset, the options and the timer
+        for label, value, high in (
+            ("target", settings.target, MAX_ROOM_TARGET),
+            ("rounds", settings.rounds, MAX_ROOM_ROUNDS),
+            ("max_players", settings.max_players, MAX_ROOM_PLAYERS),
+        ):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high
+            ):
+                raise RoundInputError(f"settings.{label}={quoted(value)} must be a number 1-{high}")
+        handicaps = _clean_handicaps(settings.handicaps)
+        teams = _clean_teams(settings.teams)
+        return cls(**{**settings.__dict__, "handicaps": handicaps, "teams": teams})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "options": dict(self.options),
+            "timer": self.timer,
+            "dictionary": self.dictionary,
+            "target": self.target,
+            "rounds": self.rounds,
+            "max_players": self.max_players,
+            "handicaps": dict(self.handicaps),
+            "teams": None if self.teams is None else {k: list(v) for k, v in self.teams.items()},
+        }
+
+    def rules_options(self) -> dict[str, Any]:
+        """The options of :meth:`Rules.preset` these settings give (plain data, for a job)."""
+        if not isinstance(self.options, dict):
+            raise RoundInputError("settings.options: expected an object")
+        return {**self.options, "timer": self.timer, "teams": self.teams is not None or None}
+
+    def ruleset(self) -> Rules:
+        """The rules in force: the preset with the options and the timer."""
+        if not isinstance(self.options, dict):
+            raise RoundInputError("settings.options: expected an object")
+        unknown = sorted(str(key) for key in set(self.options) - ROOM_OPTIONS)
+        if unknown:
+            raise RulesError(
+                f"settings.options: {quoted(unknown[0])} is not a room option; options: "
+                f"{', '.join(sorted(ROOM_OPTIONS))}"
+            )
+        if self.timer is not None and (
+            isinstance(self.timer, bool)
+            or not isinstance(self.timer, int)
+            or not 5 <= self.timer <= MAX_TIMER
+        ):
+            raise RulesError(f"settings.timer={quoted(self.timer)} must be 5-{MAX_TIMER} seconds")
+        return Rules.preset(self.rules, **self.rules_options())
+
+    @property
+    def dictionary_name(self) -> str:
+        """The dictionary the room plays with (its own, or the preset's)."""
+        return self.dictionary or self.ruleset().dictionary
+
+    def for_seated(self, seated: Iterable[str], room: str) -> RoomSettings:
+        """These settings with every name in the handicaps and teams matched to a seated player
+        (spelled as seated); :class:`RoundInputError` names a player who is not seated in
+        ``room`` (words for the message: ``room BCD…``, ``the new room``)."""
+        by_key = {name_key(name): name for name in seated}
+        shown = ", ".join(quoted(n) for n in list(by_key.values())[:10])
+        if len(by_key) > 10:
+            shown += ", …"
+
+        def seated_as(name: str, where: str) -> str:
+            found = by_key.get(name_key(name))
+            if found is None:
+                raise RoundInputError(
+                    f"{where}: {quoted(name)} is not a player in {room} (players: {shown}); "
+                    "handicaps and teams are for seated players"
+                )
+            return found
+
+        handicaps = {
+            seated_as(name, "settings.handicaps"): shortest
+            for name, shortest in self.handicaps.items()
+        }
+        teams: dict[str, list[str]] | None = None
+        if self.teams is not None:
+            teams = {}
+            placed: set[str] = set()
+            for team, members in self.teams.items():
+                teams[team] = []
+                for member in members:
+                    name = seated_as(member, f"settings.teams.{team}")
+                    if name in placed:
+                        raise RoundInputError(
+                            f"settings.teams: {quoted(name)} is in two teams (or twice in one)"
+                        )
+                    placed.add(name)
+                    teams[team].append(name)
+        return RoomSettings(**{**self.__dict__, "handicaps": handicaps, "teams": teams})
+
+    def without(self, player: str) -> RoomSettings:
+        """These settings with ``player`` out of the handicaps and teams (a team left empty
+        goes; no team left means no team play)."""
+        handicaps = {name: n for name, n in self.handicaps.items() if name != player}
+        teams = None
+        if self.teams is not None:
+            teams = {
+                team: [m for m in members if m != player]
+                for team, members in self.teams.items()
+                if [m for m in members if m != player]
+            } or None
+        return RoomSettings(**{**self.__dict__, "handicaps": handicaps, "teams": teams})
+
+
+def _check_size(data: Mapping[str, Any]) -> None:
+    try:
+        size = len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode())
+    except (TypeError, ValueError, RecursionError):
+        raise RoundInputError("settings: expected plain JSON data") from None
+    if size > MAX_SETTINGS_BYTES:
+        raise RoundInputError(
+            f"settings: {size:,} bytes of JSON; the limit is {MAX_SETTINGS_BYTES:,}"
+        )
+
+
+def _clean_handicaps(handicaps: object) -> dict[str, int]:
+    if not isinstance(handicaps, dict):
+        raise RoundInputError("settings.handicaps: expected player -> shortest word length")
+    if len(handicaps) > MAX_ROOM_PLAYERS:
+        raise RoundInputError(
+            f"settings.handicaps: {len(handicaps)} players; a room seats {MAX_ROOM_PLAYERS}"
+        )
+    cleaned: dict[str, int] = {}
+    for name, shortest in handicaps.items():
+        normal = clean_name(name, "settings.handicaps")
+        if (
+            isinstance(shortest, bool)
+            or not isinstance(shortest, int)
+            or not MIN_WORD_LENGTH <= shortest <= MAX_WORD_LENGTH
+        ):
+            raise RoundInputError(
+                f"settings.handicaps.{normal}={quoted(shortest)} must be a word length "
+                f"{MIN_WORD_LENGTH}-{MAX_WORD_LENGTH}"
+            )
+        cleaned[normal] = shortest
+    return cleaned
+
+
+def _clean_teams(teams: object) -> dict[str, list[str]] | None:
+    if teams is None:
+        return None
+    if not isinstance(teams, dict) or not teams:
+        raise RoundInputError("settings.teams: expected team -> list of player names")
+    if len(teams) > MAX_ROOM_PLAYERS:
+        raise RoundInputError(
+            f"settings.teams: {len(teams)} teams; a room seats {MAX_ROOM_PLAYERS}"
+        )
+    cleaned: dict[str, list[str]] = {}
+    placed: set[str] = set()
+    team_keys: dict[str, str] = {}
+    for team, members in teams.items():
+        normal_team = clean_name(team, "settings.teams")
+        if name_key(normal_team) in team_keys:
+            raise RoundInputError(
+                f"settings.teams: {quoted(team_keys[name_key(normal_team)])} and "
+                f"{quoted(normal_team)} are the same team name"
+            )
+        team_keys[name_key(normal_team)] = normal_team
+        if not isinstance(members, list) or not members:
+            raise RoundInputError(f"settings.teams.{normal_team}: expected a list of players")
+        if len(members) > MAX_ROOM_PLAYERS:
+            raise RoundInputError(
+                f"settings.teams.{normal_team}: {len(members)} players; a room seats "
+                f"{MAX_ROOM_PLAYERS}"
+            )
+        cleaned[normal_team] = []
+        for member in members:
+            normal = clean_name(member, f"settings.teams.{normal_team}")
+            if name_key(normal) in placed:
+                raise RoundInputError(
+                    f"settings.teams: {quoted(normal)} is in two teams (or twice in one)"
+                )
+            placed.add(name_key(normal))
+            cleaned[normal_team].append(normal)
+    return cleaned

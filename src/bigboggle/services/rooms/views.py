@@ -1,0 +1,141 @@
+"""What the rooms service hands out to read: plain, frozen values with ``to_json``.
+
+The JSON is the room protocol's (a player's ``state``, the public room, one scored round), so
+front ends send ``view.to_json()`` as it is; nothing here is an ORM row or reads the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RoomRoundResult:
+    """A round of a room as stored when it was scored: its result (``RoundResult.to_json()``),
+    or, for a round that could not be scored, the reason (then ``result`` is ``None``)."""
+
+    number: int
+    seed: int | None
+    result: Mapping[str, Any] | None
+    reason: str | None = None
+
+    @classmethod
+    def of_stored(cls, number: int, seed: int | None, stored: Mapping[str, Any]) -> RoomRoundResult:
+        """From a round's stored result: ``{"round": …, "tally": …}`` or ``{"unscored": …}``."""
+        if "round" in stored:
+            return cls(number, seed, stored["round"])
+        return cls(number, seed, None, str(stored["unscored"]))
+
+    @property
+    def scored(self) -> bool:
+        """Whether the round has a result (else it could not be scored: see ``reason``)."""
+        return self.result is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"number", "seed", **result}``, or ``{"number", "seed", "reason"}``."""
+        if self.result is None:
+            return {"number": self.number, "seed": self.seed, "reason": self.reason}
+        return {"number": self.number, "seed": self.seed, **self.result}
+
+
+@dataclass(frozen=True)
+class RoomRoundView:
+    """The round in play as one player sees it: the board, the clock, and their own words with
+    the verdicts they got (``WordResult.to_json()``, as stored when each word arrived)."""
+
+    number: int
+    board: str
+    starts_at: float
+    deadline: float
+    #: Whether this player plays the round (not if they joined after it started).
+    playing: bool
+    words: tuple[Mapping[str, Any], ...]
+    #: Whether the round is past its deadline or being scored (no more words).
+    scoring: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "board": self.board,
+            "starts_at": self.starts_at,
+            "deadline": self.deadline,
+            "playing": self.playing,
+            "words": list(self.words),
+            "scoring": self.scoring,
+        }
+
+
+@dataclass(frozen=True)
+class RoomView:
+    """A room as one seated player sees it now (the protocol's ``state``): settings, players,
+    the round in play, the last scored round (or the last that could not be scored), totals."""
+
+    room: str
+    you: str
+    host: str
+    seq: int
+    settings: Mapping[str, Any]
+    players: tuple[str, ...]
+    now: float
+    round: RoomRoundView | None
+    last: RoomRoundResult | None
+    unscored: RoomRoundResult | None
+    #: Competitor -> points, first to last.
+    totals: Mapping[str, int]
+    standings: tuple[str, ...]
+    rounds_played: int
+    over: bool
+    winner: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "room": self.room,
+            "you": self.you,
+            "host": self.host,
+            "seq": self.seq,
+            "settings": self.settings,
+            "players": list(self.players),
+            "now": self.now,
+            "round": None if self.round is None else self.round.to_json(),
+            "last": None if self.last is None else self.last.to_json(),
+            "unscored": None if self.unscored is None else self.unscored.to_json(),
+            "totals": dict(self.totals),
+            "standings": list(self.standings),
+            "rounds_played": self.rounds_played,
+            "over": self.over,
+            "winner": self.winner,
+        }
+
+
+@dataclass(frozen=True)
+class RoomPublicView:
+    """What anyone may know of a room: settings, players, host, rounds played, totals, and
+    whether the game is over or the room closed."""
+
+    room: str
+    host: str
+    seq: int
+    settings: Mapping[str, Any]
+    players: tuple[str, ...]
+    rounds_played: int
+    #: Competitor -> points, first to last.
+    totals: Mapping[str, int]
+    over: bool
+    winner: str | None
+    closed: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "room": self.room,
+            "host": self.host,
+            "seq": self.seq,
+            "settings": self.settings,
+            "players": list(self.players),
+            "rounds_played": self.rounds_played,
+            "totals": dict(self.totals),
+            "over": self.over,
+            "winner": self.winner,
+            "closed": self.closed,
+        }
