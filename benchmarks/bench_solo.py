@@ -66,12 +66,12 @@ def main() -> None:
     games = SoloGames(Store(url), DictionaryShelf(), Clock())
     warm_up = games.start("big", board=BOARD)  # the dictionary, the database file, the caches
     for entry in entries(50):
-        games.submit(warm_up.row.id, entry, warm_up.key)
+        games.submit(warm_up.game.id, entry, warm_up.key)
     started = games.start("big", board=BOARD)
     timings: list[float] = []
     for entry in entries(args.words):
         begin = time.perf_counter()
-        games.submit(started.row.id, entry, started.key)
+        games.submit(started.game.id, entry, started.key)
         timings.append(time.perf_counter() - begin)
     first, last = timings[:100], timings[-100:]
     print(f"{len(timings)} words into one game on {Store(url).shown_url}")
@@ -80,7 +80,7 @@ def main() -> None:
         f"median submit, words {len(timings) - 99}-{len(timings)}: "
         f"{statistics.median(last) * 1000:.2f} ms"
     )
-    view = games.get(started.row.id, started.key)
+    view = games.get(started.game.id, started.key)
     assert len(view.words) == len(timings), "every word was stored"
 
 

@@ -508,8 +508,8 @@ def test_the_upgrade_of_an_old_database_keeps_its_game_playable(database: str) -
     write_legacy_database(database, "1")
     store = Store(database)
     view = SoloGames(store, DictionaryShelf(), lambda: 1_790_000_050.0).get("g-finished")
-    assert view.row.board == "LINES/TQARD/HEMOP/ABCKI/PSTEW"
-    assert view.row.owner_hash is None  # a game from before keys
+    assert view.game.board == "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+    assert not view.game.has_owner  # a game from before keys
     store.close()
 
 

@@ -51,7 +51,7 @@ def tournaments(db_url: str, clock: FakeClock, runner: CountingRunner) -> PaperT
 
 def test_rounds_add_up_until_the_target(tournaments: PaperTournaments, db_url: str) -> None:
     created = tournaments.create("Friday", target=15)
-    tid, key = created.row.id, created.key
+    tid, key = created.tournament.id, created.key
     first, view = tournaments.add_round(
         tid,
         {"board": BOARD, "players": {"ann": ["arsenite", "lines"], "bob": ["lines", "dear"]}},
@@ -79,7 +79,7 @@ def test_team_play_and_handicaps_follow_the_tournaments_rules(
 ) -> None:
     created = tournaments.create("Teams", options={"teams": True}, rounds=1)
     scored, view = tournaments.add_round(
-        created.row.id,
+        created.tournament.id,
         {
             "board": BOARD,
             "players": {"ann": ["lines", "sea"], "bob": ["lines"], "cy": ["lines"]},
@@ -110,8 +110,8 @@ def test_bad_rounds_are_refused_and_not_kept(
 ) -> None:
     created = tournaments.create("T", rounds=3)
     with pytest.raises(RoundInputError, match=message):
-        tournaments.add_round(created.row.id, round_data, created.key)
-    assert tournaments.get(created.row.id).played == ()
+        tournaments.add_round(created.tournament.id, round_data, created.key)
+    assert tournaments.get(created.tournament.id).played == ()
 
 
 def test_bad_settings_and_unknown_tournaments(tournaments: PaperTournaments) -> None:
@@ -137,7 +137,7 @@ def test_two_rounds_sent_at_once_to_a_one_round_tournament(
     from bigboggle.errors import GameStateError
 
     created = tournaments.create("T", rounds=1)
-    tid = created.row.id
+    tid = created.tournament.id
     outcomes: list[str] = []
     barrier = threading.Barrier(2)
 
@@ -169,8 +169,8 @@ ROUND = {"board": BOARD, "players": {"ann": ["arsenite"], "bob": ["lines"]}}
 def test_only_the_key_holder_writes(tournaments: PaperTournaments, wrong: str | None) -> None:
     created = tournaments.create("Mine", target=50)
     assert created.key and created.to_json()["key"] == created.key
-    assert "key" not in tournaments.get(created.row.id).to_json()  # shown once, at creation
-    tid = created.row.id
+    assert "key" not in tournaments.get(created.tournament.id).to_json()  # shown once, at creation
+    tid = created.tournament.id
     with pytest.raises(NotOwnerError, match="X-Tournament-Key"):
         tournaments.add_round(tid, ROUND, wrong)
     with pytest.raises(NotOwnerError):
@@ -178,7 +178,8 @@ def test_only_the_key_holder_writes(tournaments: PaperTournaments, wrong: str | 
     with pytest.raises(NotOwnerError):
         tournaments.delete(tid, wrong)
     after = tournaments.get(tid)
-    assert after.row.name == "Mine" and after.played == () and after.standings["totals"] == {}
+    assert after.tournament.name == "Mine"
+    assert after.played == () and after.standings["totals"] == {}
     for write in (
         lambda: tournaments.add_round("missing", ROUND, created.key),
         lambda: tournaments.rename("missing", "x", created.key),
@@ -190,9 +191,9 @@ def test_only_the_key_holder_writes(tournaments: PaperTournaments, wrong: str | 
 
 def test_the_owner_renames_and_deletes(tournaments: PaperTournaments, db_url: str) -> None:
     created = tournaments.create("Friday", rounds=3)
-    tid, key = created.row.id, created.key
+    tid, key = created.tournament.id, created.key
     tournaments.add_round(tid, ROUND, key)
-    assert tournaments.rename(tid, "  Ｆｒｉｄａｙ   night ", key).row.name == "Friday night"
+    assert tournaments.rename(tid, "  Ｆｒｉｄａｙ   night ", key).tournament.name == "Friday night"
     for bad, message in [
         ("", "non-empty"),
         ("x" * 81, "longer than 80"),
@@ -213,10 +214,10 @@ def test_the_owner_renames_and_deletes(tournaments: PaperTournaments, db_url: st
 def test_reading_scores_nothing(tournaments: PaperTournaments, runner: CountingRunner) -> None:
     created = tournaments.create("T", rounds=3)
     for _ in range(2):
-        tournaments.add_round(created.row.id, ROUND, created.key)
+        tournaments.add_round(created.tournament.id, ROUND, created.key)
     assert runner.jobs == ["score_tournament_round"] * 2  # once per round, when added
     for _ in range(5):
-        data = tournaments.get(created.row.id).to_json()
+        data = tournaments.get(created.tournament.id).to_json()
     assert runner.jobs == ["score_tournament_round"] * 2
     assert data["totals"] == {"ann": 22, "bob": 4} and data["standings"] == ["ann", "bob"]
     assert [played["players"]["ann"]["score"] for played in data["played"]] == [11, 11]
@@ -228,7 +229,7 @@ def test_tournaments_from_before_stored_results(
     """An old tournament (no owner, no stored results) is scored once on first read, stored,
     and then read like any other; nobody may write to it."""
     created = tournaments.create("Old", target=20)
-    tid = created.row.id
+    tid = created.tournament.id
     tournaments.add_round(tid, ROUND, created.key)
     tournaments.add_round(tid, ROUND, created.key)  # ann reaches 22: over
     expected = tournaments.get(tid).to_json()
@@ -263,7 +264,7 @@ def test_rounds_are_scored_in_another_process(db_url: str, clock: FakeClock) -> 
     with ProcessPoolExecutor(1, mp_context=context) as executor:
         pooled = PaperTournaments(Store(db_url), DictionaryShelf(), clock, score_in(executor))
         created = pooled.create("Far", rounds=1)
-        scored, view = pooled.add_round(created.row.id, ROUND, created.key)
+        scored, view = pooled.add_round(created.tournament.id, ROUND, created.key)
     assert scored.scores == {"ann": 11, "bob": 2}
     assert view.to_json()["winner"] == "ann"
 
@@ -276,16 +277,16 @@ def test_a_round_keeps_at_most_its_limit_of_entries(
     created = tournaments.create("Big lists", rounds=3)
     half = MAX_TOURNAMENT_ROUND_ENTRIES // 2
     full = {"board": BOARD, "players": {"ann": ["lines"] * half, "bob": ["dear"] * half}}
-    scored, view = tournaments.add_round(created.row.id, full, created.key)  # just fits
+    scored, view = tournaments.add_round(created.tournament.id, full, created.key)  # just fits
     assert scored.number == 1
     assert view.standings["entries"] == MAX_TOURNAMENT_ROUND_ENTRIES
     over = {"board": BOARD, "players": {**full["players"], "cy": ["lines"]}}
     runner.jobs.clear()
     with pytest.raises(RoundInputError, match="MAX_TOURNAMENT_ROUND_ENTRIES") as caught:
-        tournaments.add_round(created.row.id, over, created.key)
+        tournaments.add_round(created.tournament.id, over, created.key)
     assert f"{MAX_TOURNAMENT_ROUND_ENTRIES + 1:,} entries" in str(caught.value)
     assert runner.jobs == []  # refused before scoring
-    assert len(tournaments.get(created.row.id).played) == 1
+    assert len(tournaments.get(created.tournament.id).played) == 1
 
 
 def test_a_tournament_keeps_at_most_its_limit_of_entries(
@@ -294,7 +295,7 @@ def test_a_tournament_keeps_at_most_its_limit_of_entries(
     """The running count of entries is kept in the stored standings; a round that would take
     the tournament past the limit is refused, so a read sends a bounded amount."""
     created = tournaments.create("Long", rounds=MAX_TOURNAMENT_ROUNDS)
-    tid = created.row.id
+    tid = created.tournament.id
     _, view = tournaments.add_round(tid, ROUND, created.key)
     assert view.standings["entries"] == 2
     with tournaments.store.session() as session:  # as if many rounds had filled it up
@@ -313,7 +314,7 @@ def test_entries_are_counted_for_standings_stored_without_the_count(
     tournaments: PaperTournaments,
 ) -> None:
     created = tournaments.create("Older", rounds=5)
-    tid = created.row.id
+    tid = created.tournament.id
     tournaments.add_round(tid, ROUND, created.key)
     with tournaments.store.session() as session:  # standings as stored before the count
         row = session.get(TournamentRow, tid)
@@ -333,7 +334,7 @@ def _make_legacy(tournaments: PaperTournaments, requests: list[dict[str, Any]]) 
         for number, request in enumerate(requests, start=1):
             session.add(
                 TournamentRoundRow(
-                    tournament_id=created.row.id,
+                    tournament_id=created.tournament.id,
                     number=number,
                     request=request,
                     created_at=0.0,
@@ -341,7 +342,7 @@ def _make_legacy(tournaments: PaperTournaments, requests: list[dict[str, Any]]) 
                     tally=None,
                 )
             )
-    return created.row.id
+    return created.tournament.id
 
 
 def test_old_rounds_that_todays_checks_refuse_are_scored_as_stored(

@@ -20,8 +20,9 @@ from bigboggle.errors import (
     RulesError,
 )
 from bigboggle.services.compute import run_here
+from bigboggle.services.daily import check_date, utc_date
 from bigboggle.services.shelf import DictionaryShelf
-from bigboggle.services.solo_games import SoloGames, check_date, utc_date
+from bigboggle.services.solo_games import SoloGames
 from bigboggle.services.store import SoloGameRow, SoloWordRow, Store
 from bigboggle.verdicts import Verdict
 from conftest import FakeClock
@@ -39,16 +40,16 @@ def games(db_url: str, clock: FakeClock) -> SoloGames:
 
 def test_a_game_is_a_seeded_shake_of_the_presets_dice(games: SoloGames) -> None:
     view = games.start("big", seed=7)
-    assert view.row.board == str(shake("big", 7).board)
-    assert view.row.deadline - view.row.started_at == Rules.preset("big").timer
-    assert games.start("superbig", seed=1).row.deadline - games.clock() == 240
+    assert view.game.board == str(shake("big", 7).board)
+    assert view.game.deadline - view.game.started_at == Rules.preset("big").timer
+    assert games.start("superbig", seed=1).game.deadline - games.clock() == 240
 
 
 def test_words_get_verdicts_at_once_and_are_stored_in_order(
     games: SoloGames, clock: FakeClock, standard: Dictionary
 ) -> None:
     started = games.start("big", board=BOARD)
-    game_id, key = started.row.id, started.key
+    game_id, key = started.game.id, started.key
     expected = solve(BOARD, standard, Rules.preset("big"))
     answers = {}
     for entry in ["LINES", "lines", "hemp", "xyzzy", "tqa", "arsenite"]:
@@ -72,7 +73,7 @@ def test_words_get_verdicts_at_once_and_are_stored_in_order(
 
 def test_the_deadline_is_the_servers(games: SoloGames, clock: FakeClock) -> None:
     started = games.start("big", board=BOARD, options={"timer": 30})
-    game_id, key = started.row.id, started.key
+    game_id, key = started.game.id, started.key
     clock.advance(29.9)
     games.submit(game_id, "lines", key)
     clock.advance(0.1)  # exactly at the deadline: too late
@@ -80,8 +81,8 @@ def test_the_deadline_is_the_servers(games: SoloGames, clock: FakeClock) -> None
         games.submit(game_id, "rates", key)
     view = games.get(game_id, key)  # its player's read ends and scores it
     assert view.over
-    assert view.row.ended_at == view.row.deadline
-    assert view.row.score == view.to_json()["score"] == 2
+    assert view.game.ended_at == view.game.deadline
+    assert view.game.score == view.to_json()["score"] == 2
     with pytest.raises(GameStateError, match="ended"):
         games.submit(game_id, "rates", key)
 
@@ -90,7 +91,7 @@ def test_results_add_up_found_missed_and_share(
     games: SoloGames, clock: FakeClock, standard: Dictionary
 ) -> None:
     started = games.start("big", board=BOARD)
-    game_id, key = started.row.id, started.key
+    game_id, key = started.game.id, started.key
     for entry in ["lines", "arsenite", "nonsense"]:
         games.submit(game_id, entry, key)
     data = games.finish(game_id, key).to_json()
@@ -113,20 +114,21 @@ def test_results_add_up_found_missed_and_share(
 def test_ending_early_keeps_the_time_it_ended(games: SoloGames, clock: FakeClock) -> None:
     started = games.start("big", seed=3)
     clock.advance(20)
-    view = games.finish(started.row.id, started.key)
-    game_id = started.row.id
-    assert view.row.ended_at == games.clock()
+    view = games.finish(started.game.id, started.key)
+    game_id = started.game.id
+    assert view.game.ended_at == games.clock()
     clock.advance(1000)
-    assert games.get(game_id).row.ended_at == view.row.ended_at
+    assert games.get(game_id).game.ended_at == view.game.ended_at
 
 
 def test_options_and_bands_apply(games: SoloGames) -> None:
     view = games.start("big", seed=5, options={"advanced": True, "challenge": True})
     assert view.rules.min_length == 5
-    assert Board.parse(view.row.board).challenge is not None
+    assert Board.parse(view.game.board).challenge is not None
     assert view.to_json()["replay"]["challenge"] is True
     rich = games.start("big", seed=0, band=Band(min_points=300))
-    assert solve(rich.row.board, rich.dictionary, rich.rules).total_score >= 300
+    words = games.shelf.get(rich.game.dictionary)
+    assert solve(rich.game.board, words, rich.rules).total_score >= 300
 
 
 @pytest.mark.parametrize(
@@ -151,7 +153,7 @@ def test_bad_settings_are_refused_by_name(
 
 def test_bad_words_and_unknown_games(games: SoloGames) -> None:
     started = games.start("big", seed=1)
-    game_id, key = started.row.id, started.key
+    game_id, key = started.game.id, started.key
     with pytest.raises(RoundInputError, match="expected a word"):
         games.submit(game_id, "   ", key)
     with pytest.raises(RoundInputError, match="limit"):
@@ -168,13 +170,13 @@ def test_the_daily_board_is_the_same_for_everyone_on_a_date(
     ann = games.start("big", daily=True, player="Ann")
     bob = games.start("big", daily=True, player="Bob")
     other_preset = games.start("superbig", daily=True, player="Ann")
-    assert ann.row.board == bob.row.board
-    assert ann.row.daily_date == utc_date(clock.now)
-    assert other_preset.row.board != ann.row.board
+    assert ann.game.board == bob.game.board
+    assert ann.game.daily_date == utc_date(clock.now)
+    assert other_preset.game.board != ann.game.board
     clock.advance(86_400)
     tomorrow = games.start("big", daily=True, player="Ann")
-    assert tomorrow.row.board != ann.row.board
-    assert games.daily_seed("big", ann.row.daily_date) == ann.row.seed  # type: ignore[arg-type]
+    assert tomorrow.game.board != ann.game.board
+    assert games.daily_seed("big", ann.game.daily_date) == ann.game.seed  # type: ignore[arg-type]
 
 
 def test_each_name_plays_the_daily_board_once(games: SoloGames) -> None:
@@ -188,9 +190,9 @@ def test_the_leaderboard_ranks_finished_daily_games(
 ) -> None:
     date = utc_date(clock.now)
     started = {name: games.start("big", daily=True, player=name) for name in ("ann", "bob")}
-    ids = {name: view.row.id for name, view in started.items()}
+    ids = {name: view.game.id for name, view in started.items()}
     keys = {name: view.key for name, view in started.items()}
-    board = games.get(ids["ann"]).row.board
+    board = games.get(ids["ann"]).game.board
     words = [found.word for found in solve(board, standard, Rules.preset("big"))]
     for word in words[:3]:
         games.submit(ids["bob"], word, keys["bob"])
@@ -217,7 +219,7 @@ def test_dates_are_checked() -> None:
 def test_only_the_key_holder_plays_or_sees_a_running_game(games: SoloGames) -> None:
     started = games.start("big", board=BOARD, player="alice")
     assert started.key and started.to_json()["key"] == started.key
-    game_id = started.row.id
+    game_id = started.game.id
     games.submit(game_id, "lines", started.key)
     for wrong in (None, "", "x" * 30):
         with pytest.raises(NotOwnerError):
@@ -243,7 +245,7 @@ def test_words_sent_at_once_are_all_stored(games: SoloGames, standard: Dictionar
         barrier.wait()
         for word in batch:
             try:
-                games.submit(started.row.id, word, started.key)
+                games.submit(started.game.id, word, started.key)
             except BaseException as exc:  # collected and asserted below
                 failures.append(exc)
 
@@ -253,7 +255,7 @@ def test_words_sent_at_once_are_all_stored(games: SoloGames, standard: Dictionar
     for thread in threads:
         thread.join()
     assert failures == []
-    stored = games.get(started.row.id, started.key).words
+    stored = games.get(started.game.id, started.key).words
     assert sorted(word.word for word in stored) == sorted(words)
 
 
@@ -269,16 +271,16 @@ def test_stored_verdicts_are_the_round_engines(games: SoloGames, clock: FakeCloc
     answers = []
     for entry in ENTRIES:
         clock.advance(1)
-        answers.append(games.submit(started.row.id, entry, started.key))
-    replay = Round(BOARD, started.rules, started.dictionary, ["you"])
+        answers.append(games.submit(started.game.id, entry, started.key))
+    replay = Round(BOARD, started.rules, games.shelf.get(started.game.dictionary), ["you"])
     replay.start(0.0, 180)
     expected = [replay.submit("you", entry.strip(), 1.0) for entry in ENTRIES]
     assert [answer.result for answer in answers] == expected
     assert [answer.words for answer in answers] == [1, 1, 1, 2, 3, 4, 5, 6, 7, 8]
     assert answers[-1].score_so_far == sum(s.result.score for s in replay.submissions) == 14
-    running = games.get(started.row.id, started.key)
+    running = games.get(started.game.id, started.key)
     assert running.words == tuple(s.result for s in replay.submissions)
-    ended = games.finish(started.row.id, started.key).to_json()
+    ended = games.finish(started.game.id, started.key).to_json()
     assert ended["words"] == [word.to_json() for word in running.words]  # nobody to cross off
     assert ended["score"] == 14
 
@@ -288,17 +290,17 @@ def test_a_game_from_before_verdicts_were_kept_carries_on(
 ) -> None:
     started = games.start("big", board=BOARD)
     for entry in ("lines", "zzzz"):
-        games.submit(started.row.id, entry, started.key)
+        games.submit(started.game.id, entry, started.key)
     with games.store.session() as session:  # what an older bigboggle stored: entries only
         session.execute(
             update(SoloWordRow).values(word=None, verdict=None, score=None, bonus=None, path=None)
         )
         session.execute(update(SoloGameRow).values(word_count=None, score_so_far=None))
-    again = games.submit(started.row.id, "LINES", started.key)
+    again = games.submit(started.game.id, "LINES", started.key)
     assert again.result.verdict is Verdict.REPEATED  # the old words still count
-    answer = games.submit(started.row.id, "arsenite", started.key)
+    answer = games.submit(started.game.id, "arsenite", started.key)
     assert (answer.words, answer.score_so_far) == (3, 13)
-    shown = games.get(started.row.id, started.key).words
+    shown = games.get(started.game.id, started.key).words
     assert [(w.word, w.verdict) for w in shown] == [
         ("lines", Verdict.SCORED),
         ("zzzz", Verdict.NOT_ON_BOARD),
@@ -310,13 +312,13 @@ def test_a_full_list_takes_no_more_words(games: SoloGames) -> None:
     from bigboggle.limits import MAX_LIST_LENGTH
 
     started = games.start("big", board=BOARD)
-    games.submit(started.row.id, "lines", started.key)
+    games.submit(started.game.id, "lines", started.key)
     with games.store.session() as session:
         session.execute(update(SoloGameRow).values(word_count=MAX_LIST_LENGTH))
     with pytest.raises(RoundInputError, match=f"{MAX_LIST_LENGTH} words; no more fit"):
-        games.submit(started.row.id, "arsenite", started.key)
+        games.submit(started.game.id, "arsenite", started.key)
     # A repeat is still answered (nothing is stored for it).
-    assert games.submit(started.row.id, "lines", started.key).result.verdict is Verdict.REPEATED
+    assert games.submit(started.game.id, "lines", started.key).result.verdict is Verdict.REPEATED
 
 
 @pytest.mark.parametrize(
@@ -339,7 +341,7 @@ def test_look_alike_and_invisible_names_take_no_second_daily_slot(
 
 def test_player_names_are_kept_in_their_normal_form(games: SoloGames) -> None:
     view = games.start("big", seed=1, player="  ａｎｎ   smith ")
-    assert view.row.player == "ann smith"
+    assert view.game.player == "ann smith"
     with pytest.raises(RoundInputError, match="invisible"):
         games.start("big", seed=1, player="bob\u202e")
 
@@ -358,19 +360,19 @@ def test_a_finished_game_is_scored_once_and_read_back(db_url: str, clock: FakeCl
     games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=counting)
     started = games.start("big", board=BOARD)
     for entry in ("lines", "arsenite", "zzzz"):
-        games.submit(started.row.id, entry, started.key)
+        games.submit(started.game.id, entry, started.key)
     assert jobs == []  # submits are judged one at a time, never scored whole
-    ended = games.finish(started.row.id, started.key).to_json()
+    ended = games.finish(started.game.id, started.key).to_json()
     assert jobs == ["score_solo_game"] and ended["score"] == 13
     for _ in range(3):
-        assert games.get(started.row.id).to_json() == ended
+        assert games.get(started.game.id).to_json() == ended
     assert jobs == ["score_solo_game"]
     with games.store.session() as session:  # as an older bigboggle left it
         session.execute(update(SoloGameRow).values(result=None))
-    assert games.get(started.row.id).to_json()["phase"] == "scoring"  # a stranger: no work
+    assert games.get(started.game.id).to_json()["phase"] == "scoring"  # a stranger: no work
     assert jobs == ["score_solo_game"]
-    assert games.get(started.row.id, started.key).to_json() == ended  # its player's: scored
-    assert games.get(started.row.id).to_json() == ended
+    assert games.get(started.game.id, started.key).to_json() == ended  # its player's: scored
+    assert games.get(started.game.id).to_json() == ended
     assert jobs == ["score_solo_game"] * 2
 
 
@@ -398,13 +400,13 @@ def test_an_expired_game_is_scored_once_whoever_asks(db_url: str, clock: FakeClo
     runner = Runner()
     games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=runner)
     started = games.start("big", board=BOARD)
-    games.submit(started.row.id, "lines", started.key)
+    games.submit(started.game.id, "lines", started.key)
     clock.advance(500)
-    runner.before = lambda: seen.append(other.get(started.row.id, started.key).to_json()["phase"])
-    ended = games.get(started.row.id, started.key).to_json()
+    runner.before = lambda: seen.append(other.get(started.game.id, started.key).to_json()["phase"])
+    ended = games.get(started.game.id, started.key).to_json()
     assert ended["phase"] == "ended" and ended["score"] == 2
     assert seen == ["scoring"] and other_runner.jobs == [] and runner.jobs == ["score_solo_game"]
-    assert other.get(started.row.id, started.key).to_json() == {**ended, "now": clock.now}
+    assert other.get(started.game.id, started.key).to_json() == {**ended, "now": clock.now}
     assert other_runner.jobs == []
 
 
@@ -421,18 +423,18 @@ def test_a_failed_or_abandoned_scoring_is_tried_again(db_url: str, clock: FakeCl
     started = games.start("big", board=BOARD)
     clock.advance(500)
     with pytest.raises(BusyError):
-        games.get(started.row.id, started.key)
-    assert games.get(started.row.id, started.key).over  # the claim was let go: scored now
+        games.get(started.game.id, started.key)
+    assert games.get(started.game.id, started.key).over  # the claim was let go: scored now
     second = games.start("big", board=BOARD)
-    games.finish(second.row.id, second.key)
+    games.finish(second.game.id, second.key)
     with games.store.session() as session:  # a process died while scoring it
         session.execute(
-            update(SoloGameRow).where(SoloGameRow.id == second.row.id).values(result=None)
+            update(SoloGameRow).where(SoloGameRow.id == second.game.id).values(result=None)
         )
-        session.add(Setting(key=f"scoring/{second.row.id}", value=repr(clock.now)))
-    assert games.get(second.row.id, second.key).to_json()["phase"] == "scoring"
+        session.add(Setting(key=f"scoring/{second.game.id}", value=repr(clock.now)))
+    assert games.get(second.game.id, second.key).to_json()["phase"] == "scoring"
     clock.advance(SCORING_CLAIM_SECONDS + 1)
-    assert games.get(second.row.id, second.key).over
+    assert games.get(second.game.id, second.key).over
 
 
 def test_a_stored_name_that_todays_checks_refuse_still_plays_and_scores(
@@ -445,13 +447,13 @@ def test_a_stored_name_that_todays_checks_refuse_still_plays_and_scores(
     other = games.start("big", daily=True, player="amy")
     with games.store.session() as session:
         session.execute(
-            update(SoloGameRow).where(SoloGameRow.id == old.row.id).values(player="zed\u200b")
+            update(SoloGameRow).where(SoloGameRow.id == old.game.id).values(player="zed\u200b")
         )
-    assert games.submit(old.row.id, "zzzz", old.key).result.verdict is Verdict.NOT_ON_BOARD
+    assert games.submit(old.game.id, "zzzz", old.key).result.verdict is Verdict.NOT_ON_BOARD
     clock.advance(500)
     assert games.leaderboard("big", date) == []  # nobody scored yet; nothing fails
-    assert games.get(old.row.id, old.key).over
-    games.settle(other.row.id)
+    assert games.get(old.game.id, old.key).over
+    games.settle(other.game.id)
     assert sorted(entry.player for entry in games.leaderboard("big", date)) == ["amy", "zed\u200b"]
 
 
@@ -461,16 +463,16 @@ def test_a_games_round_engine_is_made_once_and_the_cache_is_bounded(games: SoloG
 
     assert OLD_NAME == MAX_ENTRY_LENGTH
     started = games.start("big", board=BOARD)
-    games.submit(started.row.id, "lines", started.key)
-    engine = games._engines[started.row.id]
-    assert games.submit(started.row.id, "arsenite", started.key).result.score == 11
-    assert games._engines[started.row.id] is engine  # not made again for the second word
+    games.submit(started.game.id, "lines", started.key)
+    engine = games._engines[started.game.id]
+    assert games.submit(started.game.id, "arsenite", started.key).result.score == 11
+    assert games._engines[started.game.id] is engine  # not made again for the second word
     for seed in range(SOLO_ENGINE_CACHE + 2):
         view = games.start("big", seed=seed, options={"min_length": 4})
-        games.submit(view.row.id, "lines", view.key)
+        games.submit(view.game.id, "lines", view.key)
     assert len(games._engines) == SOLO_ENGINE_CACHE
-    assert started.row.id not in games._engines  # the least recently used went first
-    assert games.submit(started.row.id, "lines", started.key).result.verdict is Verdict.REPEATED
+    assert started.game.id not in games._engines  # the least recently used went first
+    assert games.submit(started.game.id, "lines", started.key).result.verdict is Verdict.REPEATED
 
 
 def test_overdue_lists_every_ended_or_expired_game_without_results(
@@ -487,30 +489,30 @@ def test_overdue_lists_every_ended_or_expired_game_without_results(
     runner = Runner()
     games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=runner)
     old = games.start("big", board=BOARD)
-    games.submit(old.row.id, "lines", old.key)
-    games.finish(old.row.id, old.key)
+    games.submit(old.game.id, "lines", old.key)
+    games.finish(old.game.id, old.key)
     with games.store.session() as session:  # as migration 0005 left it: SQL NULL
         session.execute(
-            update(SoloGameRow).where(SoloGameRow.id == old.row.id).values(result=null())
+            update(SoloGameRow).where(SoloGameRow.id == old.game.id).values(result=null())
         )
     refused = games.start("big", board=BOARD)
-    games.submit(refused.row.id, "lines", refused.key)
+    games.submit(refused.game.id, "lines", refused.key)
     runner.before = busy
     with pytest.raises(BusyError):
-        games.finish(refused.row.id, refused.key)
+        games.finish(refused.game.id, refused.key)
     running = games.start("big", board=BOARD)
-    games.submit(running.row.id, "lines", running.key)
+    games.submit(running.game.id, "lines", running.key)
     wordless = games.start("big", board=BOARD)
     daily = games.start("big", daily=True, player="ann")
-    assert {game_id for game_id, _ in games.running()} == {running.row.id, daily.row.id}
+    assert {game_id for game_id, _ in games.running()} == {running.game.id, daily.game.id}
     clock.advance(500)  # a wordless practice game is its player's to score, on their next read
     overdue = {game_id for game_id, _ in games.overdue()}
-    assert overdue == {old.row.id, refused.row.id, running.row.id, daily.row.id}
-    assert wordless.row.id not in overdue
-    games.settle(running.row.id)
-    games.settle(daily.row.id)
-    games.settle(old.row.id)
-    games.settle(refused.row.id)
+    assert overdue == {old.game.id, refused.game.id, running.game.id, daily.game.id}
+    assert wordless.game.id not in overdue
+    games.settle(running.game.id)
+    games.settle(daily.game.id)
+    games.settle(old.game.id)
+    games.settle(refused.game.id)
     assert games.overdue() == []
 
 
@@ -538,21 +540,21 @@ def test_a_timer_retries_a_refused_scoring_and_says_once_when_it_gives_up(
     monkeypatch.setattr(solo_timers, "TRIES", 3)
     games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=refusing)
     first = games.start("big", board=BOARD)
-    games.submit(first.row.id, "lines", first.key)
+    games.submit(first.game.id, "lines", first.key)
     second = games.start("big", board=BOARD)
-    games.submit(second.row.id, "lines", second.key)
+    games.submit(second.game.id, "lines", second.key)
     clock.advance(500)
     timers = SoloTimers(lambda: games)
     caplog.set_level(logging.WARNING, logger=solo_timers.__name__)
-    asyncio.run(timers._settle(first.row.id))
-    assert games.get(first.row.id).over
+    asyncio.run(timers._settle(first.game.id))
+    assert games.get(first.game.id).over
     assert [record.levelname for record in caplog.records] == ["WARNING"]
     caplog.clear()
     refusals[0] = 10
-    asyncio.run(timers._settle(second.row.id))
+    asyncio.run(timers._settle(second.game.id))
     assert [record.levelname for record in caplog.records] == ["WARNING", "WARNING", "ERROR"]
     assert all(record.exc_info is None for record in caplog.records)
-    assert games.get(second.row.id).to_json()["phase"] == "scoring"
+    assert games.get(second.game.id).to_json()["phase"] == "scoring"
 
 
 def test_timers_score_at_most_two_games_at_once(db_url: str, clock: FakeClock) -> None:
@@ -580,12 +582,12 @@ def test_timers_score_at_most_two_games_at_once(db_url: str, clock: FakeClock) -
     games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=holding)
     started = [games.start("big", board=BOARD) for _ in range(4)]
     for game in started:
-        games.submit(game.row.id, "lines", game.key)
+        games.submit(game.game.id, "lines", game.key)
     clock.advance(500)
     timers = SoloTimers(lambda: games)
 
     async def burst() -> tuple[int, int]:
-        work = [asyncio.ensure_future(timers._settle(game.row.id)) for game in started]
+        work = [asyncio.ensure_future(timers._settle(game.game.id)) for game in started]
         for _ in range(1000):  # until two are scoring and two wait (not a timing assertion)
             await asyncio.sleep(0.005)
             stats = timers._limiter.statistics() if timers._limiter else None
@@ -598,4 +600,4 @@ def test_timers_score_at_most_two_games_at_once(db_url: str, clock: FakeClock) -
         return active[1], waiting
 
     assert asyncio.run(burst()) == (solo_timers.AT_ONCE, 4 - solo_timers.AT_ONCE)
-    assert all(games.get(game.row.id).over for game in started)
+    assert all(games.get(game.game.id).over for game in started)

@@ -4,15 +4,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
+import json
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bigboggle.errors import StoreError
+from bigboggle.services.paper_games import PaperTournaments
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
-from bigboggle.services.store import SCHEMA_VERSION, Store, default_url
+from bigboggle.services.store import SCHEMA_VERSION, Base, Store, default_url
 from conftest import FakeClock
 
 pytestmark = pytest.mark.once
@@ -29,12 +35,12 @@ def test_what_is_stored_survives_closing_and_reopening(db_url: str, clock: FakeC
     store = Store(db_url)
     games = SoloGames(store, DictionaryShelf(), clock)
     started = games.start("big", seed=7)
-    games.submit(started.row.id, "mode", started.key)
+    games.submit(started.game.id, "mode", started.key)
     store.close()
 
     again = SoloGames(Store(db_url), DictionaryShelf(), clock)
-    view = again.get(started.row.id, started.key)
-    assert view.row.board == started.row.board
+    view = again.get(started.game.id, started.key)
+    assert view.game.board == started.game.board
     assert [word.word for word in view.words] == ["mode"]
 
 
@@ -100,3 +106,99 @@ def test_a_setting_is_made_once_and_kept(db_url: str) -> None:
     store = Store(db_url)
     first = store.setting("daily_secret", lambda: "one")
     assert store.setting("daily_secret", lambda: "two") == first == "one"
+
+
+# -- no row leaves a service -------------------------------------------------------------------
+
+
+def _rows_in(value: object, where: str) -> list[str]:
+    """Where in ``value`` (a service's answer) an ORM row sits, walking dataclasses, mappings
+    and sequences; a view that is a dataclass must be frozen."""
+    if isinstance(value, Base):
+        return [f"{where}: a {type(value).__name__}"]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        frozen = type(value).__dataclass_params__.frozen  # type: ignore[attr-defined]
+        assert frozen, f"{where}: {type(value).__name__} is not frozen"
+        return [
+            found
+            for field in dataclasses.fields(value)
+            for found in _rows_in(getattr(value, field.name), f"{where}.{field.name}")
+        ]
+    if isinstance(value, Mapping):
+        return [
+            found
+            for key, item in value.items()
+            for found in [*_rows_in(key, where), *_rows_in(item, f"{where}[{key!r}]")]
+        ]
+    if isinstance(value, list | tuple | set | frozenset):
+        return [found for i, item in enumerate(value) for found in _rows_in(item, f"{where}[{i}]")]
+    return []
+
+
+class _Watched:
+    """A service whose every public call's answer is checked for rows (and, for views, that
+    their JSON is JSON); remembers which methods were called."""
+
+    def __init__(self, service: object) -> None:
+        self._service = service
+        self.called: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._service, name)
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            answer = method(*args, **kwargs)
+            self.called.add(name)
+            assert _rows_in(answer, f"{name}()") == []
+            for view in answer if isinstance(answer, list | tuple) else [answer]:
+                if hasattr(view, "to_json"):
+                    json.dumps(view.to_json())
+            return answer
+
+        return call
+
+
+def _public_methods(cls: type) -> set[str]:
+    return {name for name, _ in inspect.getmembers(cls, inspect.isfunction) if name[0] != "_"}
+
+
+def test_no_row_leaves_the_solo_games_service(db_url: str, clock: FakeClock) -> None:
+    """Every public method of SoloGames answers plain values (frozen views with to_json), never
+    a row a page could lazy-load from or change; a new public method must join this test."""
+    games = _Watched(SoloGames(Store(db_url), DictionaryShelf(), clock))
+    games.rules_for("big", {"min_length": 4})
+    started = games.start("big", board="LINES/TQARD/HEMOP/ABCKI/PSTEW")
+    game_id, key = started.game.id, started.key
+    games.submit(game_id, "lines", key)
+    games.get(game_id, key)
+    games.get(game_id)
+    today = games.start("big", daily=True, player="ann")
+    games.daily_seed("big", today.game.daily_date)
+    clock.advance(200)  # past both deadlines
+    assert {found for found, _ in games.overdue()} == {game_id, today.game.id}
+    games.settle(today.game.id)
+    games.finish(game_id, key)
+    later = games.start("big", seed=3)
+    assert [found for found, _ in games.running()] == []  # wordless: no timer needed
+    games.submit(later.game.id, "lines", later.key)
+    assert [found for found, _ in games.running()] == [later.game.id]
+    assert [entry.player for entry in games.leaderboard("big", today.game.daily_date)] == ["ann"]
+    assert {game.id for game in games.recent()} == {game_id, today.game.id}
+    assert games.called == _public_methods(SoloGames)
+
+
+def test_no_row_leaves_the_paper_games_service(db_url: str, clock: FakeClock) -> None:
+    """Every public method of PaperTournaments answers plain values, never a row."""
+    tournaments = _Watched(PaperTournaments(Store(db_url), DictionaryShelf(), clock))
+    created = tournaments.create("Friday", rounds=2)
+    tid, key = created.tournament.id, created.key
+    round_data = {"board": "LINES/TQARD/HEMOP/ABCKI/PSTEW", "players": {"ann": ["lines"]}}
+    scored, after = tournaments.add_round(tid, round_data, key)
+    assert scored.to_json()["number"] == 1 and after.standings["totals"] == {"ann": 2}
+    tournaments.rename(tid, "Saturday", key)
+    assert tournaments.get(tid).tournament.name == "Saturday"
+    assert [found.id for found in tournaments.recent()] == [tid]
+    assert tournaments.unscored() == []
+    tournaments.catch_up(tid)
+    tournaments.delete(tid, key)
+    assert tournaments.called == _public_methods(PaperTournaments)

@@ -529,16 +529,17 @@ def test_old_tournaments_are_scored_in_the_background_at_start_up(
 
     offline = PaperTournaments(Store(db_url), DictionaryShelf(), clock)
     created = offline.create("Old", rounds=3)
-    offline.add_round(created.row.id, {"board": BOARD, "players": {"ann": ["lines"]}}, created.key)
+    tid = created.tournament.id
+    offline.add_round(tid, {"board": BOARD, "players": {"ann": ["lines"]}}, created.key)
     with offline.store.session() as session:  # as an older bigboggle and its migration left it
         session.execute(update(TournamentRoundRow).values(result=null(), tally=null()))
         session.execute(update(TournamentRow).values(owner_hash=None, standings=null()))
-    assert offline.unscored() == [created.row.id]
+    assert offline.unscored() == [tid]
     app = create_app(db_url, clock=clock)
     with TestClient(app) as client:
         client.portal.call(app.state.services.solo_timers.started.wait)
         assert offline.unscored() == []  # scored before anyone read it
-        assert client.get(f"/api/tournaments/{created.row.id}").json()["totals"] == {"ann": 2}
+        assert client.get(f"/api/tournaments/{tid}").json()["totals"] == {"ann": 2}
 
 
 def test_the_server_ends_solo_games_at_their_deadlines(db_url: str, clock: FakeClock) -> None:
@@ -553,13 +554,13 @@ def test_the_server_ends_solo_games_at_their_deadlines(db_url: str, clock: FakeC
     missed = offline.start("big", daily=True, player="cy")  # its deadline passes offline
     clock.advance(200)
     waiting = offline.start("big", board=BOARD, player="dee")  # still running at start-up
-    offline.submit(waiting.row.id, "lines", waiting.key)  # timed: it has a word
+    offline.submit(waiting.game.id, "lines", waiting.key)  # timed: it has a word
     app = create_app(db_url, clock=clock)
     with TestClient(app) as client:
         timers = app.state.services.solo_timers
         client.portal.call(timers.started.wait)
-        assert client.get(f"/api/games/{missed.row.id}").json()["phase"] == "ended"
-        assert waiting.row.id in timers.scheduled
+        assert client.get(f"/api/games/{missed.game.id}").json()["phase"] == "ended"
+        assert waiting.game.id in timers.scheduled
         game = client.post("/api/games", json={"daily": True, "player": "ann"}).json()
         assert timers.scheduled[game["id"]] == game["deadline"]
         assert client.get(f"/api/games/{game['id']}").json()["phase"] == "running"
@@ -567,7 +568,7 @@ def test_the_server_ends_solo_games_at_their_deadlines(db_url: str, clock: FakeC
         client.portal.call(timers.recheck)
         client.portal.call(timers.idle)
         assert timers.scheduled == {}
-        for shown in (game, {"id": waiting.row.id}):  # a stranger's read: scored already
+        for shown in (game, {"id": waiting.game.id}):  # a stranger's read: scored already
             assert client.get(f"/api/games/{shown['id']}").json()["phase"] == "ended"
         board = client.get("/api/daily").json()["leaderboard"]
         assert sorted(entry["player"] for entry in board) == ["ann", "cy"]

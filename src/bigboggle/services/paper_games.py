@@ -50,8 +50,8 @@ from ..rules import Rules
 from ..scoring import RoundResult, RoundSetup, Tournament, judge_round, score_round
 from . import jobs
 from .compute import Runner, run_here
+from .keys import holds_key, new_key
 from .shelf import DictionaryShelf
-from .solo_games import holds_key, new_key
 from .store import Store, TournamentRoundRow, TournamentRow
 
 #: Most rounds a tournament keeps (a sanity limit, far past any evening's play).
@@ -108,6 +108,10 @@ class ScoredRound:
     def scores(self) -> dict[str, int]:
         """Competitor -> points in this round."""
         return self.tally.scores
+
+    def to_json(self) -> dict[str, Any]:
+        """The round as the API answers it: its number and its result."""
+        return {"number": self.number, **self.result}
 
 
 def score_tournament_round(
@@ -202,10 +206,43 @@ def _unscored(board: str, error: Exception) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class PaperTournament:
+    """A tournament as stored: its name, rules, dictionary and how it ends. What a list of
+    recent tournaments shows, and what a :class:`TournamentView` is of."""
+
+    id: str
+    name: str
+    #: The preset's name, the options it was given and the dictionary's name.
+    rules: str
+    options: Mapping[str, Any]
+    dictionary: str
+    #: The points target and the number of rounds (either may be none).
+    target: int | None
+    rounds: int | None
+    created_at: float
+    #: Whether someone holds its key (a tournament from before keys is read-only).
+    has_owner: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The tournament's settings in the API's names (a summary: no rounds, no standings)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules": self.rules,
+            "options": dict(self.options),
+            "dictionary": self.dictionary,
+            "target": self.target,
+            "rounds": self.rounds,
+            "has_owner": self.has_owner,
+            "created_at": self.created_at,
+        }
+
+
+@dataclass(frozen=True)
 class TournamentView:
     """A tournament as stored: its settings, its rounds' results and its standings."""
 
-    row: TournamentRow
+    tournament: PaperTournament
     rules: Rules
     #: ``{"number", **RoundResult.to_json()}`` for each counted round, in order.
     played: tuple[dict[str, Any], ...]
@@ -222,18 +259,18 @@ class TournamentView:
     @property
     def has_owner(self) -> bool:
         """Whether someone holds its key (a tournament from before keys is read-only)."""
-        return self.row.owner_hash is not None
+        return self.tournament.has_owner
 
     def to_json(self) -> dict[str, Any]:
-        row = self.row
+        tournament = self.tournament
         data: dict[str, Any] = {
-            "id": row.id,
-            "name": row.name,
-            "rules": row.rules,
-            "options": row.options,
-            "dictionary": row.dictionary,
-            "target": row.target,
-            "rounds": row.rounds,
+            "id": tournament.id,
+            "name": tournament.name,
+            "rules": tournament.rules,
+            "options": dict(tournament.options),
+            "dictionary": tournament.dictionary,
+            "target": tournament.target,
+            "rounds": tournament.rounds,
             "has_owner": self.has_owner,
             "played": list(self.played),
             **{name: self.standings[name] for name in _STANDINGS_KEYS},
@@ -435,16 +472,18 @@ class PaperTournaments:
                 .order_by(TournamentRoundRow.number)
             ).all()
         played = tuple({"number": number, **(result or {})} for number, result in rounds)
-        return TournamentView(row, tournament_rules(row.rules, row.options), played, standings)
+        rules = tournament_rules(row.rules, row.options)
+        return TournamentView(_tournament_of(row), rules, played, dict(standings))
 
-    def recent(self, limit: int = 20) -> list[TournamentRow]:
+    def recent(self, limit: int = 20) -> list[PaperTournament]:
         """The most recently created tournaments."""
         with self.store.session() as session:
-            return list(
-                session.scalars(
+            return [
+                _tournament_of(row)
+                for row in session.scalars(
                     select(TournamentRow).order_by(TournamentRow.created_at.desc()).limit(limit)
-                ).all()
-            )
+                )
+            ]
 
     def unscored(self, limit: int = 1000) -> list[str]:
         """Tournaments from before standings were stored (oldest first, ``limit`` at most):
@@ -561,6 +600,21 @@ class PaperTournaments:
             if stored is not None and (stored.result is None or stored.tally is None):
                 stored.result, stored.tally = result, tally
         return tally
+
+
+def _tournament_of(row: TournamentRow) -> PaperTournament:
+    """The stored tournament as plain values (what leaves the service instead of its row)."""
+    return PaperTournament(
+        id=row.id,
+        name=row.name,
+        rules=row.rules,
+        options=dict(row.options),
+        dictionary=row.dictionary,
+        target=row.target,
+        rounds=row.rounds,
+        created_at=row.created_at,
+        has_owner=row.owner_hash is not None,
+    )
 
 
 def tournament_rules(name: str, options: Mapping[str, Any] | None) -> Rules:

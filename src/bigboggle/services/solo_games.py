@@ -2,36 +2,32 @@
 
 The server's clock is the authority: a game stores its start and deadline, and every word is
 judged and stored, with the verdict it got and the game's running count and score, before the
-answer leaves; a word at or after the deadline is refused. Nothing lives only in memory, so a
+answer leaves; the game's round engine (:class:`~bigboggle.round.Round`, restored from the stored
+start and deadline) refuses a word at or after the deadline. Nothing lives only in memory, so a
 restarted server, or another server process on the same database, carries on where the last one
-stopped. A submit costs the same at the 2,000th word as at the first: the game's round engine
-(:class:`~bigboggle.round.Round`) judges the one entry against the stored list, looked up one word
-at a time; only the end replays the whole list, once, to score it. Words stored before verdicts
-were kept get theirs (replayed once) on the game's first use. Each game's engine (its judge has
-solved the board) is kept for its next word, in a bounded cache (``SOLO_ENGINE_CACHE``).
+stopped. A submit costs the same at the 2,000th word as at the first: the round engine judges the
+one entry against the stored list, looked up one word at a time; only the end replays the whole
+list, once, to score it. Words stored before verdicts were kept get theirs (replayed once) on the
+game's first use. Each game's engine (its judge has solved the board) is kept for its next word,
+in a bounded cache (``SOLO_ENGINE_CACHE``).
 
 **No work on read.** A game past its deadline is ended and scored by its player's own request
 (with the key) or by :meth:`SoloGames.settle` (the web server's timer at the deadline, and at
 start-up for games overdue), once, under a claim kept in the database; anyone else reads it as
 ``scoring`` until its results are stored. The daily leaderboard reads stored scores only.
 
-The daily board is the same for everyone on a date (UTC) and preset: its seed comes from the date,
-the preset and a secret kept in the database, so tomorrow's board cannot be worked out today.
-Each name is counted once per day and preset on the leaderboard, decided on its clash key
-(:func:`~bigboggle.names.name_key`): ``Alice``, ``alice`` and ``Аlice`` (Cyrillic А) are one name.
+What the service answers are plain values (:mod:`~bigboggle.services.solo_views`), never its
+rows; the daily board's dates, seeds and name slots are :mod:`~bigboggle.services.daily`'s, the
+owner keys :mod:`~bigboggle.services.keys`'.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
-import hmac
 import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, or_, select
@@ -44,13 +40,16 @@ from ..dictionary import COMMON_LEVEL, Dictionary
 from ..errors import GameStateError, NotFoundError, NotOwnerError, RoundInputError, RulesError
 from ..limits import MAX_ENTRY_LENGTH as MAX_ENTRY_LENGTH  # (still importable from here)
 from ..limits import SOLO_ENGINE_CACHE
-from ..names import clean_name, name_key
+from ..names import clean_name
 from ..round import Round
 from ..rules import Rules
 from ..verdicts import Verdict, WordResult
 from . import jobs
 from .compute import Runner, run_here
+from .daily import check_date, daily_key, daily_seed, utc_date
+from .keys import holds_key, new_key
 from .shelf import DictionaryShelf
+from .solo_views import LeaderboardEntry, SoloGame, SoloView, Submitted
 from .store import Setting, SoloGameRow, SoloWordRow, Store
 
 #: Options a solo game may set (teams and crossing off need other players).
@@ -62,71 +61,8 @@ SEAT = "player"
 #: Seconds after which a claim to score a game (see :meth:`SoloGames._claim`) is taken to be
 #: abandoned (its process died mid-job) and another request may score the game instead.
 SCORING_CLAIM_SECONDS = 120.0
-
-
-@dataclass(frozen=True)
-class SoloView:
-    """A solo game as the player sees it at ``now``: the board, the clock, the words so far and,
-    once over, the scored round."""
-
-    row: SoloGameRow
-    rules: Rules
-    dictionary: Dictionary
-    now: float
-    #: Whether the view is its player's (who may see the words of a game still running).
-    owner: bool = False
-    #: The game's private key: only in the answer that starts the game.
-    key: str | None = None
-    #: A running game's words with the verdicts they got (its player's view only).
-    words: tuple[WordResult, ...] = ()
-    #: The results as stored when the game was scored (see :func:`score_solo_game`).
-    results: dict[str, Any] | None = None
-    #: Past its deadline (or ended) but its results not stored yet: its player's next request
-    #: scores it, or another request is scoring it now. Nothing is scored on anyone else's read.
-    scoring: bool = False
-
-    @property
-    def over(self) -> bool:
-        return self.results is not None
-
-    @property
-    def time_left(self) -> float:
-        """Seconds until the deadline (0 once over or being scored)."""
-        return 0.0 if self.over or self.scoring else max(0.0, self.row.deadline - self.now)
-
-    def to_json(self) -> dict[str, Any]:
-        """The game as the API answers it (results only once it is over)."""
-        row = self.row
-        player = row.player
-        data: dict[str, Any] = {
-            "id": row.id,
-            "board": row.board,
-            "rules": row.rules,
-            "options": row.options,
-            "dictionary": row.dictionary,
-            "seed": row.seed,
-            "player": player,
-            "daily": row.daily_date,
-            "min_length": self.rules.min_length,
-            "started_at": row.started_at,
-            "deadline": row.deadline,
-            "now": self.now,
-            "time_left": round(self.time_left, 3),
-            "phase": "ended" if self.over else "scoring" if self.scoring else "running",
-            "replay": replay_query(row),
-        }
-        if self.key is not None:
-            data["key"] = self.key
-        if self.scoring:
-            return data
-        if self.results is None:
-            # A running game's words are its player's business (a daily rival could copy them).
-            data["words"] = [word.to_json() for word in self.words]
-            data["score_so_far"] = sum(word.score for word in self.words)
-            return data
-        data["ended_at"] = row.ended_at
-        data.update(self.results)
-        return data
+#: The setting that keeps the secret the daily boards' seeds are made from.
+DAILY_SECRET = "daily_secret"
 
 
 def solo_rules(rules: str, options: Mapping[str, Any] | None) -> Rules:
@@ -177,103 +113,9 @@ def score_solo_game(
     }
 
 
-@dataclass(frozen=True)
-class Submitted:
-    """The answer to one submitted word: its verdict and where the game stands after it."""
-
-    result: WordResult
-    #: Entries on the list (repeats are not stored) and their points so far.
-    words: int
-    score_so_far: int
-    now: float
-    deadline: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "result": self.result.to_json(),
-            "words": self.words,
-            "score_so_far": self.score_so_far,
-            "time_left": round(max(0.0, self.deadline - self.now), 3),
-            "now": self.now,
-            "deadline": self.deadline,
-        }
-
-
 def _is_rare(words: Dictionary, word: str) -> bool:
     level = words.level(word)
     return level is not None and level > COMMON_LEVEL
-
-
-def replay_query(row: SoloGameRow) -> dict[str, Any]:
-    """What it takes to shake the same board again: the rules, options and seed."""
-    query: dict[str, Any] = {"rules": row.rules, "dictionary": row.dictionary}
-    if row.seed is not None:
-        query["seed"] = row.seed
-    else:
-        query["board"] = row.board
-    query.update({key: value for key, value in row.options.items() if value is not None})
-    return query
-
-
-@dataclass(frozen=True)
-class LeaderboardEntry:
-    """One finished daily game."""
-
-    player: str
-    score: int
-    max_score: int
-    game_id: str
-    ended_at: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "score": self.score,
-            "max_score": self.max_score,
-            "game": self.game_id,
-            "ended_at": self.ended_at,
-        }
-
-
-def key_hash(key: str) -> str:
-    """What is stored of an owner's key (never the key itself)."""
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-def new_key() -> tuple[str, str]:
-    """A fresh private owner key and its hash: the key goes to the owner, the hash is stored."""
-    key = secrets.token_urlsafe(18)
-    return key, key_hash(key)
-
-
-def holds_key(owner_hash: str, key: str | None) -> bool:
-    """Whether ``key`` is the key whose hash is ``owner_hash`` (compared in constant time)."""
-    return isinstance(key, str) and hmac.compare_digest(key_hash(key), owner_hash)
-
-
-def daily_key(date: str, rules: str, player: str) -> str:
-    """What one counted daily game per name is decided on: the date, the preset and the name's
-    clash key (case-folded, look-alike letters of other scripts as their Latin twins), so
-    ``Alice``, ``ALICE`` and ``Аlice`` (Cyrillic А) share one slot."""
-    clash = name_key(player)
-    if len(clash) > 100:  # (the column holds 160; a key can grow a little past the name)
-        clash = "#" + hashlib.sha256(clash.encode()).hexdigest()
-    return f"{date}/{rules}/{clash}"
-
-
-def utc_date(now: float) -> str:
-    """The UTC calendar date of ``now`` (seconds since the epoch), as ``YYYY-MM-DD``."""
-    return dt.datetime.fromtimestamp(now, tz=dt.UTC).date().isoformat()
-
-
-def check_date(text: str) -> str:
-    """``text`` if it is a real date written ``YYYY-MM-DD``; :class:`RoundInputError` if not."""
-    try:
-        if not isinstance(text, str) or len(text) != 10:
-            raise ValueError
-        return dt.date.fromisoformat(text).isoformat()
-    except ValueError:
-        raise RoundInputError(f"date {text!r} is not a date written YYYY-MM-DD") from None
 
 
 class SoloGames:
@@ -371,13 +213,12 @@ class SoloGames:
                 f"{player!r} (or a name that looks the same) has already played the "
                 f"{ruleset.name} daily board of {date}"
             ) from None
-        return SoloView(row, ruleset, words, now, owner=True, key=key)
+        return SoloView(_game_of(row), ruleset, now, owner=True, key=key)
 
     def daily_seed(self, rules: str, date: str) -> int:
-        """The seed of the daily board of ``rules`` on ``date``."""
-        secret = self.store.setting("daily_secret", lambda: secrets.token_hex(32))
-        digest = hmac.new(secret.encode(), f"{date}/{rules}".encode(), hashlib.sha256).digest()
-        return int.from_bytes(digest[:6], "big")  # 48 bits: exact in JavaScript too
+        """The seed of the daily board of ``rules`` on ``date`` (from the server's secret)."""
+        secret = self.store.setting(DAILY_SECRET, lambda: secrets.token_hex(32))
+        return daily_seed(secret, rules, date)
 
     # -- playing -----------------------------------------------------------------------------
 
@@ -441,8 +282,9 @@ class SoloGames:
 
     def submit(self, game_id: str, entry: str, key: str | None) -> Submitted:
         """Judge ``entry`` now and store it, with its verdict, before answering; only with the
-        game's ``key``. :class:`GameStateError` once the deadline has passed or the game has
-        ended.
+        game's ``key``. :class:`GameStateError` once the deadline has passed (the game's round
+        engine refuses it; the game is then ended and scored, its player being here) or the
+        game has ended.
 
         The cost does not grow with the list: the game's round engine judges the one entry
         (:meth:`~bigboggle.round.Round.judge_next`) against the stored list, asked one word at a
@@ -457,11 +299,19 @@ class SoloGames:
         entry = entry.strip()
         row = self._load(game_id)
         self._check_owner(row, key)
-        if row.ended_at is None and self.clock() >= row.deadline:
-            self._settle(row, self.clock())  # its player is here: end and score it now
-            raise GameStateError("time is up: the round's deadline has passed")
         game = self._engine(row)  # solving the board (once per game): outside the write lock
-        with self.store.write_session() as session:  # one word at a time per game
+        try:
+            return self._store_word(game, game_id, entry)
+        except GameStateError:
+            now = self.clock()
+            if row.ended_at is None and game.is_over(now):
+                self._settle(row, now)  # time is up and its player is here: end and score it now
+            raise
+
+    def _store_word(self, game: Round, game_id: str, entry: str) -> Submitted:
+        """Judge ``entry`` by the game's round engine (which refuses it from the deadline on,
+        and past the list's limit) and store it with its verdict, one word at a time per game."""
+        with self.store.write_session() as session:
             locked = _lock(session, game_id)
             if locked is None:
                 raise NotFoundError(f"no game {game_id!r}")
@@ -471,7 +321,7 @@ class SoloGames:
                 _count_old_words(session, locked, self._fresh_game(locked))
             count, points = locked.word_count or 0, locked.score_so_far or 0
             now = self.clock()
-            result = game.judge_next(  # refuses after the deadline, and past the list's limit
+            result = game.judge_next(
                 SEAT, entry, now, earlier=_StoredWords(session, game_id), count=count
             )
             if result.verdict is not Verdict.REPEATED:
@@ -517,17 +367,18 @@ class SoloGames:
                 for row in rows
             ]
 
-    def recent(self, limit: int = 20) -> list[SoloGameRow]:
+    def recent(self, limit: int = 20) -> list[SoloGame]:
         """The most recently finished games (a running one is its player's business)."""
         with self.store.session() as session:
-            return list(
-                session.scalars(
+            return [
+                _game_of(row)
+                for row in session.scalars(
                     select(SoloGameRow)
                     .where(SoloGameRow.ended_at.is_not(None))
                     .order_by(SoloGameRow.ended_at.desc())
                     .limit(limit)
-                ).all()
-            )
+                )
+            ]
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -573,11 +424,11 @@ class SoloGames:
         """The game as stored (judging and scoring nothing, bar counting a pre-verdicts
         game's words once for its player)."""
         rules = self.rules_for(row.rules, row.options)
-        words = self._words(row)
+        game = _game_of(row)
         if row.result is not None:
-            return SoloView(row, rules, words, now, owner, results=row.result)
+            return SoloView(game, rules, now, owner, results=row.result)
         if row.ended_at is not None or now >= row.deadline:
-            return SoloView(row, rules, words, now, owner, scoring=True)
+            return SoloView(game, rules, now, owner, scoring=True)
         shown: tuple[WordResult, ...] = ()
         if owner:
             if row.word_count is None:  # a game from before verdicts were kept
@@ -586,7 +437,7 @@ class SoloGames:
                     if locked is not None and locked.word_count is None:
                         _count_old_words(session, locked, self._fresh_game(locked))
             shown = self._stored_words(row.id)
-        return SoloView(row, rules, words, now, owner, words=shown)
+        return SoloView(game, rules, now, owner, words=shown)
 
     def _stored_words(self, game_id: str) -> tuple[WordResult, ...]:
         """The verdicts the game's words got when they arrived, in order."""
@@ -692,6 +543,26 @@ class SoloGames:
                 locked.result = results
                 locked.score, locked.max_score = results["score"], results["max_score"]
         return self._load(row.id)
+
+
+def _game_of(row: SoloGameRow) -> SoloGame:
+    """The stored game as plain values (what leaves the service instead of its row)."""
+    return SoloGame(
+        id=row.id,
+        rules=row.rules,
+        options=dict(row.options),
+        dictionary=row.dictionary,
+        board=row.board,
+        seed=row.seed,
+        player=row.player,
+        daily_date=row.daily_date,
+        started_at=row.started_at,
+        deadline=row.deadline,
+        ended_at=row.ended_at,
+        score=row.score,
+        max_score=row.max_score,
+        has_owner=row.owner_hash is not None,
+    )
 
 
 def _claim_key(game_id: str) -> str:

@@ -21,7 +21,8 @@ from ..dice import MAX_SEED, new_seed, shake
 from ..limits import MAX_KEY_LENGTH
 from ..rules import PRESETS, Rules
 from ..services import jobs
-from ..services.solo_games import SOLO_OPTIONS, check_date, needs_timer, utc_date
+from ..services.daily import check_date, utc_date
+from ..services.solo_games import SOLO_OPTIONS, needs_timer
 from .app import services
 from .inputs import (
     ErrorBody,
@@ -181,7 +182,7 @@ async def start_game(request: Request) -> JSONResponse:
         )
     )
     if needs_timer(asked.daily, 0):  # others read it: ended and scored at its deadline
-        request.app.state.solo_timers.at(view.row.id, view.row.deadline)
+        request.app.state.solo_timers.at(view.game.id, view.game.deadline)
     return JSONResponse(view.to_json(), status_code=201)
 
 
@@ -337,6 +338,6 @@ async def add_round(
     tournaments = services(request).tournaments
     scored, view = await run_in_threadpool(tournaments.add_round, tournament_id, text, key)
     return JSONResponse(
-        {"round": {"number": scored.number, **scored.result}, "tournament": view.to_json()},
+        {"round": scored.to_json(), "tournament": view.to_json()},
         status_code=201,
     )

@@ -16,7 +16,7 @@ from ..dice import DICE_SETS, MAX_SEED
 from ..errors import BoggleError, BudgetExceededError, BusyError, RulesError
 from ..rules import PRESETS, SCORING_TABLES, Rules
 from ..services import jobs
-from ..services.solo_games import check_date, utc_date
+from ..services.daily import check_date, utc_date
 from ..solver import Solution
 from .app import services
 
@@ -148,7 +148,7 @@ def game_page(request: Request, game_id: Annotated[str, Path(max_length=16)]) ->
     """A game: the board and clock while it runs, the results once it is over."""
     view = services(request).solo.get(game_id)
     return _page(
-        request, "game.html", view=view, data=view.to_json(), board=Board.parse(view.row.board)
+        request, "game.html", view=view, data=view.to_json(), board=Board.parse(view.game.board)
     )
 
 

@@ -1,0 +1,176 @@
+"""What :class:`~bigboggle.services.solo_games.SoloGames` answers: plain values, never rows.
+
+Each view is a frozen dataclass of plain values (strings, numbers, the core's own value types)
+with ``to_json`` for the API; the ORM rows they are read from stay inside the service, so a page
+or a route can neither lazy-load a column nor change what is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules import Rules
+from ..verdicts import WordResult
+
+
+@dataclass(frozen=True)
+class SoloGame:
+    """A solo game as stored: the board, the rules it is played by, its clock and (once scored)
+    its score. What a list of recent games shows, and what a :class:`SoloView` is of."""
+
+    id: str
+    #: The preset's name, the options it was given and the dictionary's name.
+    rules: str
+    options: Mapping[str, Any]
+    dictionary: str
+    board: str
+    #: The seed the board was shaken from (none for a given board).
+    seed: int | None
+    player: str
+    #: The date (``YYYY-MM-DD``, UTC) of the daily board it is, if it is one.
+    daily_date: str | None
+    started_at: float
+    deadline: float
+    ended_at: float | None
+    #: The score and the board's maximum, once scored.
+    score: int | None
+    max_score: int | None
+    #: Whether someone holds its key (a game from before keys can be played by anyone).
+    has_owner: bool
+
+    @property
+    def replay(self) -> dict[str, Any]:
+        """What it takes to shake the same board again: the rules, options and seed."""
+        query: dict[str, Any] = {"rules": self.rules, "dictionary": self.dictionary}
+        if self.seed is not None:
+            query["seed"] = self.seed
+        else:
+            query["board"] = self.board
+        query.update({key: value for key, value in self.options.items() if value is not None})
+        return query
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as stored, in the API's names (a summary: no words, no results)."""
+        return {
+            "id": self.id,
+            "board": self.board,
+            "rules": self.rules,
+            "options": dict(self.options),
+            "dictionary": self.dictionary,
+            "seed": self.seed,
+            "player": self.player,
+            "daily": self.daily_date,
+            "started_at": self.started_at,
+            "deadline": self.deadline,
+            "ended_at": self.ended_at,
+            "score": self.score,
+            "max_score": self.max_score,
+        }
+
+
+@dataclass(frozen=True)
+class SoloView:
+    """A solo game as the player sees it at ``now``: the board, the clock, the words so far and,
+    once over, the scored round."""
+
+    game: SoloGame
+    rules: Rules
+    now: float
+    #: Whether the view is its player's (who may see the words of a game still running).
+    owner: bool = False
+    #: The game's private key: only in the answer that starts the game.
+    key: str | None = None
+    #: A running game's words with the verdicts they got (its player's view only).
+    words: tuple[WordResult, ...] = ()
+    #: The results as stored when the game was scored (see
+    #: :func:`~bigboggle.services.solo_games.score_solo_game`).
+    results: Mapping[str, Any] | None = None
+    #: Past its deadline (or ended) but its results not stored yet: its player's next request
+    #: scores it, or another request is scoring it now. Nothing is scored on anyone else's read.
+    scoring: bool = False
+
+    @property
+    def over(self) -> bool:
+        return self.results is not None
+
+    @property
+    def time_left(self) -> float:
+        """Seconds until the deadline (0 once over or being scored)."""
+        return 0.0 if self.over or self.scoring else max(0.0, self.game.deadline - self.now)
+
+    def to_json(self) -> dict[str, Any]:
+        """The game as the API answers it (results only once it is over)."""
+        game = self.game
+        data: dict[str, Any] = {
+            "id": game.id,
+            "board": game.board,
+            "rules": game.rules,
+            "options": dict(game.options),
+            "dictionary": game.dictionary,
+            "seed": game.seed,
+            "player": game.player,
+            "daily": game.daily_date,
+            "min_length": self.rules.min_length,
+            "started_at": game.started_at,
+            "deadline": game.deadline,
+            "now": self.now,
+            "time_left": round(self.time_left, 3),
+            "phase": "ended" if self.over else "scoring" if self.scoring else "running",
+            "replay": game.replay,
+        }
+        if self.key is not None:
+            data["key"] = self.key
+        if self.scoring:
+            return data
+        if self.results is None:
+            # A running game's words are its player's business (a daily rival could copy them).
+            data["words"] = [word.to_json() for word in self.words]
+            data["score_so_far"] = sum(word.score for word in self.words)
+            return data
+        data["ended_at"] = game.ended_at
+        data.update(self.results)
+        return data
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """The answer to one submitted word: its verdict and where the game stands after it."""
+
+    result: WordResult
+    #: Entries on the list (repeats are not stored) and their points so far.
+    words: int
+    score_so_far: int
+    now: float
+    deadline: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "result": self.result.to_json(),
+            "words": self.words,
+            "score_so_far": self.score_so_far,
+            "time_left": round(max(0.0, self.deadline - self.now), 3),
+            "now": self.now,
+            "deadline": self.deadline,
+        }
+
+
+@dataclass(frozen=True)
+class LeaderboardEntry:
+    """One finished daily game."""
+
+    player: str
+    score: int
+    max_score: int
+    game_id: str
+    ended_at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "score": self.score,
+            "max_score": self.max_score,
+            "game": self.game_id,
+            "ended_at": self.ended_at,
+        }
