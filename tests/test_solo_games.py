@@ -563,7 +563,7 @@ def test_timers_score_at_most_two_games_at_once(db_url: str, clock: FakeClock) -
     import asyncio
     import threading
 
-    from bigboggle.web import solo_timers
+    from bigboggle.limits import SOLO_TIMERS_AT_ONCE
     from bigboggle.web.solo_timers import SoloTimers
 
     release = threading.Event()
@@ -599,5 +599,5 @@ def test_timers_score_at_most_two_games_at_once(db_url: str, clock: FakeClock) -
         await asyncio.gather(*work)
         return active[1], waiting
 
-    assert asyncio.run(burst()) == (solo_timers.AT_ONCE, 4 - solo_timers.AT_ONCE)
+    assert asyncio.run(burst()) == (SOLO_TIMERS_AT_ONCE, 4 - SOLO_TIMERS_AT_ONCE)
     assert all(games.get(game.game.id).over for game in started)

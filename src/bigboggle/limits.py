@@ -65,6 +65,9 @@ SOLO_ENGINE_CACHE = 64
 #: Solo games a server process times at once (ended and scored at their deadlines); a game
 #: beyond it is scored by its player's next request.
 SOLO_TIMERS = 10_000
+#: Timers' work (ending and scoring a solo game at its deadline) a server process runs at once,
+#: in threads of its own: a burst of deadlines never takes the threads requests are served in.
+SOLO_TIMERS_AT_ONCE = 2
 #: The longest owner key a request may send (X-Tournament-Key, X-Game-Key); keys are 24 chars.
 MAX_KEY_LENGTH = 100
 

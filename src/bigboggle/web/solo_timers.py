@@ -4,9 +4,9 @@ scored (and reaches the daily leaderboard) without anyone's read doing the work.
 One timer per running game that someone other than its player reads (a daily game, or one
 with a word: :func:`~bigboggle.services.solo_games.needs_timer`), fired on the event loop at the game's
 deadline and dropped when the game ends first; the work (ending and scoring,
-:meth:`~bigboggle.services.solo_games.SoloGames.settle`) runs in threads of its own, ``AT_ONCE`` at a
-time, and the scoring itself in the worker pool. Scoring happens once whoever asks first (the timer, or the player's
-own request): the claim is in the database. At start-up, running games get their timers and
+:meth:`~bigboggle.services.solo_games.SoloGames.settle`) runs in threads of its own,
+``SOLO_TIMERS_AT_ONCE`` at a time, and the scoring itself in the worker pool. Scoring happens
+once whoever asks first (the timer, or the player's own request): the claim is in the database. At start-up, running games get their timers and
 games whose deadline passed while no server ran are scored, one at a time, in the background
 (and tournaments from before standings were stored, when given them).
 
@@ -27,7 +27,7 @@ import anyio
 import anyio.to_thread
 
 from ..errors import BoggleError, BudgetExceededError, BusyError
-from ..limits import SOLO_TIMERS
+from ..limits import SOLO_TIMERS, SOLO_TIMERS_AT_ONCE
 from ..services.paper_games import PaperTournaments
 from ..services.solo_games import SoloGames
 
@@ -39,9 +39,6 @@ FIRST_RETRY = 1.0
 LAST_RETRY = 60.0
 #: Tries for one game before it is left to its player's next request.
 TRIES = 8
-#: Timers' work (ending and scoring a game) running at once, in threads of their own: a burst
-#: of deadlines never takes the threads requests are served in.
-AT_ONCE = 2
 
 
 class SoloTimers:
@@ -191,9 +188,9 @@ class SoloTimers:
         )
 
     async def _in_thread(self, fn: Callable[..., T], /, *args: object) -> T:
-        """``fn(*args)`` in a thread, ``AT_ONCE`` at most (not the requests' threads)."""
+        """``fn(*args)`` in a thread, ``SOLO_TIMERS_AT_ONCE`` at most (not the requests' threads)."""
         if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(AT_ONCE)
+            self._limiter = anyio.CapacityLimiter(SOLO_TIMERS_AT_ONCE)
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
 
     def _spawn(self, work: Awaitable[None]) -> None:
