@@ -93,8 +93,9 @@ def score_solo_game(
     runs (in a worker process on a web server). The round engine replays the stored entries in
     order and ends the round; returns the results as a finished game shows them."""
     words = jobs.words(spec, dictionary)
-    game = Round(board, solo_rules(rules, options), words, [SEAT])  # (the name plays no part)
-    game.start(started_at, deadline - started_at)
+    game = Round.resume(  # (the stored name plays no part)
+        board, solo_rules(rules, options), words, [SEAT], started_at=started_at, deadline=deadline
+    )
     for entry, at in entries:
         game.submit(SEAT, entry, at)
     result = game.end(max(ended_at, started_at), early=True)
@@ -392,11 +393,17 @@ class SoloGames:
             return row
 
     def _fresh_game(self, row: SoloGameRow) -> Round:
-        """The game's round engine, started, with none of its words: judging one entry
-        costs the same whatever the list holds. Its one player sits as :data:`SEAT`."""
-        game = Round(row.board, self.rules_for(row.rules, row.options), self._words(row), [SEAT])
-        game.start(row.started_at, row.deadline - row.started_at)
-        return game
+        """The game's round engine restored from its row (running from its stored start to its
+        stored deadline) with none of its words: judging one entry costs the same whatever the
+        list holds. Its one player sits as :data:`SEAT`."""
+        return Round.resume(
+            row.board,
+            self.rules_for(row.rules, row.options),
+            self._words(row),
+            [SEAT],
+            started_at=row.started_at,
+            deadline=row.deadline,
+        )
 
     def _engine(self, row: SoloGameRow) -> Round:
         """The game's round engine from the cache (made once per game, not per word: making one
