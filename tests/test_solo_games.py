@@ -134,7 +134,7 @@ def test_options_and_bands_apply(games: SoloGames) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"options": {"teams": True}}, RulesError, "does not apply to a solo game"),
+        ({"options": {"teams": True}}, RulesError, "options: unknown solo game option .teams."),
         ({"options": {"timer": 0}}, RulesError, "timer"),
         ({"rules": "giant"}, RulesError, "unknown rules"),
         ({"dictionary": "klingon"}, Exception, "unknown dictionary"),
@@ -156,6 +156,8 @@ def test_bad_words_and_unknown_games(games: SoloGames) -> None:
     game_id, key = started.game.id, started.key
     with pytest.raises(RoundInputError, match="expected a word"):
         games.submit(game_id, "   ", key)
+    with pytest.raises(RoundInputError, match="expected a word, not 7"):
+        games.submit(game_id, 7, key)  # type: ignore[arg-type]
     with pytest.raises(RoundInputError, match="limit"):
         games.submit(game_id, "a" * 61, key)
     with pytest.raises(NotFoundError):

@@ -37,7 +37,14 @@ from sqlalchemy.orm import Session
 from ..analysis import Band, shake_in_band
 from ..dice import MAX_SEED, new_seed, shake
 from ..dictionary import COMMON_LEVEL, Dictionary
-from ..errors import GameStateError, NotFoundError, NotOwnerError, RoundInputError, RulesError
+from ..errors import (
+    GameStateError,
+    NotFoundError,
+    NotOwnerError,
+    RoundInputError,
+    RulesError,
+    quoted,
+)
 from ..limits import MAX_ENTRY_LENGTH as MAX_ENTRY_LENGTH  # (still importable from here)
 from ..limits import SOLO_ENGINE_CACHE
 from ..names import clean_name
@@ -292,10 +299,11 @@ class SoloGames:
         time by an indexed lookup, and the count and score so far are kept on the game's row.
         """
         if not isinstance(entry, str) or not entry.strip():
-            raise RoundInputError(f"word: expected a word, not {entry[:20]!r}")
+            raise RoundInputError(f"word: expected a word, not {quoted(entry, 20)}")
         if len(entry) > MAX_ENTRY_LENGTH:
             raise RoundInputError(
-                f"word: {entry[:20]!r}… is {len(entry)} characters; the limit is {MAX_ENTRY_LENGTH}"
+                f"word: {quoted(entry, 20)} is {len(entry)} characters; the limit is "
+                f"{MAX_ENTRY_LENGTH}"
             )
         entry = entry.strip()
         row = self._load(game_id)
