@@ -4,8 +4,10 @@ A SQLite file in the user's data directory by default; any SQLAlchemy URL otherw
 and the multi-process server use PostgreSQL too). The schema's history is a line of Alembic
 revisions (:mod:`bigboggle.services.migrations`): opening a database creates it, or brings an older one up
 to date in place (once, however many workers start at the same moment), and refuses one written
-by a newer bigboggle rather than guess. Rows are plain mapped classes; the services that give
-them meaning (:mod:`bigboggle.services.solo_games`, :mod:`bigboggle.services.paper_games`) hold the game logic.
+by a newer bigboggle rather than guess. Rows are plain mapped classes, named for what they hold
+(``SoloGameRow``, ``TournamentRoundRow``, ``RoomRoundRow``); the services that give them meaning
+(:mod:`bigboggle.services.solo_games`, :mod:`bigboggle.services.paper_games`,
+:mod:`bigboggle.services.rooms`) hold the game logic, and answer plain views: no row leaves them.
 """
 
 from __future__ import annotations
