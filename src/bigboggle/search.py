@@ -21,6 +21,7 @@ rules' points, one per word (most words), or one per word of at least ``long_len
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
 import queue
@@ -170,7 +171,14 @@ def search_best(
     The same seed and evaluation budget give the same result. ``on_improve`` hears of each new
     best board; ``on_progress(seconds, evaluations, best value)`` every ``progress_every``
     seconds. ``steps_per_restart`` is the length of each fresh anneal (default 100,000 moves;
-    each region re-anneal is a tenth of it)."""
+    each region re-anneal is a tenth of it).
+
+    The steps are the methods of :class:`_Search`: ``run`` restarts until the budget is
+    spent; each ``restart`` shakes a fresh board, anneals it (``anneal``: ``swap_move`` and
+    ``change_move``, kept or undone by the acceptance rule ``accepts``) and climbs it to a
+    peak (``climb``: ``best_neighbour``, ``make``), then ``explore_peak`` re-anneals regions
+    around that peak. ``out_of_time`` is the budget and the progress reports, ``note`` keeps
+    the best board so far."""
     if not (isinstance(seconds, int | float) and seconds > 0 and math.isfinite(seconds)):
         raise RulesError(f"seconds={seconds!r} must be a positive number")
     if steps_per_restart is not None and (
@@ -179,206 +187,363 @@ def search_best(
         or steps_per_restart < 1
     ):
         raise RulesError(f"steps_per_restart={steps_per_restart!r} must be a whole number >= 1")
-    rows, cols = rules.rows, rules.cols
-    size = rows * cols
-    dice = dice_set(rules.dice)
     points = objective_points(objective, rules, words, long_length)
-    plan = _plan(objective, size, steps_per_restart)
-    regions = _regions(rows, cols)
-    core = implementation.core()
-    trie = implementation.trie_for(words)
-    score_cells = core.score_cells
-    rng = random.Random(seed)
-    random_ = rng.random
-    randrange = rng.randrange
-    # Letters drawn with the dice's frequencies, from a flat table: one random() a draw, which
-    # is much cheaper than choices() in the hot loop.
-    table = [
-        letter
-        for letter, weight in zip(_ALPHABET, _weights(dice), strict=True)
-        for _ in range(round(weight * 2))
-    ]
+    search = _Search(
+        rules,
+        words,
+        objective,
+        points,
+        _plan(objective, rules.rows * rules.cols, steps_per_restart),
+        use_dice=use_dice,
+        seed=seed,
+        budget=_Budget(seconds, max_evaluations, clock, on_progress, progress_every),
+        on_improve=on_improve,
+    )
+    return search.run()
 
-    # The state: letters per cell; with dice, also which die is where and which face is up.
-    letters: list[str] = []
-    order = list(range(size))
-    faces = [0] * size
 
-    started = clock()
-    result = SearchResult(Board.from_faces([["a"] * cols] * rows), -1, objective)
-    evaluations = 0
-    next_report = started + progress_every
+@dataclass
+class _Budget:
+    """When a search stops (``seconds`` on ``clock``, or ``max_evaluations`` boards when set),
+    and who hears of its progress (``on_progress`` every ``progress_every`` seconds)."""
 
-    def value() -> int:
-        nonlocal evaluations
-        evaluations += 1
-        return int(score_cells(trie, letters, rows, cols, -1, points, 0))
+    seconds: float
+    max_evaluations: int | None
+    clock: Callable[[], float]
+    on_progress: Callable[[float, int, int], None] | None
+    progress_every: float
 
-    def out_of_time() -> bool:
-        nonlocal next_report
-        now = clock()
-        if on_progress is not None and now >= next_report:
-            next_report = now + progress_every
-            on_progress(now - started, evaluations, result.value)
-        if max_evaluations is not None:
-            return evaluations >= max_evaluations
-        return now - started >= seconds
 
-    def note(current: int) -> None:
-        """Keep the board if it beats the best so far, and tell ``on_improve``."""
-        if current > result.value:
-            board = _board(letters, rows, cols)
-            result.board, result.value = board, current
-            found = Improvement(clock() - started, evaluations, current, str(board))
-            result.improvements.append(found)
-            if on_improve is not None:
-                on_improve(found)
+#: A move :meth:`_Search.climb` found best: (0, cell, face) turns the cell's die to a face,
+#: (1, cell, letter) writes a letter in the cell, (2, a, b) swaps two cells.
+_Move = tuple[int, int, int | str]
 
-    def fresh() -> None:
-        if not use_dice:
-            letters[:] = [table[int(random_() * len(table))] for _ in range(size)]
-            return
-        rng.shuffle(order)
-        for cell in range(size):
-            faces[cell] = randrange(6)
-        letters[:] = [dice.dice[order[cell]][faces[cell]].lower() for cell in range(size)]
 
-    def set_face(cell: int, face: int) -> None:
-        faces[cell] = face
-        letters[cell] = dice.dice[order[cell]][face].lower()
+class _Search:
+    """One seeded search: the board being changed, the random draws, the budget and the best
+    board so far. :meth:`run` is the whole search; the other methods are its named steps.
 
-    def swap(a: int, b: int) -> None:
-        letters[a], letters[b] = letters[b], letters[a]
-        if use_dice:
-            order[a], order[b] = order[b], order[a]
-            faces[a], faces[b] = faces[b], faces[a]
+    The state is the letters per cell; with dice, also which die lies where (``order``) and
+    which of its faces is up (``faces``). Every step draws from the one seeded generator in a
+    fixed order, so a seed and an evaluation budget always give the same search."""
 
-    def anneal(current: int, steps: int, hot: float, cells: list[int]) -> int:
+    __slots__ = (
+        "budget",
+        "cols",
+        "dice",
+        "evaluate",
+        "evaluations",
+        "faces",
+        "letters",
+        "next_report",
+        "on_improve",
+        "order",
+        "plan",
+        "points",
+        "random",
+        "randrange",
+        "regions",
+        "result",
+        "rng",
+        "rows",
+        "size",
+        "started",
+        "table",
+        "use_dice",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        words: Dictionary,
+        objective: Objective,
+        points: tuple[int, ...],
+        plan: _Plan,
+        *,
+        use_dice: bool,
+        seed: int,
+        budget: _Budget,
+        on_improve: Callable[[Improvement], None] | None,
+    ) -> None:
+        self.rows, self.cols = rules.rows, rules.cols
+        self.size = self.rows * self.cols
+        self.dice = dice_set(rules.dice)
+        self.use_dice = use_dice
+        self.points = points
+        self.plan = plan
+        self.regions = _regions(self.rows, self.cols)
+        rng = random.Random(seed)
+        self.rng = rng
+        self.random = rng.random
+        self.randrange = rng.randrange
+        # Letters drawn with the dice's frequencies, from a flat table: one random() a draw,
+        # which is much cheaper than choices() in the hot loop.
+        self.table = [
+            letter
+            for letter, weight in zip(_ALPHABET, _weights(self.dice), strict=True)
+            for _ in range(round(weight * 2))
+        ]
+        self.letters: list[str] = []
+        self.order = list(range(self.size))
+        self.faces = [0] * self.size
+        # The solver's total for ``letters`` as they stand (the list is changed in place,
+        # never replaced), bound once: the search's hot loop calls it for every move.
+        core, trie = implementation.core(), implementation.trie_for(words)
+        self.evaluate = functools.partial(
+            core.score_cells, trie, self.letters, self.rows, self.cols, -1, points, 0
+        )
+        self.budget = budget
+        self.on_improve = on_improve
+        self.evaluations = 0
+        self.started = budget.clock()
+        self.next_report = self.started + budget.progress_every
+        self.result = SearchResult(Board.from_faces([["a"] * self.cols] * self.rows), -1, objective)
+
+    # -- the whole search -------------------------------------------------------------------
+
+    def run(self) -> SearchResult:
+        """Restart until the budget is spent (or Ctrl-C, which keeps the best board so far),
+        and return the best board with the search's counts."""
+        result = self.result
+        try:
+            while not self.out_of_time():
+                self.restart()
+                result.restarts += 1
+        except KeyboardInterrupt:  # stop, and keep the best board so far
+            result.interrupted = True
+        result.evaluations = self.evaluations
+        result.seconds = self.budget.clock() - self.started
+        return result
+
+    def restart(self) -> None:
+        """One restart: a fresh board, annealed over every cell and climbed to its peak, then
+        the large-neighbourhood search around that peak."""
+        self.fresh()
+        current = self.value()
+        self.note(current)
+        plan = self.plan
+        current = self.anneal(current, plan.steps, plan.temperature_start, list(range(self.size)))
+        self.explore_peak(self.climb(current))
+
+    def explore_peak(self, current: int) -> None:
+        """Large-neighbourhood search around a restart's peak (worth ``current``): rewrite one
+        region at random, re-anneal only that region, climb; keep the board if it is no worse
+        (equal boards let the search drift along a plateau), else go back. After the plan's
+        ``patience`` region moves in a row that do not beat the peak, the peak is left for a
+        fresh restart, which keeps the search diverse."""
+        plan = self.plan
+        peak = self.snapshot()
+        stale = 0
+        while stale < plan.patience and not self.out_of_time():
+            region = self.regions[self.randrange(len(self.regions))]
+            self.rewrite(region)
+            reached = self.anneal(self.value(), plan.region_steps, plan.region_temperature, region)
+            reached = self.climb(reached)
+            stale = 0 if reached > current else stale + 1
+            if reached >= current:
+                current = reached
+                peak = self.snapshot()
+            else:
+                self.restore(peak)
+
+    # -- the moves --------------------------------------------------------------------------
+
+    def anneal(self, current: int, steps: int, hot: float, cells: list[int]) -> int:
         """Simulated annealing from ``hot`` down to the plan's cold temperature, with moves
         that change a cell of ``cells`` (its letter, or its die's face) or swap one with any
-        cell. Returns the value of the board it ends on."""
+        cell, half and half. Returns the value of the board it ends on."""
         temperature = hot
-        cooling = (plan.temperature_end / hot) ** (1 / steps)
-        exp = math.exp
-        n_letters = len(table)
-        n_cells = len(cells)
+        cooling = (self.plan.temperature_end / hot) ** (1 / steps)
+        random_ = self.random
+        swap_move, change_move, out_of_time = self.swap_move, self.change_move, self.out_of_time
         for step in range(steps):
             if step & 511 == 0 and out_of_time():
                 break
             temperature *= cooling
-            if random_() < 0.5:  # swap two cells (and their dice)
-                a, b = cells[int(random_() * n_cells)], randrange(size)
-                if letters[a] == letters[b]:
-                    continue
-                swap(a, b)
-                candidate = value()
-                delta = candidate - current
-                if delta >= 0 or random_() < exp(delta / temperature):
-                    current = candidate
-                    note(current)
-                else:
-                    swap(a, b)
-                continue
-            cell = cells[int(random_() * n_cells)]
-            before = letters[cell]
-            old_face = faces[cell]
-            if use_dice:
-                set_face(cell, randrange(6))
+            if random_() < 0.5:
+                current = swap_move(cells, current, temperature)
             else:
-                letters[cell] = table[int(random_() * n_letters)]
-            if letters[cell] == before:
-                continue
-            candidate = value()
-            delta = candidate - current
-            if delta >= 0 or random_() < exp(delta / temperature):
-                current = candidate
-                note(current)
-            elif use_dice:
-                set_face(cell, old_face)
-            else:
-                letters[cell] = before
+                current = change_move(cells, current, temperature)
         return current
 
-    def climb(current: int) -> int:
+    def swap_move(self, cells: list[int], current: int, temperature: float) -> int:
+        """Swap a cell of ``cells`` with any cell (and their dice), kept if :meth:`accepts`
+        says so; returns the board's value after the move (or without it)."""
+        random_, letters = self.random, self.letters
+        a, b = cells[int(random_() * len(cells))], self.randrange(self.size)
+        if letters[a] == letters[b]:
+            return current
+        self.swap(a, b)
+        candidate = self.value()
+        if self.accepts(candidate - current, temperature):
+            self.note(candidate)
+            return candidate
+        self.swap(a, b)
+        return current
+
+    def change_move(self, cells: list[int], current: int, temperature: float) -> int:
+        """Give a cell of ``cells`` a new letter (with dice: turn its die to a random face),
+        kept if :meth:`accepts` says so; returns the board's value after the move (or
+        without it)."""
+        letters = self.letters
+        cell = cells[int(self.random() * len(cells))]
+        before = letters[cell]
+        old_face = self.faces[cell]
+        self.redraw(cell)
+        if letters[cell] == before:
+            return current
+        candidate = self.value()
+        if self.accepts(candidate - current, temperature):
+            self.note(candidate)
+            return candidate
+        if self.use_dice:
+            self.set_face(cell, old_face)
+        else:
+            letters[cell] = before
+        return current
+
+    def accepts(self, delta: int, temperature: float) -> bool:
+        """The annealing's acceptance rule: a move that keeps or raises the value is taken; one
+        that lowers it by ``-delta`` with probability ``exp(delta / temperature)``."""
+        return delta >= 0 or self.random() < math.exp(delta / temperature)
+
+    def climb(self, current: int) -> int:
         """Climb to a local optimum: take the best of every one-cell change (every letter, or
         every face of the cell's die) and every swap, until none helps. An anneal or a region
         re-anneal can stop a change or two short of its peak; this makes sure it does not."""
         while True:
-            best_move: tuple[int, int, int | str] | None = None
-            best_value = current
-            for cell in range(size):
-                if out_of_time():
-                    return current
-                before = letters[cell]
-                if use_dice:
-                    old_face = faces[cell]
-                    for face in range(6):
-                        set_face(cell, face)
-                        if letters[cell] != before and (candidate := value()) > best_value:
-                            best_value, best_move = candidate, (0, cell, face)
-                    set_face(cell, old_face)
-                    continue
-                for letter in _ALPHABET:
-                    if letter != before:
-                        letters[cell] = letter
-                        if (candidate := value()) > best_value:
-                            best_value, best_move = candidate, (1, cell, letter)
-                letters[cell] = before
-            for a in range(size):
-                if out_of_time():
-                    return current
-                for b in range(a + 1, size):
-                    if letters[a] != letters[b]:
-                        swap(a, b)
-                        if (candidate := value()) > best_value:
-                            best_value, best_move = candidate, (2, a, b)
-                        swap(a, b)
-            if best_move is None:
+            found = self.best_neighbour(current)
+            if found is None:
                 return current
-            kind, x, y = best_move
-            if kind == 0:
-                set_face(x, int(y))
-            elif kind == 1:
-                letters[x] = str(y)
-            else:
-                swap(x, int(y))
-            current = best_value
-            note(current)
+            move, current = found
+            self.make(move)
+            self.note(current)
 
-    every_cell = list(range(size))
-    try:
-        while not out_of_time():
-            fresh()
-            current = value()
-            note(current)
-            current = climb(anneal(current, plan.steps, plan.temperature_start, every_cell))
-            # Large-neighbourhood search around this restart's peak: rewrite one region at
-            # random, re-anneal only that region, climb; keep the board if it is no worse
-            # (equal boards let the search drift along a plateau), else go back. A peak that
-            # stops improving is left for a fresh restart, which keeps the search diverse.
-            peak = (list(letters), list(order), list(faces))
-            stale = 0
-            while stale < plan.patience and not out_of_time():
-                region = regions[randrange(len(regions))]
-                for cell in region:
-                    if use_dice:
-                        set_face(cell, randrange(6))
-                    else:
-                        letters[cell] = table[int(random_() * len(table))]
-                reached = anneal(value(), plan.region_steps, plan.region_temperature, region)
-                reached = climb(reached)
-                stale = 0 if reached > current else stale + 1
-                if reached >= current:
-                    current = reached
-                    peak = (list(letters), list(order), list(faces))
-                else:
-                    letters[:], order[:], faces[:] = peak
-            result.restarts += 1
-    except KeyboardInterrupt:  # stop, and keep the best board so far
-        result.interrupted = True
-    result.evaluations = evaluations
-    result.seconds = clock() - started
-    return result
+    def best_neighbour(self, current: int) -> tuple[_Move, int] | None:
+        """The best single change or swap from this board, and the value it gives; ``None``
+        when none beats ``current`` or the budget ran out on the way."""
+        letters, faces, value = self.letters, self.faces, self.value
+        best_move: _Move | None = None
+        best_value = current
+        for cell in range(self.size):
+            if self.out_of_time():
+                return None
+            before = letters[cell]
+            if self.use_dice:
+                old_face = faces[cell]
+                for face in range(6):
+                    self.set_face(cell, face)
+                    if letters[cell] != before and (candidate := value()) > best_value:
+                        best_value, best_move = candidate, (0, cell, face)
+                self.set_face(cell, old_face)
+                continue
+            for letter in _ALPHABET:
+                if letter != before:
+                    letters[cell] = letter
+                    if (candidate := value()) > best_value:
+                        best_value, best_move = candidate, (1, cell, letter)
+            letters[cell] = before
+        for a in range(self.size):
+            if self.out_of_time():
+                return None
+            for b in range(a + 1, self.size):
+                if letters[a] != letters[b]:
+                    self.swap(a, b)
+                    if (candidate := value()) > best_value:
+                        best_value, best_move = candidate, (2, a, b)
+                    self.swap(a, b)
+        return None if best_move is None else (best_move, best_value)
+
+    def make(self, move: _Move) -> None:
+        """Make a move :meth:`best_neighbour` chose."""
+        kind, x, y = move
+        if kind == 0:
+            self.set_face(x, int(y))
+        elif kind == 1:
+            self.letters[x] = str(y)
+        else:
+            self.swap(x, int(y))
+
+    # -- the board --------------------------------------------------------------------------
+
+    def fresh(self) -> None:
+        """A fresh random board: letters drawn with the dice's frequencies, or (with dice) the
+        dice shuffled into the cells and each turned to a random face."""
+        size = self.size
+        if not self.use_dice:
+            table, random_ = self.table, self.random
+            self.letters[:] = [table[int(random_() * len(table))] for _ in range(size)]
+            return
+        self.rng.shuffle(self.order)
+        for cell in range(size):
+            self.faces[cell] = self.randrange(6)
+        dice, order, faces = self.dice.dice, self.order, self.faces
+        self.letters[:] = [dice[order[cell]][faces[cell]].lower() for cell in range(size)]
+
+    def rewrite(self, region: list[int]) -> None:
+        """Redraw every cell of ``region`` (a large-neighbourhood move)."""
+        for cell in region:
+            self.redraw(cell)
+
+    def redraw(self, cell: int) -> None:
+        """A new random letter in ``cell`` (with dice: its die turned to a random face)."""
+        if self.use_dice:
+            self.set_face(cell, self.randrange(6))
+        else:
+            self.letters[cell] = self.table[int(self.random() * len(self.table))]
+
+    def set_face(self, cell: int, face: int) -> None:
+        """Turn the die in ``cell`` to ``face``."""
+        self.faces[cell] = face
+        self.letters[cell] = self.dice.dice[self.order[cell]][face].lower()
+
+    def swap(self, a: int, b: int) -> None:
+        """Swap two cells' letters (and, with dice, their dice)."""
+        letters = self.letters
+        letters[a], letters[b] = letters[b], letters[a]
+        if self.use_dice:
+            order, faces = self.order, self.faces
+            order[a], order[b] = order[b], order[a]
+            faces[a], faces[b] = faces[b], faces[a]
+
+    def snapshot(self) -> tuple[list[str], list[int], list[int]]:
+        """A copy of the state, to come back to."""
+        return list(self.letters), list(self.order), list(self.faces)
+
+    def restore(self, state: tuple[list[str], list[int], list[int]]) -> None:
+        """Go back to a :meth:`snapshot`."""
+        self.letters[:], self.order[:], self.faces[:] = state
+
+    # -- value, budget and the best board ---------------------------------------------------
+
+    def value(self) -> int:
+        """The value of the board as it stands (one evaluation of the budget)."""
+        self.evaluations += 1
+        return int(self.evaluate())
+
+    def out_of_time(self) -> bool:
+        """Whether the budget is spent; on the way, a progress report when one is due."""
+        budget = self.budget
+        now = budget.clock()
+        if budget.on_progress is not None and now >= self.next_report:
+            self.next_report = now + budget.progress_every
+            budget.on_progress(now - self.started, self.evaluations, self.result.value)
+        if budget.max_evaluations is not None:
+            return self.evaluations >= budget.max_evaluations
+        return now - self.started >= budget.seconds
+
+    def note(self, current: int) -> None:
+        """Keep the board if it beats the best so far, and tell ``on_improve``."""
+        result = self.result
+        if current > result.value:
+            board = _board(self.letters, self.rows, self.cols)
+            result.board, result.value = board, current
+            found = Improvement(
+                self.budget.clock() - self.started, self.evaluations, current, str(board)
+            )
+            result.improvements.append(found)
+            if self.on_improve is not None:
+                self.on_improve(found)
 
 
 def _board(letters: list[str], rows: int, cols: int) -> Board:
