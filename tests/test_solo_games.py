@@ -87,6 +87,21 @@ def test_the_deadline_is_the_servers(games: SoloGames, clock: FakeClock) -> None
         games.submit(game_id, "rates", key)
 
 
+def test_a_word_too_late_ends_and_scores_the_game(games: SoloGames, clock: FakeClock) -> None:
+    """The round engine refuses a word from the deadline on; its player being here, the game
+    is ended and scored then, so a stranger's read (which does no work) finds it over."""
+    started = games.start("big", board=BOARD, options={"timer": 30})
+    game_id, key = started.game.id, started.key
+    games.submit(game_id, "lines", key)
+    clock.advance(31)
+    assert games.get(game_id).to_json()["phase"] == "scoring"
+    with pytest.raises(GameStateError, match="time is up"):
+        games.submit(game_id, "rates", key)
+    shown = games.get(game_id).to_json()
+    assert shown["phase"] == "ended" and shown["score"] == 2
+    assert shown["ended_at"] == shown["deadline"]
+
+
 def test_results_add_up_found_missed_and_share(
     games: SoloGames, clock: FakeClock, standard: Dictionary
 ) -> None:

@@ -35,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..analysis import Band, shake_in_band
+from ..board import Board
 from ..dice import MAX_SEED, new_seed, shake
 from ..dictionary import COMMON_LEVEL, Dictionary
 from ..errors import (
@@ -183,8 +184,6 @@ class SoloGames:
         if board is not None:
             if seed is not None or band is not None:
                 raise RulesError("give a board or a seed (or band), not both")
-            from ..board import Board
-
             board_text = str(Board.parse(board))
         else:
             if seed is None:
