@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
-from bigboggle import Board, Dictionary, Rules, shake, solve
+from bigboggle import Board, Dictionary, Rules, shake, solve, tui
 from bigboggle.tui import BoggleApp, PlaySettings
 from bigboggle.tui.board_view import BoardView
 from bigboggle.tui.help import HelpScreen
+from bigboggle.tui.host import GameHost
 from bigboggle.tui.solo import PlayScreen, ResultsScreen
 from bigboggle.tui.table import EntryScreen, TableResultsScreen, TrayScreen
 
 BOARD = Board("LINES/TQARD/HEMOP/ABCKI/PSTEW")
+
+#: The terminal game's modules that may import the app: the app itself and the package.
+LEAF_EXEMPT = {"app.py", "__init__.py"}
 
 
 class FakeClock:
@@ -77,7 +83,7 @@ def test_solo_round_verdicts_end_and_missed_words(standard: Dictionary) -> None:
         assert app.screen.query_one("#board", BoardView)._path == best.get("lines").path  # type: ignore[union-attr]
         for word, verdict in [
             ("xyzzy", "not on the board"),
-            ("lines", "already found"),
+            ("lines", "repeated"),  # the label every front end uses (Verdict.label)
             ("lin", "too short"),
             ("dockets", "DOCKETS: 5 points"),
         ]:
@@ -289,8 +295,11 @@ def test_a_tournament_tied_exactly_has_no_winner(standard: Dictionary) -> None:
 
 
 # -- snapshots of the main screens (tests/__snapshots__; update with --snapshot-update) ---------
+# Taken once, on the default core: a screen shows what the round engine returns, and the cores
+# are compared with each other by tests/test_cores.py.
 
 
+@pytest.mark.once
 def test_snapshot_solo_play(snap_compare: Any, standard: Dictionary) -> None:
     async def type_words(pilot: Pilot[None]) -> None:
         await pilot.press(*"lines", "enter", *"quilt", "enter", *"xyzzy", "enter")
@@ -299,6 +308,7 @@ def test_snapshot_solo_play(snap_compare: Any, standard: Dictionary) -> None:
     assert snap_compare(solo_app(standard, FakeClock()), run_before=type_words)
 
 
+@pytest.mark.once
 def test_snapshot_solo_results(snap_compare: Any, standard: Dictionary) -> None:
     clock = FakeClock()
 
@@ -310,10 +320,12 @@ def test_snapshot_solo_results(snap_compare: Any, standard: Dictionary) -> None:
     assert snap_compare(solo_app(standard, clock), run_before=play_and_end)
 
 
+@pytest.mark.once
 def test_snapshot_help(snap_compare: Any, standard: Dictionary) -> None:
     assert snap_compare(solo_app(standard, FakeClock()), press=["f1"])
 
 
+@pytest.mark.once
 def test_snapshot_table_tray(snap_compare: Any, standard: Dictionary) -> None:
     settings = PlaySettings(
         Rules.preset("big", challenge=True),
@@ -325,6 +337,7 @@ def test_snapshot_table_tray(snap_compare: Any, standard: Dictionary) -> None:
     assert snap_compare(BoggleApp(settings, clock=FakeClock(), key_guard=0))
 
 
+@pytest.mark.once
 def test_snapshot_table_results(snap_compare: Any, standard: Dictionary) -> None:
     clock = FakeClock()
     settings = PlaySettings(Rules.preset("big"), standard, board=BOARD, players=("ann", "bob"))
@@ -364,3 +377,21 @@ def test_boards_to_order_in_the_terminal_game(standard: Dictionary) -> None:
     run(app, script)
     with pytest.raises(ValueError, match="widen"):
         PlaySettings(rules, standard, seed=1, band=Band(min_points=10**6))
+
+
+@pytest.mark.once
+def test_the_screens_are_leaves_that_reach_the_app_as_a_host() -> None:
+    """Only the app imports the screens; a screen never imports the app (not even for its type)
+    but reaches it as the GameHost protocol, which the app implements."""
+    package = Path(tui.__file__).parent
+    screens = sorted(path for path in package.glob("*.py") if path.name not in LEAF_EXEMPT)
+    assert {"solo.py", "table.py", "help.py", "host.py"} <= {path.name for path in screens}
+    for path in screens:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = {node.module or ""} | {
+                    f"{node.module or ''}.{alias.name}".lstrip(".") for alias in node.names
+                }
+                assert not names & {"app", "bigboggle.tui.app"}, f"{path.name} imports the app"
+    app = BoggleApp(PlaySettings(Rules.preset("big"), Dictionary.from_words(["lines"])))
+    assert isinstance(app, GameHost)

@@ -1,84 +1,27 @@
-"""The Textual application: settings, the clock, and the order of the screens."""
+"""The Textual application: the order of the screens, round after round.
+
+The app is the one module of the terminal game that knows them all: the settings
+(:mod:`.settings`), the clock (:mod:`.clock`) and the screens (:mod:`.solo`, :mod:`.table`,
+:mod:`.help`), which see it only as the :class:`~.host.GameHost` it implements.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import ModalScreen, Screen
 
-from ..analysis import Band, shake_in_band
+from ..analysis import shake_in_band
 from ..board import Board
 from ..dice import new_seed, shake
-from ..dictionary import Dictionary
-from ..errors import RoundInputError
-from ..rules import Rules
-from ..scoring import Tournament, check_setup
-
-#: How long a practice round runs: it has no timer, so effectively forever.
-PRACTICE_SECONDS = 10.0**9
-
-Clock = Callable[[], float]
-
-
-@dataclass
-class PlaySettings:
-    """What the player chose on the command line.
-
-    With ``players``, the game runs in table mode (one board, paper lists typed in after the
-    timer); without, it is a solo game. ``seed`` makes the boards replayable: round ``n`` uses
-    ``seed + n - 1``. ``board`` fixes the first round's board.
-    """
-
-    rules: Rules
-    words: Dictionary
-    seed: int | None = None
-    board: Board | None = None
-    timer: float | None = None
-    practice: bool = False
-    players: tuple[str, ...] = ()
-    teams: dict[str, list[str]] | None = None
-    min_length: dict[str, int] = field(default_factory=dict)
-    target: int | None = None
-    rounds: int | None = None
-    #: Only boards in this band (an :class:`bigboggle.analysis.Band`), when set.
-    band: Band | None = None
-
-    def __post_init__(self) -> None:
-        for name in self.players:
-            if self.players.count(name) > 1:
-                raise RoundInputError(f"players: {name!r} appears twice; names must differ")
-        if self.players:
-            check_setup(list(self.players), self.rules, self.teams, self.min_length)
-        elif self.teams:
-            raise RoundInputError("teams: team play needs --players")
-        elif self.min_length:
-            raise RoundInputError(
-                "handicaps are for named players at a table (--players); "
-                "for yourself, use --min-length"
-            )
-        if self.teams is not None and len(self.teams) < 2:
-            raise RoundInputError("teams: team play needs at least two teams")
-        if self.practice and self.timer is not None:
-            raise RoundInputError("a practice round has no timer; drop --timer or --practice")
-        if self.band is not None:  # a band no board can meet is an error now, not mid-game
-            shake_in_band(self.rules, self.words, self.band, seed=self.seed or 0)
-        if self.seed is None and self.board is None:
-            self.seed = new_seed()
-
-    @property
-    def table_mode(self) -> bool:
-        """Whether this is a game for a real table of players."""
-        return bool(self.players)
-
-    @property
-    def seconds(self) -> float:
-        """The round's length in seconds."""
-        if self.practice:
-            return PRACTICE_SECONDS
-        return float(self.timer if self.timer is not None else self.rules.timer)
+from ..scoring import Tournament
+from .clock import Clock
+from .help import HelpScreen
+from .settings import PlaySettings
+from .solo import PlayScreen
+from .table import TrayScreen
 
 
 class BoggleApp(App[None]):
@@ -144,20 +87,14 @@ class BoggleApp(App[None]):
 
     def start_round(self) -> None:
         """Shake (or take) the next board and show the screen that plays it."""
-        from .solo import PlayScreen
-        from .table import TrayScreen
-
         board = self.next_board()
         if self.settings.table_mode:
             self.switch_or_push(TrayScreen(board))
         else:
             self.switch_or_push(PlayScreen(board))
 
-    def switch_or_push(self, screen: object) -> None:
+    def switch_or_push(self, screen: Screen[None]) -> None:
         """Show ``screen`` in place of the current game screen (closing the help if open)."""
-        from textual.screen import ModalScreen, Screen
-
-        assert isinstance(screen, Screen)
         while isinstance(self.screen, ModalScreen):
             self.pop_screen()
         if len(self.screen_stack) > 1:
@@ -167,7 +104,5 @@ class BoggleApp(App[None]):
 
     def action_help(self) -> None:
         """Show the keys and the rules."""
-        from .help import HelpScreen
-
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.settings))

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 
 from .board_view import Plain
-
-if TYPE_CHECKING:
-    from .app import PlaySettings
+from .settings import PlaySettings
 
 KEYS = """Keys
   Enter    submit the typed word (solo)

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import shlex
 import time
-from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from ..board import Board, Path
@@ -19,21 +17,10 @@ from ..round import Round
 from ..scoring import RoundResult
 from ..verdicts import Verdict, WordResult
 from .board_view import BoardView, Plain, cells
-
-if TYPE_CHECKING:
-    from .app import BoggleApp
+from .clock import clock_text
+from .host import GameScreen
 
 PLAYER = "you"
-
-VERDICT_TEXT = {
-    Verdict.NOT_A_WORD: "not a word",
-    Verdict.REPEATED: "already found",
-    Verdict.TOO_SHORT: "too short",
-    Verdict.NOT_ON_BOARD: "not on the board",
-    Verdict.NOT_IN_DICTIONARY: "not in the dictionary",
-    Verdict.CROSSED_OFF: "crossed off",
-    Verdict.SCORED: "scored",
-}
 
 
 def verdict_line(result: WordResult) -> str:
@@ -43,18 +30,12 @@ def verdict_line(result: WordResult) -> str:
         bonus = f" (+{result.bonus} challenge cube)" if result.bonus else ""
         return f"{result.word.upper()}: {points}{bonus}"
     shown = result.word.upper() if result.word else repr(result.entry)
-    return f"{shown}: {VERDICT_TEXT[result.verdict]}"
+    return f"{shown}: {result.verdict.label}"
 
 
 def plural(count: int, noun: str) -> str:
     """``1 word``, ``2 words``."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def clock_text(seconds: float) -> str:
-    """``m:ss`` of the seconds left."""
-    whole = max(0, int(seconds + 0.999))
-    return f"{whole // 60}:{whole % 60:02d}"
 
 
 class WordInput(Input):
@@ -63,7 +44,7 @@ class WordInput(Input):
     BINDINGS = [Binding("question_mark", "app.help", "Help", priority=True, show=False)]
 
 
-class PlayScreen(Screen[None]):
+class PlayScreen(GameScreen):
     """A solo round: the board, the countdown, the word line and the words found so far."""
 
     BINDINGS = [Binding("ctrl+e", "end_round", "End the round", priority=True)]
@@ -73,15 +54,8 @@ class PlayScreen(Screen[None]):
         self.board = board
         self.game: Round | None = None
 
-    @property
-    def boggle(self) -> BoggleApp:
-        from .app import BoggleApp
-
-        assert isinstance(self.app, BoggleApp)
-        return self.app
-
     def compose(self) -> ComposeResult:
-        settings = self.boggle.settings
+        settings = self.host.settings
         with Horizontal(id="top"):
             with Vertical(id="left", classes="auto"):
                 yield BoardView(self.board, id="board")
@@ -98,9 +72,9 @@ class PlayScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        settings = self.boggle.settings
+        settings = self.host.settings
         self.game = Round(self.board, settings.rules, settings.words, [PLAYER])
-        self.game.start(self.boggle.clock(), duration=settings.seconds)
+        self.game.start(self.host.clock(), duration=settings.seconds)
         found = self.query_one("#found", DataTable)
         found.add_columns("word", "pts")
         found.can_focus = False
@@ -113,9 +87,9 @@ class PlayScreen(Screen[None]):
         game = self.game
         if game is None or game.result is not None:
             return
-        now = self.boggle.clock()
+        now = self.host.clock()
         countdown = self.query_one("#countdown", Static)
-        if self.boggle.settings.practice:
+        if self.host.settings.practice:
             countdown.update("Practice: no timer")
         else:
             countdown.update(f"Time left {clock_text(game.time_left(now))}")
@@ -128,7 +102,7 @@ class PlayScreen(Screen[None]):
         game = self.game
         if not entry or game is None or game.result is not None:
             return
-        now = self.boggle.clock()
+        now = self.host.clock()
         if game.is_over(now):
             self.finish(now)
             return
@@ -151,7 +125,7 @@ class PlayScreen(Screen[None]):
             )
 
     def action_end_round(self) -> None:
-        self.finish(self.boggle.clock(), early=True)
+        self.finish(self.host.clock(), early=True)
 
     def finish(self, now: float, early: bool = False) -> None:
         """End the round and show the results."""
@@ -159,10 +133,10 @@ class PlayScreen(Screen[None]):
         if game is None:
             return
         result = game.end(now, early=early)
-        self.boggle.switch_or_push(ResultsScreen(result))
+        self.host.switch_or_push(ResultsScreen(result))
 
 
-class ResultsScreen(Screen[None]):
+class ResultsScreen(GameScreen):
     """The end of a solo round: the score, its share of the board, and every missed word."""
 
     BINDINGS = [
@@ -180,14 +154,7 @@ class ResultsScreen(Screen[None]):
 
     def settled(self) -> bool:
         """Whether the letter keys work yet (not while the last word is still being typed)."""
-        return time.monotonic() - self.opened >= self.boggle.key_guard
-
-    @property
-    def boggle(self) -> BoggleApp:
-        from .app import BoggleApp
-
-        assert isinstance(self.app, BoggleApp)
-        return self.app
+        return time.monotonic() - self.opened >= self.host.key_guard
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -215,9 +182,9 @@ class ResultsScreen(Screen[None]):
 
     def replay_command(self) -> str:
         """The command that plays this board again."""
-        settings = self.boggle.settings
+        settings = self.host.settings
         parts = ["bigboggle", "play", "--rules", settings.rules.name]
-        seed = self.boggle.round_seeds[-1] if self.boggle.round_seeds else None
+        seed = self.host.round_seeds[-1] if self.host.round_seeds else None
         if seed is not None:
             parts += ["--seed", str(seed)]
             if settings.rules.challenge:
@@ -239,9 +206,9 @@ class ResultsScreen(Screen[None]):
         table = self.query_one("#words", DataTable)
         table.clear()
         self.paths.clear()
-        words = self.boggle.settings.words
+        words = self.host.settings.words
         for entry in self.result.players[PLAYER].words:
-            note = VERDICT_TEXT[entry.verdict]
+            note = entry.verdict.label
             table.add_row(
                 *cells(entry.word, entry.score or "", f"yours: {note}"), key=f"y:{entry.word}"
             )
@@ -271,7 +238,7 @@ class ResultsScreen(Screen[None]):
 
     def action_new_game(self) -> None:
         if self.settled():
-            self.boggle.start_round()
+            self.host.start_round()
 
     def action_quit(self) -> None:
         if self.settled():

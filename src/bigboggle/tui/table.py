@@ -8,34 +8,21 @@ advanced play, the challenge cube), round after round, as a tournament if asked.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Digits, Footer, TextArea
 
 from ..board import Board, Path
 from ..errors import BoggleError
 from ..scoring import RoundResult, score_round
 from .board_view import BoardView, Plain, cells
-from .solo import VERDICT_TEXT, clock_text
-
-if TYPE_CHECKING:
-    from .app import BoggleApp
+from .clock import clock_text
+from .host import GameScreen
 
 
-class _TableScreen(Screen[None]):
-    @property
-    def boggle(self) -> BoggleApp:
-        from .app import BoggleApp
-
-        assert isinstance(self.app, BoggleApp)
-        return self.app
-
-
-class TrayScreen(_TableScreen):
+class TrayScreen(GameScreen):
     """The board and the timer, big, for everyone at the table."""
 
     BINDINGS = [Binding("ctrl+e", "end_round", "Time's up now")]
@@ -54,7 +41,7 @@ class TrayScreen(_TableScreen):
     """
 
     def compose(self) -> ComposeResult:
-        settings = self.boggle.settings
+        settings = self.host.settings
         players = ", ".join(settings.players)
         rules = settings.rules
         notes = [f"{rules.min_length}+ letters, adjoining cubes, no cube twice"]
@@ -66,14 +53,14 @@ class TrayScreen(_TableScreen):
                 + ", ".join(f"{n} {m}+ letters" for n, m in settings.min_length.items())
             )
         with Vertical(id="tray"):
-            yield Plain(f"Round {self.boggle.round_number}: {players}. Write your words on paper.")
+            yield Plain(f"Round {self.host.round_number}: {players}. Write your words on paper.")
             yield BoardView(self.board, id="board", big=self.app.size.height >= 34)
             yield Digits("", id="clock")
             yield Plain("\n".join(notes), id="countdown")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.deadline = self.boggle.clock() + self.boggle.settings.seconds
+        self.deadline = self.host.clock() + self.host.settings.seconds
         self.tick()
         self.set_interval(0.25, self.tick)
 
@@ -81,9 +68,9 @@ class TrayScreen(_TableScreen):
         """Count down; when time is up, collect the lists."""
         if self.done:
             return
-        left = self.deadline - self.boggle.clock()
+        left = self.deadline - self.host.clock()
         digits = self.query_one("#clock", Digits)
-        if self.boggle.settings.practice:
+        if self.host.settings.practice:
             digits.update("--:--")
         else:
             digits.update(clock_text(left))
@@ -100,7 +87,7 @@ class TrayScreen(_TableScreen):
         if self.done:
             return
         self.done = True
-        self.boggle.switch_or_push(EntryScreen(self.board, self.boggle.settings.players, {}))
+        self.host.switch_or_push(EntryScreen(self.board, self.host.settings.players, {}))
 
 
 def split_list(text: str) -> list[str]:
@@ -108,7 +95,7 @@ def split_list(text: str) -> list[str]:
     return [word for word in re.split(r"[\s,;]+", text) if word]
 
 
-class EntryScreen(_TableScreen):
+class EntryScreen(GameScreen):
     """One player types their paper list; ctrl+s passes the keyboard to the next player."""
 
     BINDINGS = [
@@ -141,9 +128,9 @@ class EntryScreen(_TableScreen):
     def action_done(self) -> None:
         lists = dict(self.lists)
         lists[self.player] = split_list(self.query_one("#list", TextArea).text)
-        settings = self.boggle.settings
+        settings = self.host.settings
         if len(lists) < len(self.players):
-            self.boggle.switch_or_push(EntryScreen(self.board, self.players, lists))
+            self.host.switch_or_push(EntryScreen(self.board, self.players, lists))
             return
         try:
             result = score_round(
@@ -157,14 +144,14 @@ class EntryScreen(_TableScreen):
         except BoggleError as exc:
             self.notify(str(exc), severity="error")
             return
-        if self.boggle.tournament is not None:
-            self.boggle.tournament.add(result)
+        if self.host.tournament is not None:
+            self.host.tournament.add(result)
         for name, points in result.scores.items():
-            self.boggle.totals[name] = self.boggle.totals.get(name, 0) + points
-        self.boggle.switch_or_push(TableResultsScreen(result))
+            self.host.totals[name] = self.host.totals.get(name, 0) + points
+        self.host.switch_or_push(TableResultsScreen(result))
 
 
-class TableResultsScreen(_TableScreen):
+class TableResultsScreen(GameScreen):
     """Everyone's verdicts, the round's points, the running totals and the words nobody found."""
 
     BINDINGS = [
@@ -190,8 +177,8 @@ class TableResultsScreen(_TableScreen):
         result = self.result
         scores = result.scores
         lines = ["This round: " + ", ".join(f"{name} {scores[name]}" for name in result.ranking)]
-        tournament = self.boggle.tournament
-        totals = tournament.totals if tournament is not None else self.boggle.totals
+        tournament = self.host.tournament
+        totals = tournament.totals if tournament is not None else self.host.totals
         standings = (
             tournament.standings
             if tournament is not None
@@ -217,7 +204,7 @@ class TableResultsScreen(_TableScreen):
             for index, entry in enumerate(player.words):
                 key = f"{name}:{index}"
                 table.add_row(
-                    name, entry.word, VERDICT_TEXT[entry.verdict], str(entry.score or ""), key=key
+                    name, entry.word, entry.verdict.label, str(entry.score or ""), key=key
                 )
                 self.paths[key] = entry.path
         for missed in self.result.missed[:50]:
@@ -231,8 +218,8 @@ class TableResultsScreen(_TableScreen):
         self.query_one("#board", BoardView).highlight(self.paths.get(key or ""))
 
     def action_next_round(self) -> None:
-        tournament = self.boggle.tournament
+        tournament = self.host.tournament
         if tournament is not None and tournament.is_over:
             self.notify("The tournament is over. q quits.")
             return
-        self.boggle.start_round()
+        self.host.start_round()

@@ -1,0 +1,78 @@
+"""What the player chose for a terminal game: rules, words, boards, players, the timer.
+
+The settings are checked as they are made, before any screen opens: the players, teams and
+handicaps by the round engine's own check (the one every front end uses), the rest here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..analysis import Band, shake_in_band
+from ..board import Board
+from ..dice import new_seed
+from ..dictionary import Dictionary
+from ..errors import RoundInputError
+from ..rules import Rules
+from ..scoring import check_setup
+
+#: How long a practice round runs: it has no timer, so effectively forever.
+PRACTICE_SECONDS = 10.0**9
+
+
+@dataclass
+class PlaySettings:
+    """What the player chose on the command line.
+
+    With ``players``, the game runs in table mode (one board, paper lists typed in after the
+    timer); without, it is a solo game. ``seed`` makes the boards replayable: round ``n`` uses
+    ``seed + n - 1``. ``board`` fixes the first round's board.
+    """
+
+    rules: Rules
+    words: Dictionary
+    seed: int | None = None
+    board: Board | None = None
+    timer: float | None = None
+    practice: bool = False
+    players: tuple[str, ...] = ()
+    teams: dict[str, list[str]] | None = None
+    min_length: dict[str, int] = field(default_factory=dict)
+    target: int | None = None
+    rounds: int | None = None
+    #: Only boards in this band (an :class:`bigboggle.analysis.Band`), when set.
+    band: Band | None = None
+
+    def __post_init__(self) -> None:
+        for name in self.players:
+            if self.players.count(name) > 1:
+                raise RoundInputError(f"players: {name!r} appears twice; names must differ")
+        if self.players:
+            check_setup(list(self.players), self.rules, self.teams, self.min_length)
+        elif self.teams:
+            raise RoundInputError("teams: team play needs --players")
+        elif self.min_length:
+            raise RoundInputError(
+                "handicaps are for named players at a table (--players); "
+                "for yourself, use --min-length"
+            )
+        if self.teams is not None and len(self.teams) < 2:
+            raise RoundInputError("teams: team play needs at least two teams")
+        if self.practice and self.timer is not None:
+            raise RoundInputError("a practice round has no timer; drop --timer or --practice")
+        if self.band is not None:  # a band no board can meet is an error now, not mid-game
+            shake_in_band(self.rules, self.words, self.band, seed=self.seed or 0)
+        if self.seed is None and self.board is None:
+            self.seed = new_seed()
+
+    @property
+    def table_mode(self) -> bool:
+        """Whether this is a game for a real table of players."""
+        return bool(self.players)
+
+    @property
+    def seconds(self) -> float:
+        """The round's length in seconds."""
+        if self.practice:
+            return PRACTICE_SECONDS
+        return float(self.timer if self.timer is not None else self.rules.timer)
