@@ -120,7 +120,7 @@ def test_only_the_host_starts_and_configures(rooms: Rooms) -> None:
     [
         ({"rules": "giant"}, RulesError, "unknown rules"),
         ({"timer": 2}, RulesError, "timer"),
-        ({"options": {"teams": True}}, RulesError, "not a room option"),
+        ({"options": {"teams": True}}, RulesError, "settings.options: unknown room option .teams."),
         ({"colour": "red"}, RoundInputError, "unknown key 'colour'"),
         ({"max_players": 500}, RoundInputError, "max_players"),
         ({"dictionary": "klingon"}, Exception, "unknown dictionary"),

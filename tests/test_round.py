@@ -344,3 +344,109 @@ def test_durations_must_be_finite_and_words_not_before_the_start() -> None:
     game.start(100.0)
     with pytest.raises(GameStateError, match="before the round started"):
         game.submit("ann", "lines", 99.0)
+
+
+# -- a round restored from stored state ----------------------------------------------------------
+
+
+def resumed(
+    *players: str, started_at: float = 100.0, deadline: float = 280.0, **kw: object
+) -> Round:
+    return Round.resume(
+        BOARD,
+        BIG,
+        WORDS,
+        players or ("ann", "bob"),
+        started_at=started_at,
+        deadline=deadline,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_a_resumed_round_is_running_with_its_clock() -> None:
+    game = resumed()
+    assert game.phase is Phase.RUNNING
+    assert (game.started_at, game.deadline) == (100.0, 280.0)
+    assert game.players == ("ann", "bob") and game.words_of("ann") == ()
+    assert game.time_left(200.0) == 80.0
+
+
+@pytest.mark.parametrize(
+    ("player", "now", "error", "message"),
+    [
+        ("ann", 99.0, GameStateError, "not started yet"),
+        ("ann", 280.0, GameStateError, "time is up"),
+        ("ann", 900.0, GameStateError, "time is up"),
+        ("zed", 150.0, RoundInputError, "'zed' is not in this game"),
+    ],
+    ids=["before-start", "at-deadline", "after-deadline", "unknown-player"],
+)
+def test_a_resumed_round_refuses_what_a_round_refuses(
+    player: str, now: float, error: type[Exception], message: str
+) -> None:
+    live = new_game()
+    live.start(100.0, 180.0)
+    for game in (live, resumed()):
+        with pytest.raises(error, match=message):
+            game.submit(player, "lines", now)
+        with pytest.raises(error, match=message):
+            game.judge_next(player, "lines", now, earlier=set(), count=0)
+
+
+def test_a_resumed_round_refuses_a_full_list_as_a_round_does() -> None:
+    from bigboggle.limits import MAX_LIST_LENGTH
+
+    game = resumed()
+    full = {"line"}
+    with pytest.raises(RoundInputError, match=f"{MAX_LIST_LENGTH} words; no more fit"):
+        game.judge_next("ann", "lines", 150.0, earlier=full, count=MAX_LIST_LENGTH)
+    # A repeat is answered (not stored: nothing to refuse).
+    again = game.judge_next("ann", "line", 150.0, earlier=full, count=MAX_LIST_LENGTH)
+    assert again.verdict is Verdict.REPEATED
+
+
+def test_a_resumed_round_judges_and_scores_as_a_live_one() -> None:
+    lists = {"ann": ["lines", "quit", "mear", "lines"], "kid": ["ram", "quit", "nile"]}
+    handicaps = {"kid": 3}
+    live = Round(BOARD, BIG, WORDS, list(lists), min_length=handicaps)
+    live.start(100.0, 180.0)
+    back = resumed(*lists, min_length=handicaps)
+    for player, words in lists.items():
+        for at, word in enumerate(words):
+            now = 101.0 + at
+            assert back.submit(player, word, now) == live.submit(player, word, now)
+    assert back.end(300.0) == live.end(300.0)
+    assert back.result is not None and back.result.players["kid"].min_length == 3
+
+
+def test_a_resumed_round_takes_a_judge_made_for_it() -> None:
+    from bigboggle.judge import Judge
+
+    judge = Judge(Board.parse(BOARD), BIG, WORDS)
+    game = resumed(judge=judge)
+    assert game.judge_next("ann", "lines", 150.0, earlier=set(), count=0).verdict is Verdict.SCORED
+    other = Judge(Board.parse("ABCD/EFGH/IJKL/MNOP"), BIG, WORDS)
+    with pytest.raises(RoundInputError, match="judge: it was made for another board"):
+        resumed(judge=other)
+    with pytest.raises(RoundInputError, match="judge"):
+        resumed(judge=Judge(Board.parse(BOARD), Rules.preset("big", timer=60), WORDS))
+
+
+@pytest.mark.parametrize(
+    ("started_at", "deadline", "message"),
+    [(float("nan"), 10.0, "finite"), (0.0, float("inf"), "finite"), (10.0, 5.0, "before")],
+)
+def test_a_resumed_round_needs_a_clock_that_makes_sense(
+    started_at: float, deadline: float, message: str
+) -> None:
+    with pytest.raises(GameStateError, match=message):
+        resumed(started_at=started_at, deadline=deadline)
+
+
+def test_a_resumed_round_takes_its_setup_as_stored_and_checks_it_at_the_end() -> None:
+    # Restoring does not re-decide the setup (it was checked when the round started); ending
+    # scores it through the same check as any round.
+    game = resumed("ann", "bob", teams={"red": ["ann"]})
+    game.submit("ann", "lines", 150.0)
+    with pytest.raises(RoundInputError, match="'bob' is on no team"):
+        game.end(300.0)

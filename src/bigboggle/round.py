@@ -20,15 +20,10 @@ from .dice import Shake, shake
 from .dictionary import Dictionary, normalise
 from .errors import GameStateError, RoundInputError, quoted
 from .judge import Judge
+from .limits import MAX_LIST_LENGTH
+from .round_setup import RoundSetup, check_name, check_setup
 from .rules import Rules
-from .scoring import (
-    MAX_LIST_LENGTH,
-    RoundResult,
-    RoundSetup,
-    check_name,
-    check_setup,
-    judge_round,
-)
+from .scoring import RoundResult, judge_round
 from .verdicts import Verdict, WordResult
 
 

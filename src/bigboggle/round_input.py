@@ -32,8 +32,14 @@ from .limits import (
     MAX_SPEC_NAME,
 )
 from .names import clean_name, name_key
-from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, RULES_OPTIONS
-from .scoring import same_name_error
+from .round_setup import (
+    clean_handicaps,
+    clean_teams,
+    same_name_error,
+    seat_handicaps,
+    seat_teams,
+)
+from .rules import RULES_OPTIONS, check_options
 
 _KEYS = ("board", "players", "teams", "min_length", "rules", "dictionary", "options")
 
@@ -127,11 +133,10 @@ def parse_round_request(data: Any) -> RoundRequest:
     if "players" not in data:
         raise RoundInputError("players: missing; give each player's list of words")
     players = _players(data["players"])
-    names = {name_key(name): name for name in players}
-    teams = _teams(data["teams"], names) if data.get("teams") is not None else None
+    teams = _teams(data["teams"], players) if data.get("teams") is not None else None
     min_length = None
     if data.get("min_length") is not None:
-        min_length = _min_length(data["min_length"], names)
+        min_length = _min_length(data["min_length"], players)
     rules = _spec(data.get("rules"), "rules", MAX_SPEC_NAME)
     dictionary = _spec(data.get("dictionary"), "dictionary", MAX_DICTIONARY_SPEC)
     options = _options(data["options"]) if data.get("options") is not None else None
@@ -242,49 +247,14 @@ def _check_entry(entry: Any, where: str) -> None:
             ) from None
 
 
-def _player_of(member: Any, where: str, names: dict[str, str]) -> str:
-    """The round's player that ``member`` names (matched on the name key)."""
-    normal = clean_name(_text(member, where), where)
-    player = names.get(name_key(normal))
-    if player is None:
-        raise RoundInputError(f"{where}: {quoted(member)} is not one of the players")
-    return player
+def _teams(value: Any, players: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The teams, checked by the one check of a round's setup, members spelled as players."""
+    return seat_teams(clean_teams(value, "teams"), players, "teams")
 
 
-def _teams(value: Any, names: dict[str, str]) -> dict[str, list[str]]:
-    teams = _bounded_mapping(value, "teams", "name -> list", MAX_PLAYERS)
-    members = sum(len(listed) for listed in teams.values() if isinstance(listed, list))
-    if members > MAX_PLAYERS:  # each player plays for one team
-        raise RoundInputError(
-            f"teams: {members} members in all; the limit is {MAX_PLAYERS}, as for players"
-        )
-    out: dict[str, list[str]] = {}
-    seen: dict[str, str] = {}
-    for raw_team, members in teams.items():
-        team = _distinct_name(raw_team, "teams", seen)
-        key = f"teams.{team}"
-        listed = _bounded_list(members, key, MAX_PLAYERS, "members")
-        out[team] = [_player_of(member, f"{key}[{i}]", names) for i, member in enumerate(listed)]
-    return out
-
-
-def _min_length(value: Any, names: dict[str, str]) -> dict[str, int]:
-    handicaps = _bounded_mapping(value, "min_length", "player -> number", MAX_PLAYERS)
-    out: dict[str, int] = {}
-    for raw_name, shortest in handicaps.items():
-        where = f"min_length.{clean_name(_text(raw_name, 'min_length'), 'min_length')}"
-        player = _player_of(raw_name, where, names)
-        if isinstance(shortest, bool) or not isinstance(shortest, int):
-            raise RoundInputError(f"{where}: expected a whole number, not {_kind(shortest)}")
-        if not MIN_WORD_LENGTH <= shortest <= MAX_WORD_LENGTH:
-            raise RoundInputError(
-                f"{where}: {quoted(shortest, 12)} must be between {MIN_WORD_LENGTH} and "
-                f"{MAX_WORD_LENGTH}"
-            )
-        if player in out:
-            raise RoundInputError(f"{where}: {quoted(player)} has a handicap already")
-        out[player] = shortest
-    return out
+def _min_length(value: Any, players: dict[str, list[str]]) -> dict[str, int]:
+    """The handicaps, checked by the one check of a round's setup, spelled as players."""
+    return seat_handicaps(clean_handicaps(value, "min_length"), players, "min_length")
 
 
 def _spec(value: Any, key: str, limit: int) -> str | None:
@@ -309,12 +279,8 @@ def _plain_value(value: Any) -> bool:
 
 def _options(value: Any) -> dict[str, Any]:
     options = _bounded_mapping(value, "options", "option -> value", MAX_RULES_OPTIONS)
+    check_options(options, RULES_OPTIONS, "options")
     for name, setting in options.items():
-        if name not in RULES_OPTIONS:
-            raise RoundInputError(
-                f"options: unknown option {quoted(name)}; options are: "
-                f"{', '.join(sorted(RULES_OPTIONS))}"
-            )
         if not _plain_value(setting):
             raise RoundInputError(
                 f"options.{name}: expected true/false, a whole number or a name, "

@@ -9,6 +9,7 @@ challenge cube, teams, duplicates kept as a house rule, the dictionary).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -211,12 +212,7 @@ class Rules:
 
         ``advanced=True`` sets the minimum length to 5 unless ``min_length`` is given too.
         """
-        unknown = sorted(set(options) - RULES_OPTIONS)
-        if unknown:
-            raise RulesError(
-                f"unknown rules option {quoted(unknown[0])}; options are: "
-                f"{', '.join(sorted(RULES_OPTIONS))}"
-            )
+        check_options(options, RULES_OPTIONS, "options")
         options = {key: value for key, value in options.items() if value is not None}
         if options.get("advanced") and "min_length" not in options:
             options["min_length"] = max(self.min_length, 5)
@@ -243,6 +239,23 @@ class Rules:
         data = dataclasses.asdict(self)
         data["scoring_table"] = self.table.describe()
         return data
+
+
+def check_options(
+    options: Iterable[object], allowed: Collection[str], where: str, what: str = "rules"
+) -> None:
+    """Refuse an option that is not one of ``allowed``: every whitelist of options (the rules'
+    own, a room's, a solo game's) says so with this one :class:`RulesError`, naming the key
+    (``where``), the option (quoted short, however long) and the ones there are:
+    ``settings.options: unknown room option 'teams'; room options are: advanced, …``.
+    ``what`` says whose options they are (``rules``, ``room``, ``solo game``). Values are
+    checked by :class:`Rules` itself."""
+    for name in options:
+        if not isinstance(name, str) or name not in allowed:
+            raise RulesError(
+                f"{where}: unknown {what} option {quoted(name)}; {what} "
+                f"options are: {', '.join(sorted(allowed))}"
+            )
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:

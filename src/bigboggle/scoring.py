@@ -11,7 +11,7 @@ members of one team counts once for the team; a word found by two teams is cross
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,8 +20,8 @@ from .dictionary import Dictionary
 from .errors import RoundInputError, quoted
 from .judge import Judge
 from .limits import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
-from .names import clean_name, name_key
-from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
+from .round_setup import RoundSetup, check_distinct, check_name, check_setup, same_name_error
+from .rules import Rules
 from .solver import FoundWord, Solution
 from .verdicts import Verdict, WordResult
 
@@ -45,7 +45,8 @@ __all__ = [
 ]
 
 # MAX_PLAYERS (or team members) a round accepts, MAX_LIST_LENGTH entries in one list and
-# MAX_NAME_LENGTH are kept in bigboggle.limits with every other limit (re-exported here).
+# MAX_NAME_LENGTH are kept in bigboggle.limits with every other limit (re-exported here). The
+# setup's checks (check_setup and the name checks) are bigboggle.round_setup's, re-exported.
 
 
 @dataclass(frozen=True)
@@ -162,38 +163,6 @@ def _negate(lengths: tuple[int, ...]) -> tuple[int, ...]:
     return (*(-length for length in lengths), 0)
 
 
-def check_name(name: object, where: str) -> str:
-    """A player's or team's name in its normal form (:func:`bigboggle.names.clean_name`:
-    NFKC, no invisible or control characters, at most MAX_NAME_LENGTH), so every name in the
-    library is checked the same way; :class:`RoundInputError` says what is wrong and where."""
-    return clean_name(name, where)
-
-
-def check_distinct(names: Iterable[object], where: str) -> None:
-    """Refuse two names that people could not tell apart: ``ann`` and ``ANN``, or ``ann`` with
-    a Cyrillic ``а`` (compared by :func:`bigboggle.names.name_key`)."""
-    seen: dict[str, object] = {}
-    for name in names:
-        key = name_key(clean_name(name, where))
-        if key in seen:
-            raise same_name_error(where, seen[key], name)
-        seen[key] = name
-
-
-def same_name_error(where: str, first: object, second: object) -> RoundInputError:
-    """The error for two names that :func:`bigboggle.names.name_key` says are alike; a name
-    with letters outside ASCII is also shown escaped, so the difference can be seen."""
-
-    def shown(name: object) -> str:
-        text = quoted(name)
-        return text if text.isascii() else f"{text} (that is, {ascii(name)[: MAX_NAME_LENGTH * 3]})"
-
-    return RoundInputError(
-        f"{where}: {shown(first)} and {shown(second)} are the same name (names are compared "
-        "ignoring case, width and look-alike letters); give each its own"
-    )
-
-
 def _check_lists(lists: Mapping[str, Sequence[str]]) -> None:
     if not isinstance(lists, Mapping):
         raise RoundInputError("players: expected a mapping of player name -> list of words")
@@ -214,89 +183,6 @@ def _check_lists(lists: Mapping[str, Sequence[str]]) -> None:
         for i, entry in enumerate(entries):
             if not isinstance(entry, str):
                 raise RoundInputError(f"players.{name}[{i}]: expected a word, not {quoted(entry)}")
-
-
-def _player_minimums(
-    lists: Mapping[str, Sequence[str]], rules: Rules, min_length: Mapping[str, int] | None
-) -> dict[str, int]:
-    minimums = dict.fromkeys(lists, rules.min_length)
-    if min_length is not None and not isinstance(min_length, Mapping):
-        raise RoundInputError(
-            f"min_length: expected a mapping of player -> minimum length, not {quoted(min_length)}"
-        )
-    for name, value in (min_length or {}).items():
-        if not isinstance(name, str) or name not in lists:
-            raise RoundInputError(f"min_length.{name}: {quoted(name)} is not one of the players")
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RoundInputError(
-                f"min_length.{name}: expected a whole number, not {quoted(value)}"
-            )
-        if not MIN_WORD_LENGTH <= value <= MAX_WORD_LENGTH:
-            raise RoundInputError(
-                f"min_length.{name}: {value} must be between {MIN_WORD_LENGTH} and "
-                f"{MAX_WORD_LENGTH}"
-            )
-        minimums[name] = value
-    return minimums
-
-
-def _team_of(
-    lists: Mapping[str, Sequence[str]], teams: Mapping[str, Sequence[str]]
-) -> dict[str, str]:
-    if not isinstance(teams, Mapping) or not teams:
-        raise RoundInputError("teams: expected a mapping of team name -> list of player names")
-    team_of: dict[str, str] = {}
-    for team, members in teams.items():
-        check_name(team, "teams")
-        if isinstance(members, str) or not isinstance(members, Sequence) or not members:
-            raise RoundInputError(f"teams.{team}: expected a non-empty list of player names")
-        for i, member in enumerate(members):
-            if not isinstance(member, str) or member not in lists:
-                raise RoundInputError(
-                    f"teams.{team}[{i}]: {quoted(member)} is not one of the players"
-                )
-            if member in team_of:
-                raise RoundInputError(
-                    f"teams.{team}[{i}]: {quoted(member)} is already on team {team_of[member]!r}"
-                )
-            team_of[member] = team
-    for name in lists:
-        if name not in team_of:
-            raise RoundInputError(
-                f"players.{name}: {name!r} is on no team; in team play everyone is"
-            )
-    return team_of
-
-
-@dataclass(frozen=True)
-class RoundSetup:
-    """Who plays a round and how: each player's minimum length and, in team play, their team."""
-
-    minimums: dict[str, int]
-    team_of: dict[str, str] | None
-
-
-def check_setup(
-    players: Sequence[str] | Mapping[str, object],
-    rules: Rules,
-    teams: Mapping[str, Sequence[str]] | None = None,
-    min_length: Mapping[str, int] | None = None,
-) -> RoundSetup:
-    """Check that the players, teams and handicaps fit together; :class:`RoundInputError` says
-    what does not (a name that is not text, a team member who is not playing, a handicap out
-    of range, a player on no team)."""
-    names = list(players)
-    for name in names:
-        check_name(name, "players")
-    check_distinct(names, "players")
-    if rules.teams and teams is None:
-        raise RoundInputError("teams: these rules are for team play, but no teams were given")
-    lists = dict.fromkeys(names, ())
-    minimums = _player_minimums(lists, rules, min_length)
-    team_of = _team_of(lists, teams) if teams is not None else None
-    if teams is not None:
-        check_distinct(teams, "teams")
-    return RoundSetup(minimums, team_of)
 
 
 def score_round(

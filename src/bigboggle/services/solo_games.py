@@ -50,7 +50,7 @@ from ..limits import MAX_ENTRY_LENGTH as MAX_ENTRY_LENGTH  # (still importable f
 from ..limits import SOLO_ENGINE_CACHE
 from ..names import clean_name
 from ..round import Round
-from ..rules import Rules
+from ..rules import Rules, check_options
 from ..verdicts import Verdict, WordResult
 from . import jobs
 from .compute import Runner, run_here
@@ -76,12 +76,7 @@ DAILY_SECRET = "daily_secret"
 def solo_rules(rules: str, options: Mapping[str, Any] | None) -> Rules:
     """The preset with solo options applied; :class:`RulesError` names a bad option."""
     options = dict(options or {})
-    unknown = sorted(str(key) for key in options if key not in SOLO_OPTIONS)
-    if unknown:
-        raise RulesError(
-            f"option {unknown[0][:40]!r} does not apply to a solo game; options: "
-            f"{', '.join(sorted(SOLO_OPTIONS))}"
-        )
+    check_options(options, SOLO_OPTIONS, "options", "solo game")
     return Rules.preset(rules, **options)
 
 

@@ -37,7 +37,7 @@ from ...judge import Judge
 from ...limits import JUDGE_CACHE, ServerLimits
 from ...names import clean_name, name_key
 from ...round import Round
-from ...scoring import check_setup
+from ...round_setup import check_setup
 from ...verdicts import Verdict, WordResult
 from ..compute import Runner, run_here
 from ..shelf import DictionaryShelf
@@ -320,7 +320,14 @@ class Rooms:
                 settings = RoomSettings.from_json(room.settings)
                 rules = settings.ruleset()
                 players = seated_players(session, seat.room)
-                check_setup(players, rules, settings.teams, self._minimums(settings, players))
+                check_setup(
+                    players,
+                    rules,
+                    settings.teams,
+                    self._minimums(settings, players),
+                    where_teams="settings.teams",
+                    where_min_length="settings.handicaps",
+                )
                 dealt = shake(rules.dice, seed, challenge=rules.challenge)
                 now = self.clock()
                 number = (

@@ -1,9 +1,12 @@
 """How a room plays: :class:`RoomSettings`, checked when the host sets them.
 
 Settings are plain JSON (stored with the room, and with each round as it was played), bounded
-as a whole (:data:`~bigboggle.limits.MAX_SETTINGS_BYTES`) before any key is read. Their shape
-is checked here; whether the handicaps and teams fit the seated players is checked when they
-are set (:meth:`RoomSettings.for_seated`) and, with the rules' own checks, when a round starts.
+as a whole (:data:`~bigboggle.limits.MAX_SETTINGS_BYTES`) before any key is read. Teams and
+handicaps are checked by the one check of a round's setup (:mod:`bigboggle.round_setup`): their
+shape here, their names against the seated players when they are set
+(:meth:`RoomSettings.for_seated`), and whether they fit together when a round starts
+(:func:`~bigboggle.round_setup.check_setup`). Options are checked by the one options check
+(:func:`bigboggle.rules.check_options`) against :data:`ROOM_OPTIONS`.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from typing import Any
 
 from ...errors import RoundInputError, RulesError, quoted
 from ...limits import MAX_ROOM_PLAYERS, MAX_ROOM_ROUNDS, MAX_ROOM_TARGET, MAX_SETTINGS_BYTES
-from ...names import clean_name, name_key
-from ...rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
+from ...round_setup import clean_handicaps, clean_teams, seat_handicaps, seat_teams
+from ...rules import MAX_TIMER, Rules, check_options
 
 #: Rules options a room may set (besides the timer and the dictionary).
 ROOM_OPTIONS = frozenset({"advanced", "min_length", "challenge", "challenge_bonus", "duplicates"})
@@ -61,8 +64,12 @@ class RoomSettings:
                 isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high
             ):
                 raise RoundInputError(f"settings.{label}={quoted(value)} must be a number 1-{high}")
-        handicaps = _clean_handicaps(settings.handicaps)
-        teams = _clean_teams(settings.teams)
+        handicaps = clean_handicaps(
+            settings.handicaps, "settings.handicaps", limit=MAX_ROOM_PLAYERS
+        )
+        teams = None
+        if settings.teams is not None:
+            teams = clean_teams(settings.teams, "settings.teams", limit=MAX_ROOM_PLAYERS)
         return cls(**{**settings.__dict__, "handicaps": handicaps, "teams": teams})
 
     def to_json(self) -> dict[str, Any]:
@@ -88,12 +95,7 @@ class RoomSettings:
         """The rules in force: the preset with the options and the timer."""
         if not isinstance(self.options, dict):
             raise RoundInputError("settings.options: expected an object")
-        unknown = sorted(str(key) for key in set(self.options) - ROOM_OPTIONS)
-        if unknown:
-            raise RulesError(
-                f"settings.options: {quoted(unknown[0])} is not a room option; options: "
-                f"{', '.join(sorted(ROOM_OPTIONS))}"
-            )
+        check_options(self.options, ROOM_OPTIONS, "settings.options", "room")
         if self.timer is not None and (
             isinstance(self.timer, bool)
             or not isinstance(self.timer, int)
@@ -109,40 +111,18 @@ class RoomSettings:
 
     def for_seated(self, seated: Iterable[str], room: str) -> RoomSettings:
         """These settings with every name in the handicaps and teams matched to a seated player
-        (spelled as seated); :class:`RoundInputError` names a player who is not seated in
-        ``room`` (words for the message: ``room BCD…``, ``the new room``)."""
-        by_key = {name_key(name): name for name in seated}
-        shown = ", ".join(quoted(n) for n in list(by_key.values())[:10])
-        if len(by_key) > 10:
+        (spelled as seated, by :func:`bigboggle.round_setup.seat_teams` and ``seat_handicaps``);
+        :class:`RoundInputError` names a player who is not seated in ``room`` (words for the
+        message: ``room BCD…``, ``the new room``)."""
+        players = list(seated)
+        shown = ", ".join(quoted(n) for n in players[:10])
+        if len(players) > 10:
             shown += ", …"
-
-        def seated_as(name: str, where: str) -> str:
-            found = by_key.get(name_key(name))
-            if found is None:
-                raise RoundInputError(
-                    f"{where}: {quoted(name)} is not a player in {room} (players: {shown}); "
-                    "handicaps and teams are for seated players"
-                )
-            return found
-
-        handicaps = {
-            seated_as(name, "settings.handicaps"): shortest
-            for name, shortest in self.handicaps.items()
-        }
-        teams: dict[str, list[str]] | None = None
+        among = f"a player in {room} (players: {shown}); handicaps and teams are for seated players"
+        handicaps = seat_handicaps(self.handicaps, players, "settings.handicaps", among=among)
+        teams = None
         if self.teams is not None:
-            teams = {}
-            placed: set[str] = set()
-            for team, members in self.teams.items():
-                teams[team] = []
-                for member in members:
-                    name = seated_as(member, f"settings.teams.{team}")
-                    if name in placed:
-                        raise RoundInputError(
-                            f"settings.teams: {quoted(name)} is in two teams (or twice in one)"
-                        )
-                    placed.add(name)
-                    teams[team].append(name)
+            teams = seat_teams(self.teams, players, "settings.teams", among=among)
         return RoomSettings(**{**self.__dict__, "handicaps": handicaps, "teams": teams})
 
     def without(self, player: str) -> RoomSettings:
@@ -168,65 +148,3 @@ def _check_size(data: Mapping[str, Any]) -> None:
         raise RoundInputError(
             f"settings: {size:,} bytes of JSON; the limit is {MAX_SETTINGS_BYTES:,}"
         )
-
-
-def _clean_handicaps(handicaps: object) -> dict[str, int]:
-    if not isinstance(handicaps, dict):
-        raise RoundInputError("settings.handicaps: expected player -> shortest word length")
-    if len(handicaps) > MAX_ROOM_PLAYERS:
-        raise RoundInputError(
-            f"settings.handicaps: {len(handicaps)} players; a room seats {MAX_ROOM_PLAYERS}"
-        )
-    cleaned: dict[str, int] = {}
-    for name, shortest in handicaps.items():
-        normal = clean_name(name, "settings.handicaps")
-        if (
-            isinstance(shortest, bool)
-            or not isinstance(shortest, int)
-            or not MIN_WORD_LENGTH <= shortest <= MAX_WORD_LENGTH
-        ):
-            raise RoundInputError(
-                f"settings.handicaps.{normal}={quoted(shortest)} must be a word length "
-                f"{MIN_WORD_LENGTH}-{MAX_WORD_LENGTH}"
-            )
-        cleaned[normal] = shortest
-    return cleaned
-
-
-def _clean_teams(teams: object) -> dict[str, list[str]] | None:
-    if teams is None:
-        return None
-    if not isinstance(teams, dict) or not teams:
-        raise RoundInputError("settings.teams: expected team -> list of player names")
-    if len(teams) > MAX_ROOM_PLAYERS:
-        raise RoundInputError(
-            f"settings.teams: {len(teams)} teams; a room seats {MAX_ROOM_PLAYERS}"
-        )
-    cleaned: dict[str, list[str]] = {}
-    placed: set[str] = set()
-    team_keys: dict[str, str] = {}
-    for team, members in teams.items():
-        normal_team = clean_name(team, "settings.teams")
-        if name_key(normal_team) in team_keys:
-            raise RoundInputError(
-                f"settings.teams: {quoted(team_keys[name_key(normal_team)])} and "
-                f"{quoted(normal_team)} are the same team name"
-            )
-        team_keys[name_key(normal_team)] = normal_team
-        if not isinstance(members, list) or not members:
-            raise RoundInputError(f"settings.teams.{normal_team}: expected a list of players")
-        if len(members) > MAX_ROOM_PLAYERS:
-            raise RoundInputError(
-                f"settings.teams.{normal_team}: {len(members)} players; a room seats "
-                f"{MAX_ROOM_PLAYERS}"
-            )
-        cleaned[normal_team] = []
-        for member in members:
-            normal = clean_name(member, f"settings.teams.{normal_team}")
-            if name_key(normal) in placed:
-                raise RoundInputError(
-                    f"settings.teams: {quoted(normal)} is in two teams (or twice in one)"
-                )
-            placed.add(name_key(normal))
-            cleaned[normal_team].append(normal)
-    return cleaned
