@@ -132,7 +132,9 @@ def test_search_improves_monotonically_and_scores_what_it_says(enable2k: Diction
 #: Seeded searches and what they gave before search_best was split into named steps: the best
 #: board, its value, evaluations, restarts, improvements, progress reports, and a digest of every
 #: improvement and report (with a clock that ticks a millisecond a look), so any change to the
-#: order of the random draws, the moves, the acceptance or the clock's readings shows.
+#: order of the random draws, the moves, the acceptance or the clock's readings shows. (The search
+#: uses random's shuffle and randrange, which Python does not promise to keep across versions, as
+#: it does random(): a new Python may need these re-pinned, from the code before a change.)
 PINNED_SEARCHES: dict[
     str, tuple[Rules, dict[str, Any], tuple[str, int, int, int, int, int, str]]
 ] = {

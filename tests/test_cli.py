@@ -1122,3 +1122,19 @@ def test_score_refuses_hostile_rounds_clearly(doc: str, fragments: list[str]) ->
 def test_play_options_are_bounded(args: list[str], fragments: list[str]) -> None:
     message = fails(run("play", *args), *fragments)
     assert len(message) <= LONGEST_ERROR
+
+
+def test_seeds_any_up_to_max_seed_and_fresh_ones_below_the_fresh_bound() -> None:
+    from bigboggle.dice import FRESH_SEED_BOUND, MAX_SEED
+
+    for command in ("shake", "play"):  # the help says the ranges the code enforces
+        help_text = " ".join(run(command, "--help").output.split())
+        assert "up to 2**63-1" in help_text and "below 2**32" in help_text
+    assert MAX_SEED == 2**63 - 1 and FRESH_SEED_BOUND == 2**32
+    largest = run("shake", "--seed", str(MAX_SEED), "--json")
+    assert largest.exit_code == 0 and json.loads(largest.stdout)["seed"] == MAX_SEED
+    too_large = run("shake", "--seed", str(MAX_SEED + 1))
+    assert too_large.exit_code == 2 and "--seed" in too_large.stderr
+    for _ in range(5):
+        fresh = json.loads(run("shake", "--json").stdout)["seed"]
+        assert 0 <= fresh < FRESH_SEED_BOUND

@@ -315,7 +315,10 @@ def _print_solution(solution: Solution, limit: int | None, place: Any = None) ->
     "--seed",
     type=click.IntRange(0, MAX_SEED),
     default=None,
-    help="Seed for a reproducible shake (default: a fresh one, printed).",
+    help=(
+        "Seed for a reproducible shake, any whole number up to 2**63-1 "
+        "(default: a fresh one below 2**32, printed)."
+    ),
 )
 @click.option("--challenge", is_flag=True, help="Swap the challenge cube in for one ordinary die.")
 @_band_option
@@ -489,17 +492,6 @@ def _read_input(source: str) -> tuple[str, str]:
         _fail(f"{label} is not UTF-8 text (byte {exc.start + 1})")
 
 
-_VERDICT_TEXT = {
-    Verdict.NOT_A_WORD: "not a word",
-    Verdict.REPEATED: "repeated",
-    Verdict.TOO_SHORT: "too short",
-    Verdict.NOT_ON_BOARD: "not on the board",
-    Verdict.NOT_IN_DICTIONARY: "not in the dictionary",
-    Verdict.CROSSED_OFF: "crossed off",
-    Verdict.SCORED: "scored",
-}
-
-
 def _print_round(result: RoundResult) -> None:
     click.echo(result.board.render())
     click.echo()
@@ -515,7 +507,7 @@ def _print_round(result: RoundResult) -> None:
         rows = [
             (
                 entry.word,
-                _VERDICT_TEXT[entry.verdict],
+                entry.verdict.label,
                 entry.score if entry.verdict is Verdict.SCORED else "",
                 f"+{entry.bonus} challenge" if entry.bonus else "",
             )
@@ -956,7 +948,10 @@ def _parse_handicaps(items: Sequence[str]) -> dict[str, int]:
 @cli.command("play")
 @_rules_option
 @click.option(
-    "--seed", type=click.IntRange(0, MAX_SEED), default=None, help="Replay the boards of a seed."
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=None,
+    help="Replay the boards of a seed, up to 2**63-1 (default: a fresh one below 2**32).",
 )
 @click.option(
     "--board", "board_text", default=None, metavar="BOARD", help="Play this board (first round)."
