@@ -4,6 +4,7 @@ as the only memory (a second Rooms object on the same database carries on)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import re
@@ -888,3 +889,31 @@ def test_the_rooms_limits_come_from_limits_py(rooms: Rooms) -> None:
         with pytest.raises(RoundInputError, match=f"settings.{key}=.* must be a number 1-{high}"):
             RoomSettings.from_json({key: high + 1})
     assert JUDGE_CACHE == limits.JUDGE_CACHE
+
+
+def test_a_rooms_words_are_judged_by_the_round_engine(
+    rooms: Rooms, clock: FakeClock, standard: Dictionary
+) -> None:
+    # The room keeps the list in the database; the round engine (Round.resume + judge_next)
+    # decides: the list's limit, repeats, too short for this player, the verdict itself.
+    from bigboggle.limits import MAX_LIST_LENGTH
+    from bigboggle.round import Round
+
+    code, _ = rooms.create("ann", {"timer": 60, "handicaps": {"ann": 3}})
+    board = play_round(rooms, clock, code)
+    words = words_on(board, standard)
+    live = Round(board, Rules.preset("big", timer=60), standard, ["ann"], min_length={"ann": 3})
+    live.start(clock())
+    for entry in [words[0], words[0], "qzqz", words[1].upper()]:
+        assert rooms.submit(Seat(code, "ann"), entry) == live.submit("ann", entry, clock())
+    with rooms.store.write_session() as session:
+        round_id = session.scalar(select(RoomRoundRow.id).where(RoomRoundRow.room == code))
+        consonants = ("".join(letters) for letters in itertools.product("bcdfg", repeat=5))
+        session.add_all(  # the list filled up to its limit (3 entries are in it already)
+            RoomWordRow(round_id=round_id, player="ann", entry=entry, at=clock(), verdict=None)
+            for entry in itertools.islice(consonants, MAX_LIST_LENGTH - 3)
+        )
+    with pytest.raises(RoundInputError, match=f"{MAX_LIST_LENGTH} words; no more fit"):
+        rooms.submit(Seat(code, "ann"), words[2])
+    again = rooms.submit(Seat(code, "ann"), words[0])  # a repeat is answered, as by the engine
+    assert again.verdict is Verdict.REPEATED
