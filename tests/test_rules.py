@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bigboggle import PRESETS, Rules, RulesError, scoring_table
@@ -91,7 +93,48 @@ def test_unknown_preset() -> None:
         Rules.preset("giant")
 
 
-def test_describe_is_plain_data() -> None:
-    data = Rules.preset("big").describe()
+def test_to_json_is_plain_data() -> None:
+    data = Rules.preset("big").to_json()
     assert data["name"] == "big"
     assert data["scoring_table"] == "4:1 5:2 6:3 7:5 8+:11"
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_describe_is_one_line_of_text() -> None:
+    """Every ``describe()`` in the library is one human-readable line; ``to_json()`` is data."""
+    assert Rules.preset("big").describe() == (
+        "big: Big Boggle (5x5, Deluxe dice), words of 4+ letters, 3:00, "
+        "scoring 4:1 5:2 6:3 7:5 8+:11, duplicates cancel, standard dictionary"
+    )
+    options = Rules.preset("classic", advanced=True, challenge=True, teams=True, timer=90)
+    assert options.describe().endswith(", advanced, challenge +5, teams")
+    assert "words of 5+ letters" in options.describe()
+    for rules in PRESETS.values():
+        assert isinstance(rules.describe(), str) and "\n" not in rules.describe()
+        assert isinstance(rules.table.describe(), str) and "\n" not in rules.table.describe()
+
+
+def test_every_describe_in_the_library_is_text_and_to_json_is_data() -> None:
+    """One shape: ``describe()`` is a line for people, ``to_json()`` plain data for JSON."""
+    import importlib
+    import inspect
+    import pkgutil
+    import typing
+
+    import bigboggle
+
+    seen = set()
+    for module_info in pkgutil.iter_modules(bigboggle.__path__, "bigboggle."):
+        if module_info.name.split(".")[1] in ("cli", "tui", "web", "__main__", "_solve_c"):
+            continue
+        module = importlib.import_module(module_info.name)
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != module.__name__:
+                continue
+            if "describe" in vars(cls):
+                assert typing.get_type_hints(cls.describe)["return"] is str, name
+                seen.add(name)
+            if "to_json" in vars(cls):
+                returned = typing.get_type_hints(cls.to_json)["return"]
+                assert typing.get_origin(returned) is dict, name
+    assert {"Rules", "ScoringTable", "LoadReport", "Standing"} <= seen

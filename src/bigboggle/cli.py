@@ -822,7 +822,7 @@ def rules_command(name: str | None, as_json: bool) -> None:
     """
     if name is None:
         if as_json:
-            _print_json({preset: rules.describe() for preset, rules in PRESETS.items()})
+            _print_json({preset: rules.to_json() for preset, rules in PRESETS.items()})
             return
         rows = [
             (
@@ -844,7 +844,7 @@ def rules_command(name: str | None, as_json: bool) -> None:
         return
     rules = _load_rules(name)
     if as_json:
-        _print_json(rules.describe())
+        _print_json(rules.to_json())
         return
     click.echo(f"{rules.name}: {rules.title}")
     click.echo(

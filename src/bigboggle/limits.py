@@ -170,6 +170,6 @@ class ServerLimits:
             changed[field.name] = value
         return dataclasses.replace(cls(), **changed)
 
-    def describe(self) -> dict[str, int | float]:
-        """Every limit by name, for the README and ``/healthz``."""
+    def to_json(self) -> dict[str, int | float]:
+        """Every limit by name, as plain data (for the README and ``/healthz``)."""
         return dataclasses.asdict(self)

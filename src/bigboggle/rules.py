@@ -234,8 +234,25 @@ class Rules:
             return 0
         return self.table.points(letters) or 1
 
-    def describe(self) -> dict[str, Any]:
-        """The rules as plain data, for JSON and for display."""
+    def describe(self) -> str:
+        """A one-line summary, such as ``big: Big Boggle (5x5, Deluxe dice), words of 4+
+        letters, 3:00, scoring 4:1 5:2 6:3 7:5 8+:11, duplicates cancel, standard dictionary``
+        (options in force follow: advanced, challenge +5, teams)."""
+        options = [
+            *(["advanced"] if self.advanced else []),
+            *([f"challenge +{self.challenge_bonus}"] if self.challenge else []),
+            *(["teams"] if self.teams else []),
+        ]
+        return (
+            f"{self.name}: {self.title}, words of {self.min_length}+ letters, "
+            f"{self.timer // 60}:{self.timer % 60:02d}, scoring {self.table.describe()}, duplicates {self.duplicates}, "
+            f"{self.dictionary} dictionary" + "".join(f", {option}" for option in options)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The rules as plain data (every field, and ``scoring_table``: the table's
+        :meth:`ScoringTable.describe`), as ``/api/rules`` and ``bigboggle rules --json`` serve
+        them."""
         data = dataclasses.asdict(self)
         data["scoring_table"] = self.table.describe()
         return data

@@ -83,7 +83,7 @@ CONFLICT: dict[int | str, dict[str, Any]] = {
 async def rules_list(request: Request) -> JSONResponse:
     return JSONResponse(
         {
-            "presets": {name: rules.describe() for name, rules in PRESETS.items()},
+            "presets": {name: rules.to_json() for name, rules in PRESETS.items()},
             "solo_options": sorted(SOLO_OPTIONS),
             "dictionaries": services(request).shelf.names,
         }
