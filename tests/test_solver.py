@@ -1,4 +1,4 @@
-"""The solver: golden boards, exhaustive cross-checks and the public API."""
+"""The solver: exhaustive cross-checks and the public API (golden boards: test_golden_boards.py)."""
 
 from __future__ import annotations
 
@@ -19,21 +19,6 @@ from bigboggle import (
     shake,
     solve,
 )
-
-GOLDEN = [
-    # Published best boards, ENABLE2K, minimum length 3, classic scoring.
-    ("PERS/LATG/SINE/TERS", 1045, 3625),
-    ("LIGDR/MANES/IETIL/DSRAC/SEPES", 2344, 10406),
-]
-
-
-@pytest.mark.parametrize(("text", "count", "total"), GOLDEN)
-def test_golden_boards(enable2k: Dictionary, text: str, count: int, total: int) -> None:
-    rules = Rules.preset("classic")
-    solution = solve(text, enable2k, rules)
-    assert (solution.count, solution.total_score) == (count, total)
-    assert score(text, enable2k, rules) == total
-    assert score_many([text, Board(text)], enable2k, rules) == [total, total]
 
 
 def walk_paths(
