@@ -31,20 +31,12 @@ from bigboggle.services.compute import run_here
 from bigboggle.services.rooms import GRACE, START_DELAY, Rooms, Seat
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.store import RoomRoundRow, Store
-from bigboggle.web import create_app
-from bigboggle.web import rooms as web_rooms
+from bigboggle.web import create_app, room_timers
 from bigboggle.web.hub import Event, LocalHub
-from bigboggle.web.protocol import MAX_MESSAGE_BYTES, MESSAGE_TYPES
-from bigboggle.web.rooms import (
-    CLOSE_KICKED,
-    CLOSE_POLICY,
-    CLOSE_REPLACED,
-    FIRST_RETRY,
-    IDLE_CHECK_SECONDS,
-    RoomTimers,
-    TokenBucket,
-    WindowLimit,
-)
+from bigboggle.web.plumbing import Services
+from bigboggle.web.protocol import MAX_MESSAGE_BYTES, MESSAGE_TYPES, CloseCode
+from bigboggle.web.room_guards import WindowLimit
+from bigboggle.web.room_timers import FIRST_RETRY, IDLE_CHECK_SECONDS, RoomTimers
 from conftest import FakeClock
 
 pytestmark = pytest.mark.once
@@ -65,19 +57,35 @@ def until(socket: WebSocketTestSession, kind: str, limit: int = 30) -> dict[str,
     raise AssertionError(f"no {kind!r} message in {limit}")
 
 
-#: Message ids, unique across a test session (so that a reply can never be taken for another's).
+#: The ids the tests' messages carry: unique across a test session (so that a reply can never
+#: be taken for another's), and below :data:`FUZZ_IDS`, where the fuzz draws its own.
 MESSAGE_IDS = itertools.count(1)
+#: The fuzz's random ids come from here up to the protocol's largest id: never a test's.
+FUZZ_IDS = 2**52
+
+
+def send(socket: WebSocketTestSession, message: dict[str, Any]) -> int:
+    """Send ``message`` with a fresh id (no test picks one by hand); the id, to match replies."""
+    message_id = next(MESSAGE_IDS)
+    assert message_id < FUZZ_IDS
+    socket.send_json({**message, "id": message_id})
+    return message_id
 
 
 def answer(socket: WebSocketTestSession, message: dict[str, Any]) -> dict[str, Any]:
     """Send ``message`` (with an id) and return the reply to it (verdict, error, pong, state)."""
-    message_id = next(MESSAGE_IDS)
-    socket.send_json({**message, "id": message_id})
+    message_id = send(socket, message)
     for _ in range(30):
         reply = socket.receive_json()
         if reply.get("re") == message_id:
             return reply
     raise AssertionError(f"no reply to {message}")
+
+
+def services(client: TestClient) -> Services:
+    """The services of the client's app (its rooms, its timers)."""
+    found: Services = client.app.state.services  # type: ignore[attr-defined]
+    return found
 
 
 def join(client: TestClient, socket: WebSocketTestSession, **fields: Any) -> dict[str, Any]:
@@ -94,49 +102,112 @@ def create(client: TestClient, host: str = "ann", **settings_: Any) -> dict[str,
     return data
 
 
-def test_a_round_with_three_players(
-    client: TestClient, clock: FakeClock, standard: Dictionary
-) -> None:
-    room = create(client, timer=60)
+@contextmanager
+def three_players(client: TestClient, timer: int = 60) -> Iterator[Table]:
+    """A room of ann (the host, joined by her token), bob and cy (joined by name), and a round
+    ann started, as bob saw it arrive: still in its start delay."""
+    room = create(client, timer=timer)
     code = room["room"]
     with (
         client.websocket_connect("/ws") as ann,
         client.websocket_connect("/ws") as bob,
         client.websocket_connect("/ws") as cy,
     ):
-        welcome = join(client, ann, token=room["token"])
-        assert welcome["player"] == "ann" and "token" not in welcome
-        assert join(client, bob, room=code.lower(), name="bob")["token"]
-        join(client, cy, room=code, name="cy")
-        started = answer(ann, {"type": "state"})  # ann's view lists everyone
-        assert started["state"]["players"] == ["ann", "bob", "cy"]
-        assert started["state"]["host"] == "ann"
-
-        assert answer(ann, {"type": "start"})["state"]["round"] is not None
+        welcomes = {
+            "ann": join(client, ann, token=room["token"]),
+            "bob": join(client, bob, room=code.lower(), name="bob"),
+            "cy": join(client, cy, room=code, name="cy"),
+        }
+        before = answer(ann, {"type": "state"})["state"]
+        started = answer(ann, {"type": "start"})["state"]
         state = until(bob, "state")
         while state["state"]["round"] is None:
             state = until(bob, "state")
-        round_ = state["state"]["round"]
-        assert round_["deadline"] - round_["starts_at"] == 60
-        assert round_["starts_at"] - state["state"]["now"] == START_DELAY
-        words = [f.word for f in solve(round_["board"], standard, Rules.preset("big"))]
+        yield Table(ann, bob, cy, welcomes, before, started, state["state"])
 
-        early = answer(ann, {"type": "submit", "word": words[0]})
+
+@dataclasses.dataclass
+class Table:
+    """Three players' sockets, their welcomes, ann's view before the round and her answer to
+    "start", and the view bob got when the round arrived."""
+
+    ann: WebSocketTestSession
+    bob: WebSocketTestSession
+    cy: WebSocketTestSession
+    welcomes: dict[str, dict[str, Any]]
+    before: dict[str, Any]
+    started: dict[str, Any]
+    seen: dict[str, Any]
+
+    def words(self, standard: Dictionary) -> list[str]:
+        """The round's words, best first."""
+        return [f.word for f in solve(self.seen["round"]["board"], standard, Rules.preset("big"))]
+
+
+def test_a_token_joins_without_a_new_token_and_a_name_gets_one(client: TestClient) -> None:
+    with three_players(client) as table:
+        assert table.welcomes["ann"]["player"] == "ann" and "token" not in table.welcomes["ann"]
+        assert table.welcomes["bob"]["token"]
+
+
+def test_every_player_is_listed_and_the_creator_hosts(client: TestClient) -> None:
+    with three_players(client) as table:
+        assert table.before["players"] == ["ann", "bob", "cy"]
+        assert table.before["host"] == "ann"
+
+
+def test_a_round_runs_its_timer_after_the_start_delay(client: TestClient) -> None:
+    with three_players(client, timer=60) as table:
+        assert table.started["round"] is not None
+        round_ = table.seen["round"]
+        assert round_["deadline"] - round_["starts_at"] == 60
+        assert round_["starts_at"] - table.seen["now"] == START_DELAY
+
+
+def test_a_word_in_the_start_delay_is_not_now(client: TestClient, standard: Dictionary) -> None:
+    with three_players(client) as table:
+        early = answer(table.ann, {"type": "submit", "word": table.words(standard)[0]})
         assert early["type"] == "error" and early["code"] == "not_now"
+
+
+def test_verdicts_come_at_once_and_each_player_sees_only_their_words(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with three_players(client) as table:
+        words = table.words(standard)
         clock.advance(START_DELAY)
-        assert answer(ann, {"type": "submit", "word": words[0]})["result"]["verdict"] == "scored"
-        assert answer(bob, {"type": "submit", "word": words[0]})["result"]["verdict"] == "scored"
-        assert answer(bob, {"type": "submit", "word": words[1]})["result"]["verdict"] == "scored"
-        assert answer(cy, {"type": "submit", "word": "qqqq"})["result"]["verdict"] != "scored"
-        mine = answer(cy, {"type": "state"})["state"]["round"]["words"]
+        for socket, word in ((table.ann, words[0]), (table.bob, words[0]), (table.bob, words[1])):
+            assert answer(socket, {"type": "submit", "word": word})["result"]["verdict"] == "scored"
+        assert answer(table.cy, {"type": "submit", "word": "qqqq"})["result"]["verdict"] != (
+            "scored"
+        )
+        mine = answer(table.cy, {"type": "state"})["state"]["round"]["words"]
         assert [w["word"] for w in mine] == ["qqqq"]  # nobody else's words
 
-        clock.advance(60)
-        late = answer(bob, {"type": "submit", "word": words[2]})
+
+def test_a_word_after_the_deadline_is_refused_as_time_is_up(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with three_players(client, timer=60) as table:
+        clock.advance(START_DELAY + 60)
+        late = answer(table.bob, {"type": "submit", "word": table.words(standard)[2]})
         assert late["code"] == "not_now" and "time is up" in late["message"]
-        clock.advance(GRACE)
-        answer(cy, {"type": "state"})  # any request past the deadline gets the round scored
-        results = {name: until(sock, "results") for name, sock in [("ann", ann), ("bob", bob)]}
+
+
+def test_everyone_gets_the_same_results_with_shared_words_crossed_off(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with three_players(client, timer=60) as table:
+        words = table.words(standard)
+        clock.advance(START_DELAY)
+        answer(table.ann, {"type": "submit", "word": words[0]})
+        answer(table.bob, {"type": "submit", "word": words[0]})
+        answer(table.bob, {"type": "submit", "word": words[1]})
+        clock.advance(60 + GRACE)
+        answer(table.cy, {"type": "state"})  # any request past the deadline gets the round scored
+        results = {
+            name: until(sock, "results") for name, sock in [("ann", table.ann), ("bob", table.bob)]
+        }
         assert results["ann"]["round"] == results["bob"]["round"]
         scored = results["ann"]["round"]["players"]
         assert [w["verdict"] for w in scored["ann"]["words"]] == ["crossed_off"]
@@ -153,19 +224,21 @@ def test_the_timer_ends_the_round_without_anyone_asking(
         join(client, ann, token=room["token"])
         assert answer(ann, {"type": "start"})["state"]["round"]["number"] == 1
         clock.advance(START_DELAY + 30 + GRACE)
-        client.portal.call(client.app.state.timers.recheck)  # type: ignore[union-attr]
+        client.portal.call(services(client).room_timers.recheck)  # type: ignore[union-attr]
         results = until(ann, "results", limit=50)  # the room's timer scores it
         assert results["round"]["number"] == 1
 
 
-def test_teams_and_handicaps_over_the_protocol(
+@contextmanager
+def grown_and_young(
     client: TestClient, clock: FakeClock, standard: Dictionary
-) -> None:
+) -> Iterator[tuple[WebSocketTestSession, WebSocketTestSession, str]]:
+    """ann (team "grown") and kid (team "young", handicap 3) in a running round; a 3-letter
+    word on its board."""
     room = create(client)
-    code = room["room"]
     with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as kid:
         join(client, ann, token=room["token"])
-        join(client, kid, room=code, name="kid")
+        join(client, kid, room=room["room"], name="kid")
         configured = answer(
             ann,
             {
@@ -177,8 +250,6 @@ def test_teams_and_handicaps_over_the_protocol(
             },
         )
         assert configured["type"] != "error", configured
-        refused = answer(kid, {"type": "configure", "settings": {"timer": 10}})
-        assert refused["code"] == "not_host"
         assert answer(ann, {"type": "start"})["type"] == "state"
         board = until(kid, "state")["state"]["round"]
         while board is None:
@@ -189,8 +260,32 @@ def test_teams_and_handicaps_over_the_protocol(
             for f in solve(board["board"], standard, Rules.preset("big", min_length=3))
             if len(f.word) == 3
         )
+        yield ann, kid, three
+
+
+def test_only_the_host_configures_the_room(client: TestClient) -> None:
+    room = create(client)
+    with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as kid:
+        join(client, ann, token=room["token"])
+        join(client, kid, room=room["room"], name="kid")
+        refused = answer(kid, {"type": "configure", "settings": {"timer": 10}})
+        assert refused["code"] == "not_host"
+
+
+def test_a_handicap_over_the_protocol_scores_a_short_word_for_that_player_only(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with grown_and_young(client, clock, standard) as (ann, kid, three):
         assert answer(kid, {"type": "submit", "word": three})["result"]["score"] == 1
         assert answer(ann, {"type": "submit", "word": three})["result"]["verdict"] == "too_short"
+
+
+def test_teams_over_the_protocol_are_scored_and_ranked_as_teams(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with grown_and_young(client, clock, standard) as (ann, kid, three):
+        answer(kid, {"type": "submit", "word": three})
+        answer(ann, {"type": "submit", "word": three})
         clock.advance(200)
         answer(ann, {"type": "state"})
         results = until(kid, "results")
@@ -198,9 +293,12 @@ def test_teams_and_handicaps_over_the_protocol(
         assert results["standings"] == ["young", "grown"]
 
 
-def test_a_reload_resumes_with_the_token_and_keeps_the_words(
+@contextmanager
+def reloaded(
     client: TestClient, clock: FakeClock, standard: Dictionary
-) -> None:
+) -> Iterator[tuple[WebSocketTestSession, str, str]]:
+    """ann scored a word in a running round, then her page reloaded: her new socket, resumed
+    with her token; the board; the word."""
     room = create(client)
     with client.websocket_connect("/ws") as ann:
         join(client, ann, token=room["token"])
@@ -210,9 +308,22 @@ def test_a_reload_resumes_with_the_token_and_keeps_the_words(
         assert answer(ann, {"type": "submit", "word": word})["result"]["verdict"] == "scored"
     with client.websocket_connect("/ws") as again:  # the page reloaded
         join(client, again, token=room["token"])
+        yield again, board, word
+
+
+def test_a_reload_resumes_with_the_token_and_keeps_the_words(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with reloaded(client, clock, standard) as (again, board, word):
         state = answer(again, {"type": "state"})["state"]
         assert state["you"] == "ann" and state["round"]["board"] == board
         assert [w["word"] for w in state["round"]["words"]] == [word]
+
+
+def test_a_word_sent_before_a_reload_is_repeated_after_it(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with reloaded(client, clock, standard) as (again, _board, word):
         assert answer(again, {"type": "submit", "word": word})["result"]["verdict"] == "repeated"
 
 
@@ -250,31 +361,53 @@ def test_bad_messages_get_an_error_and_the_connection_keeps_working(
         assert answer(ann, {"type": "state"})["state"]["you"] == "ann"  # the room still works
 
 
-def test_joins_to_unknown_or_full_rooms_and_messages_before_joining(client: TestClient) -> None:
-    room = create(client, max_players=1)
+BAD_JOINS = [
+    ({"type": "submit", "word": "lines"}, "not_joined"),
+    ({"type": "join", "room": "ZZZZZ", "name": "x"}, "not_found"),
+    ({"type": "join", "room": "FULL", "name": "bob"}, "room_full"),
+    ({"type": "join", "token": "x" * 20}, "not_found"),
+    ({"type": "join"}, "bad_message"),
+]
+
+
+@pytest.mark.parametrize(("message", "code"), BAD_JOINS, ids=[code for _, code in BAD_JOINS])
+def test_joins_to_unknown_or_full_rooms_and_messages_before_joining_are_refused(
+    client: TestClient, message: dict[str, Any], code: str
+) -> None:
+    full = create(client, max_players=1)["room"]
+    if message.get("room") == "FULL":
+        message = {**message, "room": full}
     with client.websocket_connect("/ws") as stranger:
-        assert answer(stranger, {"type": "submit", "word": "lines"})["code"] == "not_joined"
-        assert answer(stranger, {"type": "join", "room": "ZZZZZ", "name": "x"})["code"] == (
-            "not_found"
-        )
-        full = answer(stranger, {"type": "join", "room": room["room"], "name": "bob"})
-        assert full["code"] == "room_full"
-        assert answer(stranger, {"type": "join", "token": "x" * 20})["code"] == "not_found"
-        assert answer(stranger, {"type": "join"})["code"] == "bad_message"
-        assert answer(stranger, {"type": "ping"})["type"] == "pong"
+        assert answer(stranger, message)["code"] == code
+        assert answer(stranger, {"type": "ping"})["type"] == "pong"  # still connected
 
 
-def test_room_api_and_pages(client: TestClient) -> None:
-    evil = "<img src=x onerror=alert(1)>"
-    room = create(client, host=evil)
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+def test_a_rooms_public_api_shows_the_players_and_no_token(client: TestClient) -> None:
+    room = create(client, host=EVIL)
     public = client.get(f"/api/rooms/{room['room']}").json()
-    assert public["players"] == [evil] and "token" not in json.dumps(public)
+    assert public["players"] == [EVIL] and "token" not in json.dumps(public)
+
+
+def test_a_rooms_page_escapes_the_players_names(client: TestClient) -> None:
+    room = create(client, host=EVIL)
     page = client.get(f"/rooms/{room['room']}")
-    assert page.status_code == 200 and evil not in page.text
+    assert page.status_code == 200 and EVIL not in page.text
+
+
+def test_an_unknown_room_is_a_404_on_the_page_and_the_api(client: TestClient) -> None:
     assert client.get("/rooms/ZZZZZ").status_code == 404
     assert client.get("/api/rooms/ZZZZZ").json()["error"].startswith("no room")
+
+
+def test_a_room_with_bad_settings_is_refused_naming_the_setting(client: TestClient) -> None:
     bad = client.post("/api/rooms", json={"host": "ann", "settings": {"timer": 1}})
     assert bad.status_code == 400 and "timer" in bad.json()["error"]
+
+
+def test_the_rooms_page_is_served(client: TestClient) -> None:
     assert client.get("/rooms").status_code == 200
 
 
@@ -285,6 +418,16 @@ json_values = st.recursive(
     ),
     max_leaves=12,
 )
+
+
+def _clear_of_test_ids(value: Any) -> Any:
+    """A fuzzed id moved out of the tests' own (an int from 0 up to :data:`FUZZ_IDS` is moved
+    above it), so that no reply to a fuzzed message can be taken for a test's."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < FUZZ_IDS:
+        return value + FUZZ_IDS
+    return value
+
+
 messages = st.fixed_dictionaries(
     {
         "type": st.sampled_from(
@@ -297,7 +440,7 @@ messages = st.fixed_dictionaries(
         "name": json_values,
         "token": json_values,
         "settings": json_values,
-        "id": json_values,
+        "id": json_values.map(_clear_of_test_ids),
         "v": json_values,
         "player": json_values,
     },
@@ -333,6 +476,18 @@ def app_client(db: str | Store, clock: FakeClock, **limits: Any) -> Iterator[Tes
         yield test_client
 
 
+def read_and_dropped(client: TestClient, dropped: int) -> None:
+    """Wait until the server has dropped ``dropped`` messages over the rate in all (it reads a
+    socket's messages in order, so every message sent before the last dropped one has been
+    read): the test may then move the clock, knowing no earlier message will be read on the
+    moved clock."""
+    wait_for(
+        lambda: _refusals(client, "ws_dropped") >= dropped,
+        tries=1000,
+        what=lambda: _refusals(client, "ws_dropped"),
+    )
+
+
 def closed_with(socket: WebSocketTestSession) -> tuple[list[dict[str, Any]], int]:
     """The messages a socket gets until the server closes it, and the close code."""
     got = []
@@ -343,19 +498,33 @@ def closed_with(socket: WebSocketTestSession) -> tuple[list[dict[str, Any]], int
         return got, closed.code
 
 
-def test_a_flood_is_dropped_unanswered_and_then_closed(db_url: str, clock: FakeClock) -> None:
+@contextmanager
+def flooded(
+    db_url: str, clock: FakeClock
+) -> Iterator[tuple[list[int], list[dict[str, Any]], int, WebSocketTestSession]]:
+    """200 pings at once from one socket (burst 5, closed after 20 drops; the clock stands
+    still, so the bucket never refills), beside an honest player, bob: the ids sent, what the
+    flooding socket got, its close code, and bob's socket."""
     with app_client(db_url, clock, ws_burst=5, ws_flood_drops=20) as client:
         room = create(client)
         with client.websocket_connect("/ws") as flood, client.websocket_connect("/ws") as honest:
             join(client, honest, room=room["room"], name="bob")  # 1 of bob's 5
-            for n in range(200):  # the clock stands still: the bucket never refills
-                flood.send_json({"type": "ping", "id": n})
+            sent = [send(flood, {"type": "ping"}) for _ in range(200)]
             got, code = closed_with(flood)
-            assert code == CLOSE_POLICY
-            assert [m.get("type") for m in got[:5]] == ["pong"] * 5
-            assert [m["code"] for m in got[5:]] == ["rate_limited", "flooding"]  # no reply each
-            assert answer(honest, {"type": "ping"})["type"] == "pong"  # the others go on
-            assert answer(honest, {"type": "state"})["state"]["you"] == "bob"
+            yield sent, got, code, honest
+
+
+def test_a_flood_is_dropped_unanswered_and_then_closed(db_url: str, clock: FakeClock) -> None:
+    with flooded(db_url, clock) as (sent, got, code, _honest):
+        assert code == CloseCode.POLICY
+        assert [(m.get("type"), m.get("re")) for m in got[:5]] == [("pong", n) for n in sent[:5]]
+        assert [m["code"] for m in got[5:]] == ["rate_limited", "flooding"]  # no reply each
+
+
+def test_a_flood_leaves_the_other_players_alone(db_url: str, clock: FakeClock) -> None:
+    with flooded(db_url, clock) as (_sent, _got, _code, honest):
+        assert answer(honest, {"type": "ping"})["type"] == "pong"
+        assert answer(honest, {"type": "state"})["state"]["you"] == "bob"
 
 
 def test_a_quiet_client_is_forgiven_its_drops(db_url: str, clock: FakeClock) -> None:
@@ -363,32 +532,14 @@ def test_a_quiet_client_is_forgiven_its_drops(db_url: str, clock: FakeClock) -> 
         app_client(db_url, clock, ws_burst=3, ws_rate=1.0, ws_flood_drops=5) as client,
         client.websocket_connect("/ws") as socket,
     ):
-        for _ in range(3):  # three rounds of a burst and 4 drops each: 12 drops in all
-            for n in range(7):
-                socket.send_json({"type": "ping", "id": n})
+        for burst in range(1, 4):  # three rounds of a burst and 4 drops each: 12 drops in all
+            sent = [send(socket, {"type": "ping"}) for _ in range(7)]
             replies = [socket.receive_json() for _ in range(4)]
             assert [r.get("code", r["type"]) for r in replies] == ["pong"] * 3 + ["rate_limited"]
+            assert [r["re"] for r in replies[:3]] == sent[:3]
+            read_and_dropped(client, 4 * burst)
             clock.advance(3)  # quiet long enough to refill the bucket
         assert answer(socket, {"type": "ping"})["type"] == "pong"
-
-
-def test_tokens_bucket_and_windows_follow_the_clock(clock: FakeClock) -> None:
-    bucket = TokenBucket(2, 0.5, clock)
-    assert [bucket.take() for _ in range(3)] == [True, True, False]
-    clock.advance(2)
-    assert [bucket.take(), bucket.take()] == [True, False]
-    clock.advance(-100)  # a clock that steps back refills nothing
-    assert bucket.take() is False
-    window = WindowLimit(2, 60, clock, keys=3)
-    assert [window.hit("a"), window.hit("a")] == [None, None]
-    assert window.hit("a") == 60
-    clock.advance(59.5)
-    assert window.hit("a") == 1  # at least a second
-    clock.advance(0.5)
-    assert window.hit("a") is None
-    for n in range(100):
-        window.hit(f"address-{n}")
-    assert len(window) == 3  # bounded, however many addresses call
 
 
 def test_one_seat_holds_a_few_sockets_the_newest_win(db_url: str, clock: FakeClock) -> None:
@@ -400,22 +551,32 @@ def test_one_seat_holds_a_few_sockets_the_newest_win(db_url: str, clock: FakeClo
                 join(client, socket, token=room["token"])
             sockets[2].send_json({"type": "join", "token": room["token"]})
             got, code = closed_with(sockets[0])  # the oldest one goes
-            assert code == CLOSE_REPLACED and got[-1]["code"] == "replaced"
+            assert code == CloseCode.REPLACED and got[-1]["code"] == "replaced"
             until(sockets[2], "welcome")
             for socket in sockets[1:]:
                 assert answer(socket, {"type": "state"})["state"]["you"] == "ann"
 
 
-def test_one_address_holds_a_few_sockets(db_url: str, clock: FakeClock) -> None:
+def test_a_socket_over_the_addresss_limit_is_closed(db_url: str, clock: FakeClock) -> None:
+    with (
+        app_client(db_url, clock, sockets_per_address=2) as client,
+        client.websocket_connect("/ws") as one,
+        client.websocket_connect("/ws") as two,
+    ):
+        with client.websocket_connect("/ws") as three:
+            got, code = closed_with(three)
+            assert code == CloseCode.POLICY and got[0]["code"] == "too_many_sockets"
+        assert answer(one, {"type": "ping"})["type"] == "pong"
+        assert answer(two, {"type": "ping"})["type"] == "pong"
+
+
+def test_a_closed_socket_frees_its_place(db_url: str, clock: FakeClock) -> None:
     with app_client(db_url, clock, sockets_per_address=2) as client:
+        with client.websocket_connect("/ws"), client.websocket_connect("/ws"):
+            pass
         with client.websocket_connect("/ws") as one, client.websocket_connect("/ws") as two:
-            with client.websocket_connect("/ws") as three:
-                got, code = closed_with(three)
-                assert code == CLOSE_POLICY and got[0]["code"] == "too_many_sockets"
             assert answer(one, {"type": "ping"})["type"] == "pong"
             assert answer(two, {"type": "ping"})["type"] == "pong"
-        with client.websocket_connect("/ws") as again:  # a closed one frees its place
-            assert answer(again, {"type": "ping"})["type"] == "pong"
 
 
 def test_room_creation_is_limited_per_address(db_url: str, clock: FakeClock) -> None:
@@ -425,11 +586,20 @@ def test_room_creation_is_limited_per_address(db_url: str, clock: FakeClock) -> 
         refused = client.post("/api/rooms", json={"host": "ann"})
         assert refused.status_code == 429 and "at most 2 an hour" in refused.json()["error"]
         assert refused.headers["Retry-After"] == "3600"
+
+
+def test_room_creation_is_allowed_again_after_the_hour(db_url: str, clock: FakeClock) -> None:
+    with app_client(db_url, clock, rooms_per_address_hour=2) as client:
+        create(client)
+        create(client)
         clock.advance(3600)
         create(client)
 
 
-def test_join_attempts_are_limited_per_address(db_url: str, clock: FakeClock) -> None:
+@contextmanager
+def three_bad_guesses(db_url: str, clock: FakeClock) -> Iterator[tuple[WebSocketTestSession, str]]:
+    """A socket whose address has used its 3 joins a minute on codes that name no room; the
+    code of a room that exists."""
     with app_client(db_url, clock, joins_per_address_minute=3) as client:
         room = create(client)
         with client.websocket_connect("/ws") as guesser:
@@ -437,30 +607,38 @@ def test_join_attempts_are_limited_per_address(db_url: str, clock: FakeClock) ->
                 assert answer(guesser, {"type": "join", "room": code, "name": "x"})["code"] == (
                     "not_found"
                 )
-            refused = answer(guesser, {"type": "join", "room": room["room"], "name": "x"})
-            assert (
-                refused["code"] == "too_many_joins" and "try again in 60 s" in (refused["message"])
-            )
-            clock.advance(60)
-            joined = answer(guesser, {"type": "join", "room": room["room"], "name": "x"})
-            assert joined["type"] == "welcome"
+            yield guesser, room["room"]
 
 
-def test_settings_over_the_protocol_are_bounded_and_for_seated_players(
-    client: TestClient,
-) -> None:
+def test_join_attempts_are_limited_per_address(db_url: str, clock: FakeClock) -> None:
+    with three_bad_guesses(db_url, clock) as (guesser, code):
+        refused = answer(guesser, {"type": "join", "room": code, "name": "x"})
+        assert refused["code"] == "too_many_joins" and "try again in 60 s" in (refused["message"])
+
+
+def test_joins_are_allowed_again_after_the_minute(db_url: str, clock: FakeClock) -> None:
+    with three_bad_guesses(db_url, clock) as (guesser, code):
+        clock.advance(60)
+        joined = answer(guesser, {"type": "join", "room": code, "name": "x"})
+        assert joined["type"] == "welcome"
+
+
+def test_settings_over_the_protocol_are_for_seated_players(client: TestClient) -> None:
     room = create(client)
     with client.websocket_connect("/ws") as ann:
         join(client, ann, token=room["token"])
         ghost = answer(ann, {"type": "configure", "settings": {"handicaps": {"ghost": 3}}})
         assert ghost["code"] == "bad_input" and "'ghost' is not a player" in ghost["message"]
-        huge = client.post(
-            "/api/rooms",
-            json={"host": "bob", "settings": {"handicaps": {f"p{n}": 3 for n in range(600)}}},
-        )  # over the settings' 4 KB, under the body's 16 KB
-        assert huge.status_code == 400 and "settings: 5,305 bytes" in huge.text, huge.text
         state = answer(ann, {"type": "state"})["state"]
         assert state["settings"]["handicaps"] == {}
+
+
+def test_a_rooms_settings_are_bounded(client: TestClient) -> None:
+    huge = client.post(
+        "/api/rooms",
+        json={"host": "bob", "settings": {"handicaps": {f"p{n}": 3 for n in range(600)}}},
+    )  # over the settings' 4 KB, under the body's 16 KB
+    assert huge.status_code == 400 and "settings: 5,305 bytes" in huge.text, huge.text
 
 
 def test_look_alike_names_over_the_protocol(client: TestClient) -> None:
@@ -472,26 +650,58 @@ def test_look_alike_names_over_the_protocol(client: TestClient) -> None:
     assert client.get(f"/api/rooms/{room['room']}").json()["players"] == ["alice"]
 
 
-def test_the_host_kicks_a_player_over_the_protocol(client: TestClient) -> None:
+def test_only_the_host_kicks(client: TestClient) -> None:
+    room = create(client)
+    with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+        join(client, ann, token=room["token"])
+        join(client, bob, room=room["room"], name="bob")
+        assert answer(bob, {"type": "kick", "player": "ann"})["code"] == "not_host"
+
+
+@contextmanager
+def bob_kicked(client: TestClient) -> Iterator[tuple[str, str, dict[str, Any], list[Any], int]]:
+    """ann (the host) kicked bob: the room's code, bob's token, ann's answer, what bob's socket
+    got before it closed, and its close code."""
     room = create(client)
     code = room["room"]
     with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
         join(client, ann, token=room["token"])
         bob_token = join(client, bob, room=code, name="bob")["token"]
-        assert answer(bob, {"type": "kick", "player": "ann"})["code"] == "not_host"
         kicked = answer(ann, {"type": "kick", "player": "bob"})
-        assert kicked["type"] == "state" and kicked["state"]["players"] == ["ann"]
         got, close_code = closed_with(bob)
-        assert close_code == CLOSE_KICKED and got[-1]["code"] == "kicked"
-    with client.websocket_connect("/ws") as again:
-        assert answer(again, {"type": "join", "token": bob_token})["code"] == "kicked"
+    yield code, bob_token, kicked, got, close_code
+
+
+def test_a_kicked_players_socket_is_closed_and_the_room_lists_them_no_more(
+    client: TestClient,
+) -> None:
+    with bob_kicked(client) as (_code, _token, kicked, got, close_code):
+        assert kicked["type"] == "state" and kicked["state"]["players"] == ["ann"]
+        assert close_code == CloseCode.KICKED and got[-1]["code"] == "kicked"
+
+
+def test_a_kicked_players_token_no_longer_works(client: TestClient) -> None:
+    with (
+        bob_kicked(client) as (_code, token, _kicked, _got, _close),
+        client.websocket_connect("/ws") as again,
+    ):
+        assert answer(again, {"type": "join", "token": token})["code"] == "kicked"
+
+
+def test_a_kicked_players_name_stays_taken(client: TestClient) -> None:
+    with (
+        bob_kicked(client) as (code, _token, _kicked, _got, _close),
+        client.websocket_connect("/ws") as again,
+    ):
         taken = answer(again, {"type": "join", "room": code, "name": "Bob"})
         assert taken["code"] == "bad_input" and "taken" in taken["message"]
 
 
-def test_the_host_ends_the_game_over_the_protocol(
+@contextmanager
+def a_word_in(
     client: TestClient, clock: FakeClock, standard: Dictionary
-) -> None:
+) -> Iterator[tuple[WebSocketTestSession, WebSocketTestSession]]:
+    """ann (the host) and bob in a running round in which bob has a word: their sockets."""
     room = create(client)
     with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
         join(client, ann, token=room["token"])
@@ -500,17 +710,37 @@ def test_the_host_ends_the_game_over_the_protocol(
         clock.advance(START_DELAY)
         word = solve(board, standard, Rules.preset("big")).words[0].word
         assert answer(bob, {"type": "submit", "word": word})["type"] == "verdict"
+        yield ann, bob
+
+
+def test_only_the_host_ends_the_game(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with a_word_in(client, clock, standard) as (_ann, bob):
         assert answer(bob, {"type": "end"})["code"] == "not_host"
+
+
+def test_the_hosts_end_scores_the_round_for_everyone(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with a_word_in(client, clock, standard) as (ann, bob):
         ended = answer(ann, {"type": "end"})
         assert ended["state"]["over"] and ended["state"]["round"] is None
         results = until(bob, "results")
         assert results["over"] and results["winner"] == "bob"
+
+
+def test_an_ended_game_starts_no_round(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with a_word_in(client, clock, standard) as (ann, _bob):
+        answer(ann, {"type": "end"})
         assert answer(ann, {"type": "start"})["code"] == "not_now"
 
 
 def test_the_host_role_passes_when_the_host_is_away(client: TestClient, clock: FakeClock) -> None:
     room = create(client)
-    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    timers: RoomTimers = services(client).room_timers
     with client.websocket_connect("/ws") as bob:
         with client.websocket_connect("/ws") as ann:
             join(client, ann, token=room["token"])
@@ -538,7 +768,7 @@ def wait_for(test: Any, tries: int = 200, what: Any = None) -> None:
 
 def test_a_rounds_timer_is_dropped_once_it_has_fired(client: TestClient, clock: FakeClock) -> None:
     room = create(client, timer=30)
-    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    timers: RoomTimers = services(client).room_timers
     scheduled = lambda: client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]  # noqa: E731
     with client.websocket_connect("/ws") as ann:
         join(client, ann, token=room["token"])
@@ -568,7 +798,7 @@ def test_idle_sockets_make_no_database_queries(db_url: str, clock: FakeClock) ->
 
 def started(client: TestClient) -> RoomTimers:
     """The app's timers, once their start-up work (in the background) is done."""
-    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    timers: RoomTimers = services(client).room_timers
     client.portal.call(timers.started.wait)  # type: ignore[union-attr]
     return timers
 
@@ -616,7 +846,7 @@ async def start_up(timers: RoomTimers, clock: FakeClock) -> dict[tuple[str, str]
 def test_start_up_ends_whatever_its_catch_up_meets(
     db_url: str, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, trouble: str
 ) -> None:
-    monkeypatch.setattr(web_rooms, "FIRST_RETRY", 0.01)  # the catch-up's pauses, shortened
+    monkeypatch.setattr(room_timers, "FIRST_RETRY", 0.01)  # the catch-up's pauses, shortened
     deaf = trouble == "publish fails"
     rooms = Rooms(Store(db_url), DictionaryShelf(), clock, runner=run_here if deaf else over_budget)
     code, _ = rooms.create("ann", {"timer": 30})
@@ -642,25 +872,45 @@ def test_a_running_round_gets_its_timer_at_start_up(db_url: str, clock: FakeCloc
         assert scheduled[(code, "round")] == begun.deadline + GRACE
 
 
-def test_a_closed_room_refuses_play_and_stays_readable(db_url: str, clock: FakeClock) -> None:
+@contextmanager
+def closed_at_start_up(db_url: str, clock: FakeClock) -> Iterator[tuple[TestClient, str, str]]:
+    """A room idle for 31 days, closed when the server starts: its client, code and host's
+    token."""
     rooms = Rooms(Store(db_url), DictionaryShelf(), clock)
     code, token = rooms.create("ann")
     clock.advance(31 * 86_400)
     with TestClient(create_app(db_url, clock=clock)) as client:  # closed at start-up
         started(client)
+        yield client, code, token
+
+
+def test_a_closed_room_stays_readable(db_url: str, clock: FakeClock) -> None:
+    with closed_at_start_up(db_url, clock) as (client, code, _token):
         assert client.get(f"/api/rooms/{code}").json()["closed"] is True
-        with client.websocket_connect("/ws") as ann:
-            join(client, ann, token=token)
-            refused = answer(ann, {"type": "start"})
-            assert refused["code"] == "closed" and "closed after 30 days" in refused["message"]
-        with client.websocket_connect("/ws") as late:
-            refused = answer(late, {"type": "join", "room": code, "name": "bob"})
-            assert refused["code"] == "closed"
+
+
+def test_a_closed_room_starts_no_round(db_url: str, clock: FakeClock) -> None:
+    with (
+        closed_at_start_up(db_url, clock) as (client, _code, token),
+        client.websocket_connect("/ws") as ann,
+    ):
+        join(client, ann, token=token)
+        refused = answer(ann, {"type": "start"})
+        assert refused["code"] == "closed" and "closed after 30 days" in refused["message"]
+
+
+def test_a_closed_room_takes_no_new_player(db_url: str, clock: FakeClock) -> None:
+    with (
+        closed_at_start_up(db_url, clock) as (client, code, _token),
+        client.websocket_connect("/ws") as late,
+    ):
+        refused = answer(late, {"type": "join", "room": code, "name": "bob"})
+        assert refused["code"] == "closed"
 
 
 def test_a_host_who_never_came_hands_over_to_who_did(client: TestClient, clock: FakeClock) -> None:
     room = create(client)  # ann created the room and never opened it (or left while no server ran)
-    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    timers: RoomTimers = services(client).room_timers
     with client.websocket_connect("/ws") as bob:
         join(client, bob, room=room["room"], name="bob")
         scheduled = client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]
@@ -697,7 +947,7 @@ def fuzz_message(rng: random.Random) -> str:
         return rng.choice(["", "{", "[]", "null", '"x"', "{" * 50 + "}" * 50, "\ufeff{}"])
     message: dict[str, Any] = {
         "type": rng.choice((*MESSAGE_TYPES, "dance")),
-        "id": rng.choice([rng.randint(0, 2**53), -5, "7", None]),
+        "id": rng.choice([rng.randint(FUZZ_IDS, 2**53), -5, "7", None]),
     }
     for key in rng.sample(["word", "room", "name", "token", "settings", "player", "v", "since"], 3):
         if rng.random() < 0.5:
@@ -733,8 +983,7 @@ def test_a_fuzz_of_the_room_protocol_never_breaks_a_connection(
                         sent += 1
                     got = []
                     reply = {"type": None}
-                    token = next(MESSAGE_IDS)
-                    socket.send_json({"type": "ping", "id": token})
+                    token = send(socket, {"type": "ping"})
                     while reply.get("re") != token or reply["type"] != "pong":
                         reply = socket.receive_json()
                         got.append(reply)
@@ -754,6 +1003,15 @@ def _metric(client: TestClient, name: str) -> float:
             if series == name or series.startswith(name + "{"):
                 total += float(value)
     return total
+
+
+def _refusals(client: TestClient, reason: str) -> float:
+    """How many refusals for ``reason`` ``/metrics`` counts."""
+    series = f'bigboggle_refusals_total{{reason="{reason}"}} '
+    for line in client.get("/metrics").text.splitlines():
+        if line.startswith(series):
+            return float(line.removeprefix(series))
+    return 0.0
 
 
 def test_metrics_count_sockets_words_rounds_and_refusals(
@@ -782,8 +1040,8 @@ def test_metrics_count_sockets_words_rounds_and_refusals(
 def test_a_refused_round_is_retried_soon_and_a_little_later_each_time(
     client: TestClient, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    rooms: Rooms = client.app.state.rooms  # type: ignore[attr-defined]
-    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    rooms: Rooms = services(client).rooms
+    timers: RoomTimers = services(client).room_timers
     scheduled = lambda: client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]  # noqa: E731
     refusals = [BusyError("the pool is full", retry_after=1) for _ in range(3)]
     working = rooms.runner
@@ -819,13 +1077,13 @@ def test_start_up_scores_in_the_background_and_serves_at_once(
     clock.advance(3600)  # overdue at start-up
     release = threading.Event()
     app = create_app(db_url, clock=clock)
-    working = app.state.rooms.runner
+    working = app.state.services.rooms.runner
 
     def slow(fn: Any, /, *args: Any) -> Any:
         release.wait(10)  # a slow scoring (bounded, so a server that waits fails, not hangs)
         return working(fn, *args)
 
-    app.state.rooms.runner = slow
+    app.state.services.rooms.runner = slow
     with TestClient(app) as client:
         assert client.get(f"/api/rooms/{code}").json()["rounds_played"] == 0  # served at once
         assert client.get(f"/api/rooms/{code}/rounds/1").status_code == 404  # being scored
@@ -837,7 +1095,7 @@ def test_start_up_scores_in_the_background_and_serves_at_once(
 def test_the_hosts_end_in_the_start_delay_brings_the_results_at_the_start(
     client: TestClient, clock: FakeClock
 ) -> None:
-    timers: RoomTimers = client.app.state.timers  # type: ignore[attr-defined]
+    timers: RoomTimers = services(client).room_timers
     scheduled = lambda: client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]  # noqa: E731
     room = create(client, timer=3000)
     key = (room["room"], "round")
@@ -857,23 +1115,28 @@ def test_rate_limited_is_told_once_per_burst(db_url: str, clock: FakeClock) -> N
         app_client(db_url, clock, ws_burst=3, ws_rate=1.0, ws_flood_drops=50) as client,
         client.websocket_connect("/ws") as socket,
     ):
-        for n in range(4):
-            socket.send_json({"type": "ping", "id": n})
+        for _ in range(4):
+            send(socket, {"type": "ping"})
         replies = [socket.receive_json() for _ in range(4)]
         assert [r.get("code", r["type"]) for r in replies] == ["pong"] * 3 + ["rate_limited"]
-        for _ in range(5):  # just over the rate: one message a second gets in, one is dropped
-            clock.advance(1)
-            socket.send_json({"type": "ping", "id": 10})
-            socket.send_json({"type": "ping", "id": 11})
+        answered, replies = [], []
+        for second in range(1, 6):  # just over the rate: one message a second gets in, one is
+            clock.advance(1)  # dropped
+            answered.append(send(socket, {"type": "ping"}))
+            send(socket, {"type": "ping"})
+            replies.append(socket.receive_json())
+            read_and_dropped(client, 1 + second)
         clock.advance(0.5)  # not refilled: still the same burst
-        socket.send_json({"type": "ping", "id": 12})  # dropped: no token
+        send(socket, {"type": "ping"})  # dropped: no token
+        read_and_dropped(client, 7)
         clock.advance(0.5)
-        socket.send_json({"type": "ping", "id": 13})
-        replies = [socket.receive_json() for _ in range(6)]
+        answered.append(send(socket, {"type": "ping"}))
+        replies.append(socket.receive_json())
         assert [r.get("code", r["type"]) for r in replies] == ["pong"] * 6  # no error each
+        assert [r["re"] for r in replies] == answered  # the first of each second's pair
         clock.advance(10)  # quiet long enough: a new burst, told again
-        for n in range(4):
-            socket.send_json({"type": "ping", "id": n})
+        for _ in range(4):
+            send(socket, {"type": "ping"})
         replies = [socket.receive_json() for _ in range(4)]
         assert [r.get("code", r["type"]) for r in replies] == ["pong"] * 3 + ["rate_limited"]
 
@@ -886,11 +1149,22 @@ def test_a_code_typed_with_spaces_or_dashes_joins(client: TestClient) -> None:
         with client.websocket_connect("/ws") as socket:
             welcome = answer(socket, {"type": "join", "room": typed, "name": name})
             assert welcome["type"] == "welcome" and welcome["room"] == code, welcome
+
+
+def test_a_code_too_long_is_a_bad_message(client: TestClient) -> None:
     with client.websocket_connect("/ws") as socket:
         too_long = answer(socket, {"type": "join", "room": "B" * 25, "name": "dan"})
         assert too_long["code"] == "bad_message"
+
+
+def test_an_odd_type_is_quoted_short(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as socket:
         odd = answer(socket, {"type": "nope" * 1000})
         assert odd["code"] == "unknown_type" and len(odd["message"]) < 300
+
+
+def test_an_odd_version_is_quoted_short(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as socket:
         version = answer(socket, {"type": "ping", "v": "9" * 3000})
         assert version["code"] == "bad_version" and len(version["message"]) < 300
 

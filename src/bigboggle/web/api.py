@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-import orjson
 from fastapi import APIRouter, Header, Path, Query, Request
-from fastapi.responses import JSONResponse as _StarletteJSON
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
@@ -23,29 +21,20 @@ from ..rules import PRESETS, Rules
 from ..services import jobs
 from ..services.daily import check_date, utc_date
 from ..services.solo_games import SOLO_OPTIONS, needs_timer
-from .app import services
 from .inputs import (
     ErrorBody,
     NewGame,
     NewTournament,
+    NewTournamentRound,
     NewWord,
     RenameTournament,
-    RoundRequest,
     ScoreRequest,
     SolveRequest,
     body_schema,
     read_model,
     read_text,
 )
-
-
-class JSONResponse(_StarletteJSON):
-    """JSON written by orjson: a solve's answer (hundreds of words with paths) is written in a
-    tenth of the time the standard library takes, which is most of what a request costs."""
-
-    def render(self, content: Any) -> bytes:
-        return orjson.dumps(content)
-
+from .plumbing import JSONResponse, services
 
 router = APIRouter(
     prefix="/api",
@@ -182,7 +171,7 @@ async def start_game(request: Request) -> JSONResponse:
         )
     )
     if needs_timer(asked.daily, 0):  # others read it: ended and scored at its deadline
-        request.app.state.solo_timers.at(view.game.id, view.game.deadline)
+        found.solo_timers.at(view.game.id, view.game.deadline)
     return JSONResponse(view.to_json(), status_code=201)
 
 
@@ -203,11 +192,11 @@ def get_game(request: Request, game_id: GameId, key: GameKey = None) -> JSONResp
 )
 async def submit_word(request: Request, game_id: GameId, key: GameKey = None) -> JSONResponse:
     asked = await read_model(request, NewWord)
-    solo = services(request).solo
-    answer = await run_in_threadpool(solo.submit, game_id, asked.word, key)
-    request.app.state.metrics.words.inc()
+    found = services(request)
+    answer = await run_in_threadpool(found.solo.submit, game_id, asked.word, key)
+    found.metrics.words.inc()
     if needs_timer(False, answer.words):  # a game with words is scored at its deadline
-        request.app.state.solo_timers.at(game_id, answer.deadline)
+        found.solo_timers.at(game_id, answer.deadline)
     return JSONResponse(answer.to_json())
 
 
@@ -217,8 +206,9 @@ async def submit_word(request: Request, game_id: GameId, key: GameKey = None) ->
     responses={**NOT_FOUND, **NOT_YOURS},
 )
 async def finish_game(request: Request, game_id: GameId, key: GameKey = None) -> JSONResponse:
-    view = await run_in_threadpool(services(request).solo.finish, game_id, key)
-    request.app.state.solo_timers.drop(game_id)  # ended (and scored, or caught up at start-up)
+    found = services(request)
+    view = await run_in_threadpool(found.solo.finish, game_id, key)
+    found.solo_timers.drop(game_id)  # ended (and scored, or caught up at start-up)
     return JSONResponse(view.to_json())
 
 
@@ -328,7 +318,7 @@ async def delete_tournament(
     "/tournaments/{tournament_id}/rounds",
     status_code=201,
     summary="Score a round and add it to the tournament (its owner only)",
-    openapi_extra=body_schema(RoundRequest),
+    openapi_extra=body_schema(NewTournamentRound),
     responses={**NOT_FOUND, **NOT_THE_OWNERS, **RACED},
 )
 async def add_round(

@@ -1,8 +1,12 @@
-"""The web app: an ASGI application with the pages and the JSON API, on one database.
+"""The web app: an ASGI application with the pages, the JSON API and the rooms' WebSocket, on
+one database.
 
-``create_app()`` wires the library's services (solo games, tournaments, the dictionary shelf)
-to a :class:`~bigboggle.services.store.Store`; ``bigboggle serve`` runs it under uvicorn. The clock is a
-parameter so that tests can move time; the server's clock is the only one a game trusts.
+``create_app()`` wires the library's services (solo games, tournaments, rooms, the dictionary
+shelf) to a :class:`~bigboggle.services.store.Store`, with the web's own (the hub, the timers,
+the worker pool, the guards), all in one :class:`~.plumbing.Services`; it includes the route
+modules' routers and answers errors as :mod:`.error_table` says. Route modules never import
+this module. ``bigboggle serve`` runs the app under uvicorn. The clock is a parameter so that
+tests can move time; the server's clock is the only one a game trusts.
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ import os
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,51 +35,32 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from .._version import __version__
-from ..errors import (
-    BoggleError,
-    BudgetExceededError,
-    BusyError,
-    GameStateError,
-    NotFoundError,
-    NotOwnerError,
-    StoreError,
-)
+from ..dice import UNDERLINED_FACES
+from ..errors import BoggleError, BusyError
 from ..limits import ServerLimits
 from ..services.paper_games import PaperTournaments
 from ..services.rooms import Rooms
 from ..services.shelf import DictionaryShelf
 from ..services.solo_games import SoloGames
 from ..services.store import Store
+from ..verdicts import VERDICT_LABELS
+from . import api, pages, room_socket
+from . import rooms as room_routes
+from .error_table import status_of
 from .hub import LocalHub, RedisHub
-from .inputs import BODY_MODELS, ApiError, describe_validation
+from .inputs import BODY_MODELS, ApiError
 from .metrics import Metrics
 from .middleware import Guard, configure_access_log, request_id
+from .plumbing import Services, services
 from .pool import WorkerPool
+from .room_guards import RoomGuards
+from .room_timers import RoomTimers
+from .solo_timers import SoloTimers
+from .validation import describe_validation
 
 log = logging.getLogger(__name__)
 
 HERE = Path(__file__).parent
-
-
-@dataclass
-class Services:
-    """What the routes use: the database and the services built on it."""
-
-    store: Store
-    shelf: DictionaryShelf
-    solo: SoloGames
-    tournaments: PaperTournaments
-    clock: Callable[[], float]
-    templates: Jinja2Templates
-    #: Where CPU work runs (solving, scoring, band searches): never on the event loop.
-    pool: WorkerPool
-    limits: ServerLimits
-
-
-def services(request: Request) -> Services:
-    """The app's services (for route functions)."""
-    found: Services = request.app.state.services
-    return found
 
 
 class BoggleApp(FastAPI):
@@ -86,7 +70,8 @@ class BoggleApp(FastAPI):
 
     def build_middleware_stack(self) -> Any:
         inner = super().build_middleware_stack()
-        return Guard(inner, self.state.services.limits, self.state.metrics, self.router.routes)
+        found: Services = self.state.services
+        return Guard(inner, found.limits, found.metrics, self.router.routes)
 
 
 def _with_runner(service: Callable[..., Any], *args: Any, runner: Any) -> Any:
@@ -120,12 +105,27 @@ def create_app(
     store = db if isinstance(db, Store) else Store(db)
     shelf = DictionaryShelf(dictionaries)
     templates = Jinja2Templates(directory=HERE / "templates")
-    from .rooms import RoomGuards, RoomTimers
-    from .solo_timers import SoloTimers
-
     rooms = Rooms(store, shelf, clock, runner=pool.call, limits=limits)
     hub = RedisHub(redis) if redis else LocalHub()
     timers = RoomTimers(rooms, hub, metrics)
+    # The timers ask for the services each time (a test may swap one).
+    solo_timers = SoloTimers(lambda: found.solo, tournaments=lambda: found.tournaments)
+    found = Services(
+        store=store,
+        shelf=shelf,
+        solo=_with_runner(SoloGames, store, shelf, clock, runner=pool.call),
+        tournaments=_with_runner(PaperTournaments, store, shelf, clock, runner=pool.call),
+        rooms=rooms,
+        clock=clock,
+        templates=templates,
+        pool=pool,
+        hub=hub,
+        room_timers=timers,
+        solo_timers=solo_timers,
+        room_guards=RoomGuards(limits, clock),
+        metrics=metrics,
+        limits=limits,
+    )
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -154,37 +154,17 @@ def create_app(
         redoc_url=None,
     )
     app.router.redirect_slashes = False  # its redirect copies the Host header: see _slash_redirect
-    app.state.metrics = metrics
     metrics.rooms.set_function(lambda: len(hub.local_rooms()))  # read when scraped
-    app.state.limits = limits
-    app.state.services = Services(
-        store=store,
-        shelf=shelf,
-        solo=_with_runner(SoloGames, store, shelf, clock, runner=pool.call),
-        tournaments=_with_runner(PaperTournaments, store, shelf, clock, runner=pool.call),
-        clock=clock,
-        templates=templates,
-        pool=pool,
-        limits=limits,
-    )
+    app.state.services = found
     templates.env.globals["version"] = __version__
     templates.env.globals["url_for"] = _path_for
-    app.state.rooms = rooms
-    app.state.hub = hub
-    app.state.timers = timers
-    solo_timers = SoloTimers(
-        lambda: app.state.services.solo, tournaments=lambda: app.state.services.tournaments
-    )
-    app.state.solo_timers = solo_timers
-    app.state.room_guards = RoomGuards(limits, clock)
-
-    from .api import router as api_router
-    from .pages import router as page_router
-    from .rooms import router as room_router
-
-    app.include_router(api_router)
-    app.include_router(room_router)
-    app.include_router(page_router)
+    # The core's own words for the templates (one place each): verdicts, underlined faces.
+    templates.env.globals["verdict_labels"] = VERDICT_LABELS
+    templates.env.globals["underlined_faces"] = UNDERLINED_FACES
+    app.include_router(api.router)
+    app.include_router(room_routes.router)
+    app.include_router(room_socket.router)
+    app.include_router(pages.router)
     _install_operator_routes(app)
     app.mount("/static/docs", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
@@ -237,10 +217,10 @@ def _install_operator_routes(app: FastAPI) -> None:
         responses={503: {"description": "Something is down; the body names it"}},
     )
     async def healthz(request: Request) -> JSONResponse:
-        found: Services = request.app.state.services
+        found = services(request)
         checks = {
             "database": await asyncio.to_thread(_check, found.store.ping),
-            "redis": await _check_hub(request.app.state.hub),
+            "redis": await _check_hub(found.hub),
         }
         down = [name for name, state in checks.items() if state not in ("ok", "not used")]
         body: dict[str, Any] = {
@@ -260,7 +240,7 @@ def _install_operator_routes(app: FastAPI) -> None:
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics_page(request: Request) -> Response:
-        found: Metrics = request.app.state.metrics
+        found = services(request).metrics
         return Response(found.render(), media_type=found.content_type)
 
 
@@ -322,24 +302,12 @@ def uvicorn_settings(limits: ServerLimits, trust_proxy: str | None = None) -> di
     }
 
 
-def _status_of(exc: BoggleError) -> int:
-    if isinstance(exc, NotFoundError):
-        return 404
-    if isinstance(exc, NotOwnerError):
-        return 403
-    if isinstance(exc, GameStateError):
-        return 409
-    if isinstance(exc, StoreError | BusyError | BudgetExceededError):
-        return 503
-    return 400
-
-
 def _is_api(request: Request) -> bool:
     return request.url.path.startswith("/api/")
 
 
 def _install_error_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
-    metrics: Metrics = app.state.metrics
+    metrics: Metrics = app.state.services.metrics
 
     def answer(request: Request, status: int, message: str) -> Response:
         if status in (413, 415, 429, 431, 503):
@@ -356,7 +324,7 @@ def _install_error_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
 
     @app.exception_handler(BoggleError)
     async def boggle_error(request: Request, exc: BoggleError) -> Response:
-        response = answer(request, _status_of(exc), str(exc))
+        response = answer(request, status_of(exc), str(exc))
         if isinstance(exc, BusyError):
             response.headers["Retry-After"] = str(exc.retry_after)
         return response

@@ -28,6 +28,8 @@ from ..round_input import load_json
 from ..rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH
 from ..scoring import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
 from ..services.solo_games import MAX_ENTRY_LENGTH
+from .plumbing import services
+from .validation import describe_validation
 
 #: The largest request body the API reads by default (bytes): room for 100 players' lists of
 #: real words. An app reads its own limit (``ServerLimits.max_body_bytes``).
@@ -92,8 +94,11 @@ class ScoreRequest(BaseModel):
     )
 
 
-class RoundRequest(BaseModel):
-    """A tournament round: like ``/api/score`` without rules, dictionary or options."""
+class NewTournamentRound(BaseModel):
+    """``POST /api/tournaments/{id}/rounds``: a round of the tournament, like ``/api/score``
+    without rules, dictionary or options (the tournament's own apply). The body is read by the
+    library's round reader (:func:`bigboggle.round_input.parse_round_request`); this model
+    documents it."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -167,34 +172,6 @@ class ErrorBody(BaseModel):
     error: str
 
 
-def describe_validation(exc: ValidationError | Any) -> str:
-    """One line naming the first bad key (``players.ann[4]``) and what is wrong with it."""
-    errors = exc.errors() if hasattr(exc, "errors") else []
-    if not errors:
-        return "the request is not valid"
-    first = errors[0]
-    where = ""
-    for part in first.get("loc", ()):
-        if part in ("body", "query", "path"):
-            continue
-        where += f"[{part}]" if isinstance(part, int) else (f".{part}" if where else str(part))
-    message = first.get("msg", "is not valid")
-    kind = first.get("type", "")
-    if kind == "extra_forbidden":
-        message = "is not a known key"
-    elif kind == "missing":
-        message = "is missing"
-    shown = first.get("input")
-    detail = f" (got {_short(shown)})" if kind not in ("missing", "extra_forbidden") else ""
-    more = f"; and {len(errors) - 1} more problem(s)" if len(errors) > 1 else ""
-    return f"{where or 'the request'}: {message}{detail}{more}"
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 async def read_text(request: Request, limit: int | None = None) -> str:
     """The request's body as text: sent as ``Content-Type: application/json`` (415 otherwise, a
     missing type too: a cross-site form cannot send that type without the browser asking
@@ -242,8 +219,7 @@ async def read_json(request: Request, limit: int | None = None) -> Any:
 
 
 def _body_limit(request: Request) -> int:
-    limits = getattr(request.app.state, "limits", None)
-    return limits.max_body_bytes if limits is not None else MAX_BODY_BYTES
+    return services(request).limits.max_body_bytes
 
 
 async def read_model(request: Request, model: type[Model], limit: int = SMALL_BODY_BYTES) -> Model:
@@ -274,7 +250,7 @@ def body_schema(model: type[BaseModel]) -> dict[str, Any]:
 BODY_MODELS: tuple[type[BaseModel], ...] = (
     SolveRequest,
     ScoreRequest,
-    RoundRequest,
+    NewTournamentRound,
     NewGame,
     NewWord,
     NewTournament,

@@ -1,9 +1,9 @@
 """What ``GET /metrics`` shows (the Prometheus text format, with ``prometheus-client``).
 
-Each app has its own :class:`Metrics` (its own registry: tests build many apps), at
-``app.state.metrics``. Other parts of the web app count through it::
+Each app has its own :class:`Metrics` (its own registry: tests build many apps), among its
+services (:class:`~.plumbing.Services`). Other parts of the web app count through it::
 
-    metrics = request.app.state.metrics   # or websocket.app.state.metrics
+    metrics = services(request).metrics   # or services(websocket).metrics
     metrics.sockets.inc() / .dec()   # open WebSockets
     (rooms with a connection in this process: read from the hub when scraped)
     metrics.rounds.inc()             # rounds scored
@@ -15,8 +15,6 @@ raw path, and refusal reasons are names the code chooses.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -103,9 +101,3 @@ class Metrics:
 
 
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-
-
-def of(app: Any) -> Metrics:
-    """The metrics of ``app`` (a Starlette app, or anything with ``state.metrics``)."""
-    found: Metrics = app.state.metrics
-    return found

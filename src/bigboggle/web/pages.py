@@ -18,7 +18,7 @@ from ..rules import PRESETS, SCORING_TABLES, Rules
 from ..services import jobs
 from ..services.daily import check_date, utc_date
 from ..solver import Solution
-from .app import services
+from .plumbing import services
 
 router = APIRouter(include_in_schema=False)
 
@@ -183,5 +183,5 @@ def rooms_page(request: Request) -> Response:
 @router.get("/rooms/{code}", response_class=HTMLResponse)
 def room_page(request: Request, code: Annotated[str, Path(max_length=12)]) -> Response:
     """A room: join it, play its rounds, see the results."""
-    room = request.app.state.rooms.public(code).to_json()
+    room = services(request).rooms.public(code).to_json()
     return _page(request, "room.html", room=room)

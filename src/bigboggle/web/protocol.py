@@ -25,15 +25,20 @@ Error codes: ``too_big``, ``bad_json``, ``bad_message``, ``bad_version``, ``unkn
 message itself); ``not_joined``, ``already_joined``, ``not_yours``, ``not_found``,
 ``room_full``, ``not_host``, ``not_now`` (a game action at the wrong time), ``closed`` (the room
 was closed for being idle: read only), ``bad_input`` (settings, names, words), ``busy`` (try
-again), ``internal``; and the limits: ``rate_limited`` (messages over the rate are dropped
-unanswered; one such error per burst), ``too_many_joins`` (join attempts per address),
+again: the worker pool or the database could not do it just now), ``internal``; and the
+limits: ``rate_limited`` (messages over the rate are dropped unanswered; one such error per
+burst), ``too_many_joins`` (join attempts per address),
 ``too_many_sockets`` (sockets per address; closed with 1008), ``flooding`` (closed with
 1008), ``replaced`` (a newer connection of the same seat took over; closed with 4002) and
 ``kicked`` (the host removed this seat; closed with 4001, and its token no longer works).
+
+The codes are :class:`ErrorCode`'s values and the close codes :class:`CloseCode`'s; which
+library error gets which code is in :mod:`bigboggle.web.error_table`.
 """
 
 from __future__ import annotations
 
+from enum import IntEnum, StrEnum
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -42,7 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from ..errors import quoted
 from ..limits import MAX_NAME_LENGTH, ServerLimits
 from ..services.rooms import MAX_CODE_TYPED
-from .inputs import describe_validation
+from .validation import describe_validation
 
 PROTOCOL_VERSION = 1
 #: The largest message a client may send (bytes) by default (the server's limit is
@@ -50,10 +55,51 @@ PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = ServerLimits.max_message_bytes
 
 
+class ErrorCode(StrEnum):
+    """The ``code`` of an ``error`` message (listed, with what each means, above)."""
+
+    # the message itself
+    TOO_BIG = "too_big"
+    BAD_JSON = "bad_json"
+    BAD_MESSAGE = "bad_message"
+    BAD_VERSION = "bad_version"
+    UNKNOWN_TYPE = "unknown_type"
+    # the seat and the room
+    NOT_JOINED = "not_joined"
+    ALREADY_JOINED = "already_joined"
+    NOT_YOURS = "not_yours"
+    NOT_FOUND = "not_found"
+    ROOM_FULL = "room_full"
+    NOT_HOST = "not_host"
+    NOT_NOW = "not_now"
+    CLOSED = "closed"
+    BAD_INPUT = "bad_input"
+    BUSY = "busy"
+    INTERNAL = "internal"
+    # the limits
+    RATE_LIMITED = "rate_limited"
+    TOO_MANY_JOINS = "too_many_joins"
+    TOO_MANY_SOCKETS = "too_many_sockets"
+    FLOODING = "flooding"
+    REPLACED = "replaced"
+    KICKED = "kicked"
+
+
+class CloseCode(IntEnum):
+    """The WebSocket close codes the server uses."""
+
+    #: Flooding and other policy breaches (the standard code).
+    POLICY = 1008
+    #: The host removed this seat.
+    KICKED = 4001
+    #: A newer connection of the same seat took over.
+    REPLACED = 4002
+
+
 class ProtocolError(Exception):
     """A message the server refuses: a short ``code`` and a ``message`` for people."""
 
-    def __init__(self, code: str, message: str, re: int | None = None) -> None:
+    def __init__(self, code: ErrorCode, message: str, re: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -122,31 +168,33 @@ def parse(raw: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> ClientMessage:
     what is wrong with it. The size is checked before anything is parsed."""
     size = len(raw) if len(raw) > limit else len(raw.encode() if isinstance(raw, str) else raw)
     if size > limit:
-        raise ProtocolError("too_big", f"the message is {size}+ bytes; the limit is {limit}")
+        raise ProtocolError(
+            ErrorCode.TOO_BIG, f"the message is {size}+ bytes; the limit is {limit}"
+        )
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise ProtocolError("bad_json", f"the message is not JSON: {exc}") from None
+        raise ProtocolError(ErrorCode.BAD_JSON, f"the message is not JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_message", 'a message is a JSON object with a "type"')
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, 'a message is a JSON object with a "type"')
     re = data.get("id") if isinstance(data.get("id"), int) else None
     if data.get("v", PROTOCOL_VERSION) != PROTOCOL_VERSION:
         raise ProtocolError(
-            "bad_version",
+            ErrorCode.BAD_VERSION,
             f"protocol version {quoted(data.get('v'))} is not spoken here; use {PROTOCOL_VERSION}",
             re,
         )
     kind = data.get("type")
     if kind not in MESSAGE_TYPES:
         raise ProtocolError(
-            "unknown_type",
+            ErrorCode.UNKNOWN_TYPE,
             f"unknown message type {quoted(kind)}; types: {', '.join(MESSAGE_TYPES)}",
             re,
         )
     try:
         return _ADAPTER.validate_python(data)
     except ValidationError as exc:
-        raise ProtocolError("bad_message", describe_validation(exc), re) from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, describe_validation(exc), re) from None
 
 
 def message(kind: str, seq: int | None, **fields: Any) -> dict[str, Any]:
@@ -154,6 +202,8 @@ def message(kind: str, seq: int | None, **fields: Any) -> dict[str, Any]:
     return {"v": PROTOCOL_VERSION, "type": kind, "seq": seq, **fields}
 
 
-def error(code: str, text: str, re: int | None = None, seq: int | None = None) -> dict[str, Any]:
+def error(
+    code: ErrorCode, text: str, re: int | None = None, seq: int | None = None
+) -> dict[str, Any]:
     """An ``error`` message: the code, what is wrong, and the id of the message it answers."""
     return message("error", seq, code=code, message=text, re=re)

@@ -1,0 +1,76 @@
+"""What every route module shares: the app's services (one way to reach each) and the JSON
+response class. Route modules import this module, never the app (:mod:`.app` builds the
+:class:`Services` and includes the routes); the error table is :mod:`.error_table`.
+
+A route reaches a service through the request (or WebSocket) it answers::
+
+    found = services(request)
+    found.solo.get(game_id)          # solo games
+    found.room_timers.at(key, due)   # the rooms' timers
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from fastapi.responses import JSONResponse as _StarletteJSON
+from fastapi.templating import Jinja2Templates
+from starlette.requests import HTTPConnection
+
+from ..limits import ServerLimits
+from ..services.paper_games import PaperTournaments
+from ..services.rooms import Rooms
+from ..services.shelf import DictionaryShelf
+from ..services.solo_games import SoloGames
+from ..services.store import Store
+from .hub import LocalHub
+from .metrics import Metrics
+from .pool import WorkerPool
+from .room_guards import RoomGuards
+from .room_timers import RoomTimers
+from .solo_timers import SoloTimers
+
+
+@dataclass
+class Services:
+    """Everything a route uses, built once per app by :func:`~.app.create_app`."""
+
+    #: The database, and the services built on it.
+    store: Store
+    shelf: DictionaryShelf
+    solo: SoloGames
+    tournaments: PaperTournaments
+    rooms: Rooms
+    #: The server's clock (seconds since the epoch): the only one a game trusts.
+    clock: Callable[[], float]
+    templates: Jinja2Templates
+    #: Where CPU work runs (solving, scoring, band searches): never on the event loop.
+    pool: WorkerPool
+    #: Rooms' news between connections (in this process, or through Redis).
+    hub: LocalHub
+    #: Timers at deadlines: rooms' rounds and absent hosts, and solo games.
+    room_timers: RoomTimers
+    solo_timers: SoloTimers
+    #: The rooms' per-address and per-seat limits in this process.
+    room_guards: RoomGuards
+    #: What ``/metrics`` shows.
+    metrics: Metrics
+    #: The operator's limits.
+    limits: ServerLimits
+
+
+def services(connection: HTTPConnection) -> Services:
+    """The services of the app answering ``connection`` (a request or a WebSocket)."""
+    found: Services = connection.app.state.services
+    return found
+
+
+class JSONResponse(_StarletteJSON):
+    """JSON written by orjson: a solve's answer (hundreds of words with paths) is written in a
+    tenth of the time the standard library takes, which is most of what a request costs."""
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content)

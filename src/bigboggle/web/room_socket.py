@@ -1,0 +1,339 @@
+"""The WebSocket ``/ws``: one player's connection to a room, in the room protocol
+(:mod:`.protocol`).
+
+Each connection speaks for one seat once it has joined. It reads the client's messages (each
+checked by :mod:`.protocol`, answered with a reply or an ``error`` whose code the error table
+gives, :mod:`.error_table`) and, alongside, forwards its room's events from the hub as fresh
+views of the room. The library's :class:`~bigboggle.services.rooms.Rooms` does the game; this
+module only translates, and applies the guards of :mod:`.room_guards`:
+
+- A message over the connection's rate is dropped unread (not parsed, not answered); the
+  first drop of a burst gets one ``rate_limited`` error. After ``ws_flood_drops`` drops
+  (counted until the client has been quiet long enough to refill its bucket) the connection
+  is closed with code 1008 (``flooding``).
+- A further socket from an address with ``sockets_per_address`` open is told
+  ``too_many_sockets`` and closed with 1008; past ``sockets_per_seat``, a seat's newest
+  connection wins and its oldest is told ``replaced`` and closed (4002), so a reloaded page is
+  never locked out and one token cannot hold hundreds of sockets.
+- Join attempts past ``joins_per_address_minute`` get a ``too_many_joins`` error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import BoggleError
+from ..services.rooms import GRACE, Rooms, Seat
+from . import protocol
+from .error_table import code_of
+from .hub import LocalHub
+from .plumbing import services
+from .protocol import CloseCode, ErrorCode
+from .room_guards import RoomGuards, TokenBucket, client_address
+from .room_timers import RoomTimers, end_if_due
+
+log = logging.getLogger(__name__)
+
+router = APIRouter(tags=["rooms"])
+
+
+class Connection:
+    """One player's WebSocket: their messages in, their room's news out."""
+
+    def __init__(
+        self,
+        socket: WebSocket,
+        rooms: Rooms,
+        hub: LocalHub,
+        timers: RoomTimers,
+        guards: RoomGuards,
+    ) -> None:
+        self.socket = socket
+        self.rooms = rooms
+        self.hub = hub
+        self.timers = timers
+        self.guards = guards
+        self.limits = rooms.limits
+        self.metrics = timers.metrics
+        self.address = client_address(socket.scope.get("client"))
+        self.seat: Seat | None = None
+        self.queue: asyncio.Queue[dict[str, Any]] | None = None
+        self.forwarder: asyncio.Task[None] | None = None
+        self.bucket = TokenBucket(self.limits.ws_burst, self.limits.ws_rate, rooms.clock)
+        self.dropped = 0
+        self.warned = False
+        self.closed = False
+        self.send_lock = asyncio.Lock()
+
+    async def send(self, data: dict[str, Any]) -> None:
+        async with self.send_lock:
+            await self.socket.send_text(orjson.dumps(data).decode())
+
+    async def close(self, code: int, error: ErrorCode, text: str) -> None:
+        """Tell the client why (an ``error`` message) and close the socket with ``code``."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(Exception):  # it may be gone already
+            await self.send(protocol.error(error, text))
+            await self.socket.close(code=code, reason=error)
+
+    async def run(self) -> None:
+        try:
+            while not self.closed:
+                frame = await self.socket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                if not self.bucket.take():
+                    await self.drop()
+                    continue
+                if self.bucket.was_full:  # quiet long enough: a new burst
+                    self.dropped = 0  # earlier drops are forgiven
+                    self.warned = False  # and its first drop is told again
+                raw = frame.get("text")
+                if raw is None:
+                    raw = frame.get("bytes") or b""
+                await self.handle(raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await self.leave()
+
+    async def drop(self) -> None:
+        """A message over the rate: dropped unread, answered at most once per burst."""
+        self.dropped += 1
+        self.metrics.refused("ws_dropped")
+        limits = self.limits
+        if self.dropped >= limits.ws_flood_drops:
+            self.metrics.refused(ErrorCode.FLOODING)
+            await self.close(
+                CloseCode.POLICY,
+                ErrorCode.FLOODING,
+                f"{self.dropped} messages over the rate limit; the connection is closed",
+            )
+        elif not self.warned:
+            self.warned = True
+            await self.send(
+                protocol.error(
+                    ErrorCode.RATE_LIMITED,
+                    f"too many messages (at most {limits.ws_burst} at once, then "
+                    f"{limits.ws_rate:g} a second): messages over it are dropped unanswered, "
+                    f"and after {limits.ws_flood_drops} the connection is closed",
+                )
+            )
+
+    async def handle(self, raw: str | bytes) -> None:
+        try:
+            msg = protocol.parse(raw, self.limits.max_message_bytes)
+        except protocol.ProtocolError as exc:
+            await self.send(protocol.error(exc.code, exc.message, exc.re))
+            return
+        try:
+            await self.dispatch(msg)
+        except protocol.ProtocolError as exc:
+            await self.send(protocol.error(exc.code, exc.message, exc.re))
+        except BoggleError as exc:
+            await self.send(protocol.error(code_of(exc), str(exc), msg.id))
+        except SQLAlchemyError:
+            log.exception("database trouble answering %s", msg.type)
+            await self.send(
+                protocol.error(
+                    ErrorCode.BUSY, "the server could not do that just now; try again", msg.id
+                )
+            )
+        except (WebSocketDisconnect, RuntimeError):
+            raise
+        except Exception:  # a bug: say so, keep the connection and the room
+            log.exception("could not answer a %s message", msg.type)
+            await self.send(
+                protocol.error(ErrorCode.INTERNAL, "the server failed on that; sorry", msg.id)
+            )
+
+    async def dispatch(self, msg: protocol.ClientMessage) -> None:
+        if isinstance(msg, protocol.Ping):
+            await self.send(protocol.message("pong", None, re=msg.id))
+            return
+        if isinstance(msg, protocol.Join):
+            await self.join(msg)
+            return
+        seat = self.seat
+        if seat is None:
+            raise protocol.ProtocolError(ErrorCode.NOT_JOINED, "join a room first", msg.id)
+        if isinstance(msg, protocol.Submit):
+            if (msg.room is not None and not same_room(msg.room, seat.room)) or (
+                msg.player is not None and msg.player != seat.player
+            ):
+                raise protocol.ProtocolError(
+                    ErrorCode.NOT_YOURS,
+                    f"this connection plays for {seat.player} in room {seat.room}",
+                    msg.id,
+                )
+            result = await run_in_threadpool(self.rooms.submit, seat, msg.word)
+            self.metrics.words.inc()
+            await self.send(protocol.message("verdict", None, re=msg.id, result=result.to_json()))
+        elif isinstance(msg, protocol.Start):
+            started = await run_in_threadpool(self.rooms.start_round, seat)
+            self.timers.at((seat.room, "round"), started.deadline + GRACE)
+            await self.send_state(msg.id)  # the answer; everyone else hears it from the hub
+            await self.hub.publish(seat.room, {"kind": "started"})
+        elif isinstance(msg, protocol.Configure):
+            await run_in_threadpool(self.rooms.configure, seat, msg.settings)
+            await self.send_state(msg.id)
+            await self.hub.publish(seat.room, {"kind": "changed"})
+        elif isinstance(msg, protocol.Kick):
+            await run_in_threadpool(self.rooms.kick, seat, msg.player)
+            await self.send_state(msg.id)
+            await self.hub.publish(seat.room, {"kind": "kicked", "player": msg.player})
+        elif isinstance(msg, protocol.End):
+            try:
+                ended = await run_in_threadpool(self.rooms.end_game, seat)
+            finally:  # a round not started yet ends at its start: its timer fires then
+                self.timers.watch_round(seat.room, moved=True)
+            await self.send_state(msg.id)
+            await self.hub.publish(seat.room, {"kind": "ended" if ended else "changed"})
+        elif isinstance(msg, protocol.StateRequest):
+            await end_if_due(self.rooms, self.hub, seat.room, self.metrics)
+            await self.send_state(msg.id)
+
+    async def join(self, msg: protocol.Join) -> None:
+        if self.seat is not None:
+            raise protocol.ProtocolError(
+                ErrorCode.ALREADY_JOINED,
+                f"this connection already plays for {self.seat.player}",
+                msg.id,
+            )
+        wait = self.guards.joins.hit(self.address)
+        if wait is not None:
+            self.metrics.refused(ErrorCode.TOO_MANY_JOINS)
+            raise protocol.ProtocolError(
+                ErrorCode.TOO_MANY_JOINS,
+                f"too many joins from your address (at most "
+                f"{self.limits.joins_per_address_minute} a minute); try again in "
+                f"{math.ceil(wait)} s",
+                msg.id,
+            )
+        token = None
+        if msg.token is not None:
+            seat = await run_in_threadpool(self.rooms.resume, msg.token)
+            if msg.room is not None and not same_room(msg.room, seat.room):
+                raise protocol.ProtocolError(
+                    ErrorCode.NOT_YOURS, f"that token is for room {seat.room}", msg.id
+                )
+        elif msg.room is not None and msg.name is not None:
+            seat, token = await run_in_threadpool(self.rooms.join, msg.room, msg.name)
+        else:
+            raise protocol.ProtocolError(
+                ErrorCode.BAD_MESSAGE, 'join with "room" and "name", or with your "token"', msg.id
+            )
+        self.seat = seat
+        for old in self.guards.take_seat(seat, self):
+            await old.close(
+                CloseCode.REPLACED,
+                ErrorCode.REPLACED,
+                f"{seat.player} opened a newer connection (at most "
+                f"{self.limits.sockets_per_seat} per seat); this one is closed",
+            )
+        presence = await run_in_threadpool(self.rooms.connected, seat)
+        if presence.host_due is not None:
+            self.timers.at((seat.room, "host"), presence.host_due)
+        self.queue = self.hub.subscribe(seat.room)
+        self.forwarder = asyncio.create_task(self.forward())
+        self.timers.watch_round(seat.room)
+        fields: dict[str, Any] = {"room": seat.room, "player": seat.player, "re": msg.id}
+        if token is not None:
+            fields["token"] = token
+        if token is not None or presence.new_host is not None:
+            await self.hub.publish(seat.room, {"kind": "changed"})
+        await self.send(protocol.message("welcome", None, **fields))
+        await self.send_state(None)
+
+    async def send_state(self, re: int | None) -> None:
+        assert self.seat is not None
+        view = (await run_in_threadpool(self.rooms.view, self.seat)).to_json()
+        await self.send(protocol.message("state", view["seq"], re=re, state=view))
+
+    async def forward(self) -> None:
+        assert self.queue is not None and self.seat is not None
+        while True:
+            event = await self.queue.get()
+            try:
+                if event.get("kind") == "kicked" and event.get("player") == self.seat.player:
+                    await self.close(
+                        CloseCode.KICKED,
+                        ErrorCode.KICKED,
+                        f"the host removed you from room {self.seat.room}",
+                    )
+                    return
+                view = (await run_in_threadpool(self.rooms.view, self.seat)).to_json()
+                if event.get("kind") == "ended" and view["last"] is not None:
+                    await self.send(
+                        protocol.message(
+                            "results",
+                            view["seq"],
+                            round=view["last"],
+                            totals=view["totals"],
+                            standings=view["standings"],
+                            over=view["over"],
+                            winner=view["winner"],
+                        )
+                    )
+                await self.send(protocol.message("state", view["seq"], re=None, state=view))
+                if event.get("kind") == "started":
+                    self.timers.watch_round(self.seat.room)
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            except Exception:  # the database hiccuped: this player resyncs on the next event
+                log.exception("cannot forward an event of room %s", self.seat.room)
+
+    async def leave(self) -> None:
+        if self.forwarder is not None:
+            self.forwarder.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.forwarder
+        seat = self.seat
+        if seat is None:
+            return
+        if self.queue is not None:
+            self.hub.unsubscribe(seat.room, self.queue)
+        self.guards.leave_seat(seat, self)
+        # A task of its own: the connection's task may be cancelled as it goes (at shutdown).
+        self.timers.spawn(self.timers.left(seat))
+
+
+def same_room(asked: str, room: str) -> bool:
+    """Whether a room code as typed (any case, spaces or dashes) is ``room``'s."""
+    return asked.replace("-", "").replace(" ", "").upper() == room
+
+
+@router.websocket("/ws")
+async def room_socket(socket: WebSocket) -> None:
+    """The room protocol (see :mod:`bigboggle.web.protocol`)."""
+    found = services(socket)
+    guards = found.room_guards
+    await socket.accept()
+    connection = Connection(socket, found.rooms, found.hub, found.room_timers, guards)
+    metrics = connection.metrics
+    if not guards.open_socket(connection.address):
+        metrics.refused(ErrorCode.TOO_MANY_SOCKETS)
+        await connection.close(
+            CloseCode.POLICY,
+            ErrorCode.TOO_MANY_SOCKETS,
+            f"your address has {guards.limits.sockets_per_address} connections open already "
+            "(the limit); close one first",
+        )
+        return
+    metrics.sockets.inc()
+    try:
+        await connection.run()
+    finally:
+        metrics.sockets.dec()
+        guards.close_socket(connection.address)

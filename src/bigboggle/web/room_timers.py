@@ -1,0 +1,296 @@
+"""The rooms' timers, fired at deadlines on the event loop, never by polling.
+
+:class:`RoomTimers` keeps one timer per room with a round to score in this process, one for a
+host who has left (the role passes on when they have been away too long), and one a day that
+closes idle rooms; each is dropped once it has fired. A round whose job the worker pool refuses
+is tried again after 1 s, 2 s, 4 s … (at most the scoring lease), with one log line each. At
+start-up the overdue rounds (and rounds from an older bigboggle, which reading a room never
+scores) are scored one at a time in a background task: the server serves at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import BudgetExceededError, BusyError
+from ..services.rooms import SCORING_LEASE, Rooms, Seat
+from .hub import LocalHub
+from .metrics import Metrics
+
+log = logging.getLogger(__name__)
+
+#: Seconds before a timer that could not reach the database tries again.
+RETRY_SECONDS = 5.0
+#: Seconds before a round whose scoring was refused (or failed) is tried again the first time;
+#: each further refusal doubles it, up to :data:`~bigboggle.services.rooms.SCORING_LEASE`.
+FIRST_RETRY = 1.0
+#: Passes of the start-up catch-up before the rounds still refused (or failing) are left to
+#: their rooms' round timers, which go on trying with the same backoff: a round whose job
+#: always exceeds its budget must not hold the start-up work for ever.
+CATCH_UP_TRIES = 3
+#: Seconds between closing idle rooms (the first time at start-up).
+IDLE_CHECK_SECONDS = 86_400.0
+
+TimerKey = tuple[str, str]
+
+
+class RoomTimers:
+    """Timers that fire at deadlines, on the event loop: ``(room, "round")`` scores a room's
+    round when it is due, ``(room, "host")`` passes the host role on when the host has been
+    away too long, and one timer a day closes idle rooms. Nothing polls: a room with no round
+    and no absent host has no timer at all, and a timer is dropped once it has fired.
+
+    Deadlines are on the rooms' clock; :meth:`recheck` re-reads it (a test moves its clock by
+    hand, then calls it)."""
+
+    def __init__(self, rooms: Rooms, hub: LocalHub, metrics: Metrics | None = None) -> None:
+        self.rooms = rooms
+        self.hub = hub
+        #: What ``/metrics`` counts (rounds scored, sockets, refusals); a fresh set if none.
+        self.metrics = metrics or Metrics()
+        self._due: dict[TimerKey, float] = {}
+        self._handles: dict[TimerKey, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: Timers that have fired and whose work is still running.
+        self._firing: set[TimerKey] = set()
+        #: Seconds before the next try of each room whose round was refused or failed.
+        self._backoff: dict[str, float] = {}
+        #: Set once the start-up work (overdue rounds among it) is done.
+        self.started = asyncio.Event()
+
+    @property
+    def scheduled(self) -> dict[TimerKey, float]:
+        """The timers waiting, and when (on the rooms' clock) each fires."""
+        return dict(self._due)
+
+    async def start(self) -> None:
+        """Start the start-up work in the background (the server serves at once): forget
+        dead connections (when this is the only server), time the rounds still running,
+        score the rounds that are overdue (their deadline passed while no server ran, or
+        they come from an older bigboggle), and close idle rooms (again once a day)."""
+        self.spawn(self._start_up())
+
+    async def _start_up(self) -> None:
+        try:
+            if not self.hub.shared:
+                await run_in_threadpool(self.rooms.reset_presence)
+        except Exception:
+            log.exception("could not reset the rooms' connections at start-up")
+        now = self.rooms.clock()
+        try:
+            for code, due in await run_in_threadpool(self.rooms.running):
+                if due > now:  # the overdue ones are scored below, one at a time
+                    self.at((code, "round"), due)
+        except Exception:  # rounds get timers when their players come back
+            log.exception("could not time the rooms' rounds at start-up")
+        self.at(("", "idle"), self.rooms.clock())  # whatever becomes of the catch-up
+        try:
+            await self.catch_up()
+        finally:
+            self.started.set()
+
+    async def catch_up(self) -> None:
+        """Score every overdue round, one at a time; while some are refused (or fail), try
+        again after 1 s, 2 s, 4 s … (at most the scoring lease). After :data:`CATCH_UP_TRIES`
+        passes, the rounds still left get their rooms' round timers instead. A database
+        failure is retried the same way."""
+        delay = FIRST_RETRY
+        passes = 0
+        while True:
+            try:
+                done = await run_in_threadpool(self.rooms.score_overdue)
+            except Exception:
+                log.exception("could not score the overdue rounds")
+            else:
+                await self._announce(done.scored)
+                if not done.retry:
+                    return
+                passes += 1
+                if passes >= CATCH_UP_TRIES:
+                    self._leave_to_round_timers(done.retry, delay)
+                    return
+                log.warning(
+                    "%d overdue rounds were refused or failed; trying again in %g s",
+                    len(done.retry),
+                    delay,
+                )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, SCORING_LEASE)
+
+    async def _announce(self, scored: list[str]) -> None:
+        """Count and announce the rounds the catch-up scored; an announcement the hub cannot
+        send (Redis away) is logged: the players see the result when they next resync."""
+        for code in dict.fromkeys(scored):
+            self.metrics.rounds.inc()
+            try:
+                await self.hub.publish(code, {"kind": "ended"})
+            except Exception as exc:
+                log.warning("could not announce the end of a round of room %s: %r", code, exc)
+
+    def _leave_to_round_timers(self, rooms: list[str], delay: float) -> None:
+        """Stop retrying ``rooms``' overdue rounds in the catch-up: their round timers try
+        again in ``delay`` seconds, then with the usual backoff."""
+        log.warning(
+            "%d overdue rounds still refused or failing; left to their rooms' timers", len(rooms)
+        )
+        now = self.rooms.clock()
+        for code in dict.fromkeys(rooms):
+            self._backoff[code] = min(delay * 2, SCORING_LEASE)
+            self.at((code, "round"), now + delay)
+
+    def at(self, key: TimerKey, due: float) -> None:
+        """Fire timer ``key`` at ``due`` (the rooms' clock). A round timer already set keeps
+        the earlier time; any other timer is moved."""
+        if key[1] == "round" and key in self._due and self._due[key] <= due:
+            return
+        self._cancel(key)
+        self._due[key] = due
+        self._arm(key)
+
+    def watch_round(self, room: str, *, moved: bool = False) -> None:
+        """Make sure the room's round (if any) has a timer here: a process hears of a round by
+        a join or a "started" event. Reads the database only when it has no timer yet, or
+        when the round's deadline has ``moved`` (the host ended the game: the earlier time
+        wins)."""
+        key = (room, "round")
+        if moved or (key not in self._due and key not in self._firing):
+            self.spawn(self._watch(room))
+
+    def recheck(self) -> None:
+        """Re-arm every timer against the clock (after it jumped)."""
+        for key in list(self._due):
+            self._cancel_handle(key)
+            self._arm(key)
+
+    async def stop(self) -> None:
+        for key in list(self._due):
+            self._cancel(key)
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _arm(self, key: TimerKey) -> None:
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, self._due[key] - self.rooms.clock())
+        self._handles[key] = loop.call_at(loop.time() + delay, self._fired, key)
+
+    def _fired(self, key: TimerKey) -> None:
+        self._handles.pop(key, None)
+        self._due.pop(key, None)
+        room, kind = key
+        jobs: dict[str, Callable[[str], Awaitable[None]]] = {
+            "round": self._score,
+            "host": self._hand_over,
+            "idle": self._close_idle,
+        }
+        self._firing.add(key)
+        self.spawn(self._run_fired(key, jobs[kind](room)))
+
+    async def _run_fired(self, key: TimerKey, work: Awaitable[None]) -> None:
+        try:
+            await work
+        finally:
+            self._firing.discard(key)
+
+    def spawn(self, work: Awaitable[None]) -> None:
+        """Run ``work`` in a task of the timers' own (kept until done, cancelled at stop)."""
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _cancel_handle(self, key: TimerKey) -> None:
+        handle = self._handles.pop(key, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _cancel(self, key: TimerKey) -> None:
+        self._cancel_handle(key)
+        self._due.pop(key, None)
+
+    async def left(self, seat: Seat) -> None:
+        """A connection of ``seat`` closed: count it, and time the host's absence."""
+        try:
+            host_due = await run_in_threadpool(self.rooms.disconnected, seat)
+        except Exception:  # the database is gone: presence is reset at start-up
+            log.warning("could not record that %s left room %s", seat.player, seat.room)
+            return
+        if host_due is not None:
+            self.at((seat.room, "host"), host_due)
+
+    async def _watch(self, room: str) -> None:
+        try:
+            due = await run_in_threadpool(self.rooms.next_deadline, room)
+        except Exception:
+            log.exception("cannot read the deadline of room %s", room)
+            return
+        if due is not None:
+            self.at((room, "round"), due)
+
+    async def _score(self, room: str) -> None:
+        outcome = await end_if_due(self.rooms, self.hub, room, self.metrics)
+        now = self.rooms.clock()
+        if outcome in ("refused", "failed"):  # again soon, a little later each time
+            delay = self._backoff.get(room, FIRST_RETRY)
+            self._backoff[room] = min(delay * 2, SCORING_LEASE)
+            self.at((room, "round"), now + delay)
+            return
+        self._backoff.pop(room, None)
+        try:
+            due = await run_in_threadpool(self.rooms.next_deadline, room)
+        except Exception:  # the database hiccuped: look again shortly
+            log.exception("cannot read the deadline of room %s", room)
+            due = now + RETRY_SECONDS
+        if due is not None:  # another round started, or somebody else is scoring this one
+            self.at((room, "round"), due if due > now else now + RETRY_SECONDS)
+
+    async def _hand_over(self, room: str) -> None:
+        try:
+            new_host = await run_in_threadpool(self.rooms.hand_over_if_away, room)
+        except Exception:
+            log.exception("could not pass on the host of room %s", room)
+            return
+        if new_host is not None:
+            await self.hub.publish(room, {"kind": "changed"})
+
+    async def _close_idle(self, _room: str) -> None:
+        try:
+            closed = await run_in_threadpool(self.rooms.close_idle)
+            if closed:
+                log.info("closed %d idle rooms", closed)
+        except Exception:
+            log.exception("could not close idle rooms")
+        self.at(("", "idle"), self.rooms.clock() + IDLE_CHECK_SECONDS)
+
+
+async def end_if_due(rooms: Rooms, hub: LocalHub, room: str, metrics: Metrics | None = None) -> str:
+    """Score the room's round if it is due, and tell everyone if this process did it:
+    ``"scored"``, ``"refused"`` (the worker pool said no: try again soon), ``"failed"`` (the
+    database, a word list missing, a bug: the round's timer tries again, backing off) or
+    ``"nothing"`` (not due, or somebody else's)."""
+    try:
+        ended = await run_in_threadpool(rooms.end_round_if_due, room)
+    except (BusyError, BudgetExceededError) as exc:  # expected under load: one line
+        log.warning("the worker pool refused to score a round of room %s: %s", room, exc)
+        return "refused"
+    except Exception:
+        log.exception("could not score a round of room %s", room)
+        return "failed"
+    if ended is None:
+        return "nothing"
+    if metrics is not None:
+        metrics.rounds.inc()
+    try:
+        await hub.publish(room, {"kind": "ended"})
+    except Exception as exc:  # Redis away: the round is scored; players see it on their resync
+        log.warning("could not announce the end of a round of room %s: %r", room, exc)
+    return "scored"
