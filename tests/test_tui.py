@@ -196,14 +196,34 @@ def test_settings_are_checked_before_the_game() -> None:
         PlaySettings(big, words, teams={"red": ["ann"]})
     with pytest.raises(ValueError, match="not one of the players"):
         PlaySettings(big, words, players=("ann",), min_length={"zed": 3})
-    with pytest.raises(ValueError, match="appears twice"):
+    with pytest.raises(ValueError, match="'ann' and 'ann' are the same name"):
         PlaySettings(big, words, players=("ann", "ann"))
     with pytest.raises(ValueError, match="--min-length"):
         PlaySettings(big, words, min_length={"ann": 3})
-    with pytest.raises(ValueError, match="two teams"):
-        PlaySettings(big, words, players=("ann",), teams={"red": ["ann"]})
+    with pytest.raises(ValueError, match=r"teams\.red\[1\]: 'zed' is not one of the players"):
+        PlaySettings(big, words, players=("ann", "bob"), teams={"red": ["ann", "zed"]})
     with pytest.raises(ValueError, match="no timer"):
         PlaySettings(big, words, practice=True, timer=5)
+
+
+def test_teams_and_handicaps_are_the_round_engines_setup() -> None:
+    """The terminal game checks a table's setup with round_setup, as rooms and the score JSON
+    do: one team is a valid setup, and names are seated as the players spell them."""
+    words = Dictionary.from_words(["lines"])
+    big = Rules.preset("big")
+    alone = PlaySettings(big, words, players=("ann", "bob"), teams={"us": ["ann", "bob"]})
+    assert alone.teams == {"us": ["ann", "bob"]}
+    seated = PlaySettings(
+        big,
+        words,
+        players=("Ann", "bob"),
+        teams={"red": ["ANN"], "blue": ["Bob"]},
+        min_length={"BOB": 3},
+    )
+    assert seated.teams == {"red": ["Ann"], "blue": ["bob"]}
+    assert seated.min_length == {"bob": 3}
+    with pytest.raises(ValueError, match=r"players\.bob: 'bob' is on no team"):
+        PlaySettings(big, words, players=("ann", "bob"), teams={"red": ["ann"]})
 
 
 def test_typed_brackets_are_words_not_markup(standard: Dictionary) -> None:

@@ -1,7 +1,9 @@
 """What the player chose for a terminal game: rules, words, boards, players, the timer.
 
 The settings are checked as they are made, before any screen opens: the players, teams and
-handicaps by the round engine's own check (the one every front end uses), the rest here.
+handicaps by :func:`bigboggle.round_setup.settle_setup`, the one check of a round's setup that
+every front end and service uses (so one team is a table's valid setup, as it is a room's, and
+``--teams red=ANN`` seats the player ``Ann``), and the rest here.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from ..board import Board
 from ..dice import new_seed
 from ..dictionary import Dictionary
 from ..errors import RoundInputError
+from ..round_setup import settle_setup
 from ..rules import Rules
-from ..scoring import check_setup
 
 #: How long a practice round runs: it has no timer, so effectively forever.
 PRACTICE_SECONDS = 10.0**9
@@ -44,20 +46,17 @@ class PlaySettings:
     band: Band | None = None
 
     def __post_init__(self) -> None:
-        for name in self.players:
-            if self.players.count(name) > 1:
-                raise RoundInputError(f"players: {name!r} appears twice; names must differ")
         if self.players:
-            check_setup(list(self.players), self.rules, self.teams, self.min_length)
-        elif self.teams:
+            self.teams, self.min_length = settle_setup(
+                list(self.players), self.rules, self.teams, self.min_length or None
+            )
+        elif self.teams is not None:
             raise RoundInputError("teams: team play needs --players")
         elif self.min_length:
             raise RoundInputError(
                 "handicaps are for named players at a table (--players); "
                 "for yourself, use --min-length"
             )
-        if self.teams is not None and len(self.teams) < 2:
-            raise RoundInputError("teams: team play needs at least two teams")
         if self.practice and self.timer is not None:
             raise RoundInputError("a practice round has no timer; drop --timer or --practice")
         if self.band is not None:  # a band no board can meet is an error now, not mid-game
