@@ -396,6 +396,29 @@ def test_the_openapi_document_describes_every_endpoint(client: TestClient) -> No
     assert client.get("/api/docs").status_code == 200
 
 
+def test_the_openapi_document_describes_a_tournament_rounds_body(client: TestClient) -> None:
+    """A tournament round's body is /api/score's without rules, dictionary or options."""
+    schema = client.get("/openapi.json").json()
+    components = schema["components"]["schemas"]
+
+    def body_of(path: str) -> dict[str, Any]:
+        content = schema["paths"][path]["post"]["requestBody"]["content"]
+        reference: str = content["application/json"]["schema"]["$ref"]
+        found: dict[str, Any] = components[reference.rpartition("/")[2]]
+        return found
+
+    round_body = body_of("/api/tournaments/{tournament_id}/rounds")
+    score_body = body_of("/api/score")
+    assert set(round_body["properties"]) == {"board", "players", "teams", "min_length"}
+    assert set(score_body["properties"]) - set(round_body["properties"]) == {
+        "rules",
+        "dictionary",
+        "options",
+    }
+    assert round_body["required"] == ["board", "players"]
+    assert round_body["additionalProperties"] is False
+
+
 def test_rules_lists_presets_and_dictionaries(client: TestClient) -> None:
     data = client.get("/api/rules").json()
     assert data["presets"]["big"]["rows"] == 5
