@@ -176,20 +176,7 @@ class SoloGames:
         if daily:
             date = utc_date(now)
             seed = self.daily_seed(ruleset.name, date)
-        if board is not None:
-            if seed is not None or band is not None:
-                raise RulesError("give a board or a seed (or band), not both")
-            board_text = str(Board.parse(board))
-        else:
-            if seed is None:
-                seed = new_seed()
-            if not 0 <= seed <= MAX_SEED:
-                raise RulesError(f"seed {seed!r} must be between 0 and {MAX_SEED}")
-            if band is not None:
-                dealt, seed = shake_in_band(ruleset, words, band, seed=seed, tries=2000)
-            else:
-                dealt = shake(ruleset.dice, seed, challenge=ruleset.challenge)
-            board_text = str(dealt.board)
+        board_text, seed = _deal(ruleset, words, seed, board, band)
         key, owner_hash = new_key()
         row = SoloGameRow(
             id=secrets.token_urlsafe(8)[:10],
@@ -552,6 +539,27 @@ class SoloGames:
                 locked.result = results
                 locked.score, locked.max_score = results["score"], results["max_score"]
         return self._load(row.id)
+
+
+def _deal(
+    rules: Rules, words: Dictionary, seed: int | None, board: str | None, band: Band | None
+) -> tuple[str, int | None]:
+    """The new game's board, as text, and the seed it was shaken from: ``board`` as given (no
+    seed), or a shake of the rules' dice from ``seed`` (a fresh one if none), the first one
+    inside ``band`` if given."""
+    if board is not None:
+        if seed is not None or band is not None:
+            raise RulesError("give a board or a seed (or band), not both")
+        return str(Board.parse(board)), None
+    if seed is None:
+        seed = new_seed()
+    if not 0 <= seed <= MAX_SEED:
+        raise RulesError(f"seed {seed!r} must be between 0 and {MAX_SEED}")
+    if band is not None:
+        dealt, seed = shake_in_band(rules, words, band, seed=seed, tries=2000)
+    else:
+        dealt = shake(rules.dice, seed, challenge=rules.challenge)
+    return str(dealt.board), seed
 
 
 def _game_of(row: SoloGameRow) -> SoloGame:
