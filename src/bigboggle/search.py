@@ -202,7 +202,7 @@ def search_best(
     return search.run()
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Budget:
     """When a search stops (``seconds`` on ``clock``, or ``max_evaluations`` boards when set),
     and who hears of its progress (``on_progress`` every ``progress_every`` seconds)."""
@@ -214,7 +214,7 @@ class _Budget:
     progress_every: float
 
 
-#: A move :meth:`_Search.climb` found best: (0, cell, face) turns the cell's die to a face,
+#: A move :meth:`_Search.best_neighbour` found best: (0, cell, face) turns the cell's die to a face,
 #: (1, cell, letter) writes a letter in the cell, (2, a, b) swaps two cells.
 _Move = tuple[int, int, int | str]
 
@@ -239,7 +239,6 @@ class _Search:
         "on_improve",
         "order",
         "plan",
-        "points",
         "random",
         "randrange",
         "regions",
@@ -269,7 +268,6 @@ class _Search:
         self.size = self.rows * self.cols
         self.dice = dice_set(rules.dice)
         self.use_dice = use_dice
-        self.points = points
         self.plan = plan
         self.regions = _regions(self.rows, self.cols)
         rng = random.Random(seed)
