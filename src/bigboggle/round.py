@@ -6,6 +6,11 @@ crossing off, which needs everyone's lists); at the end the round is scored by
 :func:`~bigboggle.scoring.score_round`. The game never sleeps or reads a clock itself, so a
 terminal, a web server and a test all drive it the same way: pass ``now`` in seconds on any
 clock, as long as it is the same clock throughout.
+
+A service that keeps a round in a database restores it for each word with
+:meth:`Round.resume` (its stored clock and setup, nothing decided again) and asks
+:meth:`Round.judge_next`, so a stored round follows the same rules as one held in memory.
+Who may play and how (teams, handicaps) is checked by :mod:`bigboggle.round_setup`.
 """
 
 from __future__ import annotations

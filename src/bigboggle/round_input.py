@@ -9,7 +9,10 @@ than reading it (limits in :mod:`bigboggle.limits`): the JSON text (:data:`MAX_R
 board text, the number of players, teams and entries, each entry's length, every name (normalised
 by :func:`bigboggle.names.clean_name`, and no two alike by :func:`bigboggle.names.name_key`),
 the rules' name, the dictionary and the options (known names, plain values). Team members and
-handicaps must name players of the round. Messages quote a bounded excerpt of what was wrong.
+handicaps must name players of the round. Teams and handicaps are checked by the one check of a
+round's setup (:mod:`bigboggle.round_setup`) and option names by the one options check
+(:func:`bigboggle.rules.check_options`), as a room's settings and the round engine are, so the
+same mistake reads the same everywhere. Messages quote a bounded excerpt of what was wrong.
 """
 
 from __future__ import annotations
