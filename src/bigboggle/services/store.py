@@ -54,7 +54,7 @@ from ..errors import StoreError
 from . import migrations
 
 #: The schema this bigboggle writes: the number of its newest revision (one file per revision in
-#: ``bigboggle/migrations/versions``, each saying what it changed).
+#: ``bigboggle/services/migrations/versions``, each saying what it changed).
 SCHEMA_VERSION = int(migrations.head())
 
 
@@ -367,7 +367,7 @@ class Store:
     def _upgrade(self, connection: Connection) -> None:
         """Bring the database on ``connection`` (in a transaction holding the lock) to the head."""
         try:
-            revision = migrations.upgrade(connection)
+            revision = migrations.upgrade(connection, Base.metadata.tables)
         except migrations.SchemaRefused as refused:
             raise StoreError(f"{self.shown_url!r} {refused}") from None
         except SQLAlchemyError as exc:
