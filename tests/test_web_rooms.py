@@ -1014,24 +1014,46 @@ def _refusals(client: TestClient, reason: str) -> float:
     return 0.0
 
 
-def test_metrics_count_sockets_words_rounds_and_refusals(
+@contextmanager
+def a_word_submitted(
     client: TestClient, clock: FakeClock, standard: Dictionary
-) -> None:
+) -> Iterator[WebSocketTestSession]:
+    """ann alone in a room, a word submitted in its 30-second round: her socket."""
     room = create(client, timer=30)
     with client.websocket_connect("/ws") as ann:
         join(client, ann, token=room["token"])
-        assert _metric(client, "bigboggle_websockets_open") == 1
         state = answer(ann, {"type": "start"})["state"]
         clock.advance(START_DELAY)
         word = solve(state["round"]["board"], standard, Rules.preset("big")).words[0].word
         assert answer(ann, {"type": "submit", "word": word})["type"] == "verdict"
+        yield ann
+
+
+def test_metrics_count_open_sockets(client: TestClient) -> None:
+    room = create(client)
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        assert _metric(client, "bigboggle_websockets_open") == 1
+        ann.send_json({"type": "join", "token": room["token"]})  # already joined: an error
+        until(ann, "error")
+        assert _metric(client, "bigboggle_websockets_open") == 1  # an error closes nothing
+    assert _metric(client, "bigboggle_websockets_open") == 0
+
+
+def test_metrics_count_words_submitted(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with a_word_submitted(client, clock, standard):
         assert _metric(client, "bigboggle_words_submitted_total") == 1
+
+
+def test_metrics_count_rounds_scored(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with a_word_submitted(client, clock, standard) as ann:
         clock.advance(30 + GRACE)
         answer(ann, {"type": "state"})  # scores the round that is due
         assert _metric(client, "bigboggle_rounds_scored_total") == 1
-        ann.send_json({"type": "join", "token": room["token"]})  # already joined: an error
-        until(ann, "error")
-    assert _metric(client, "bigboggle_websockets_open") == 0
 
 
 # -- review fixes: reads that score, retries, start-up, the host's end, limits -------------------
@@ -1169,11 +1191,16 @@ def test_an_odd_version_is_quoted_short(client: TestClient) -> None:
         assert version["code"] == "bad_version" and len(version["message"]) < 300
 
 
-def test_the_web_rooms_limits_come_from_limits_py(clock: FakeClock) -> None:
+def test_the_rooms_event_queue_is_limits_pys(clock: FakeClock) -> None:
     from bigboggle import limits
     from bigboggle.web.hub import QUEUE_LIMIT, LocalHub
 
     assert LocalHub().subscribe("BCDFGHJKLM").maxsize == QUEUE_LIMIT == limits.ROOM_EVENT_QUEUE
+
+
+def test_the_addresses_a_window_keeps_are_limits_pys(clock: FakeClock) -> None:
+    from bigboggle import limits
+
     window = WindowLimit(1, 60, clock)
     assert window.keys == limits.ADDRESSES_KEPT
     for n in range(limits.ADDRESSES_KEPT + 5):
