@@ -10,7 +10,6 @@ are scored by :class:`~bigboggle.services.rooms.scoring.RoundEnds`.
 
 from __future__ import annotations
 
-import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -62,8 +61,6 @@ from .views import RoomPublicView, RoomRoundResult, RoomRoundView, RoomView
 #: Seconds between "start" and the first word: time for every screen to show the board.
 START_DELAY = 3.0
 
-log = logging.getLogger(__name__)
-
 _DAY = 86_400.0
 
 
@@ -89,15 +86,24 @@ class Rooms:
     ) -> None:
         self.store = store
         self.shelf = shelf
-        self.clock = clock
         self.limits = limits or ServerLimits()
         #: Judges of rounds being played, by round id (the most recently used few).
         self._judges: OrderedDict[int, Judge] = OrderedDict()
+        #: The end of each round: claimed, scored, stored (with the room's totals).
         self.ends = RoundEnds(store, shelf, clock, runner, self._forget_judge)
 
     @property
+    def clock(self) -> Callable[[], float]:
+        """The server's clock (the one the rounds' deadlines are on), shared with :attr:`ends`."""
+        return self.ends.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self.ends.clock = clock
+
+    @property
     def runner(self) -> Runner:
-        """What runs a round's scoring (a worker pool in the web app)."""
+        """What runs a round's scoring (a worker pool in the web app), shared with :attr:`ends`."""
         return self.ends.runner
 
     @runner.setter
