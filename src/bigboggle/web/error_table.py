@@ -4,6 +4,10 @@ HTTP error handlers (a status for the JSON API and the pages) and by the room pr
 
 A database that cannot answer (:class:`~bigboggle.errors.StoreError`) is a 503 over HTTP and
 ``busy`` over the WebSocket: try again, as for a full worker pool.
+
+An error never closes a WebSocket (the connection stays open for the next message): the
+close codes (:class:`~.protocol.CloseCode`) belong to the guards (flooding, too many sockets, a
+newer connection of the seat) and to the host's kick.
 """
 
 from __future__ import annotations
