@@ -28,7 +28,7 @@ import jinja2
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -51,7 +51,7 @@ from .hub import LocalHub, RedisHub
 from .inputs import BODY_MODELS, ApiError
 from .metrics import Metrics
 from .middleware import Guard, configure_access_log, request_id
-from .plumbing import Services, services
+from .plumbing import JSONResponse, Services, services
 from .pool import WorkerPool
 from .room_guards import RoomGuards
 from .room_timers import RoomTimers
