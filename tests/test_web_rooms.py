@@ -1059,9 +1059,10 @@ def test_metrics_count_rounds_scored(
 # -- review fixes: reads that score, retries, start-up, the host's end, limits -------------------
 
 
-def test_a_refused_round_is_retried_soon_and_a_little_later_each_time(
-    client: TestClient, clock: FakeClock, caplog: pytest.LogCaptureFixture
-) -> None:
+def refused_three_times(client: TestClient, clock: FakeClock) -> dict[str, Any]:
+    """A round whose scoring the worker pool refuses three times, then does: waits for each
+    retry's timer at 1 s, 2 s, 4 s (not the 30 s lease) and moves the clock to it; the
+    results that come at last."""
     rooms: Rooms = services(client).rooms
     timers: RoomTimers = services(client).room_timers
     scheduled = lambda: client.portal.call(lambda: timers.scheduled)  # type: ignore[union-attr]  # noqa: E731
@@ -1085,7 +1086,19 @@ def test_a_refused_round_is_retried_soon_and_a_little_later_each_time(
             wait_for(lambda d=delay: scheduled().get(key) == clock.now + d, what=scheduled)
             clock.advance(delay)
         client.portal.call(timers.recheck)  # type: ignore[union-attr]
-        assert until(ann, "results")["round"]["number"] == 1
+        return until(ann, "results")
+
+
+def test_a_refused_round_is_retried_soon_and_a_little_later_each_time(
+    client: TestClient, clock: FakeClock
+) -> None:
+    assert refused_three_times(client, clock)["round"]["number"] == 1
+
+
+def test_each_refusal_to_score_a_round_is_one_log_line(
+    client: TestClient, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    refused_three_times(client, clock)
     refused = [r for r in caplog.records if "refused to score" in r.getMessage()]
     assert len(refused) == 3 and all(r.exc_info is None for r in refused)  # one line each
 
