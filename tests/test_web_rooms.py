@@ -1,6 +1,11 @@
 """Rooms over the WebSocket protocol, through the ASGI test client: several players in a room,
 private verdicts, crossing off at the end, teams and handicaps, the deadline on a clock the test
-holds, resuming with a token, and an error (never a dropped connection) for every bad message."""
+holds, resuming with a token, and an error (never a dropped connection) for every bad message.
+
+Every message a test sends gets its id from one counter (:func:`send`), so no reply can be
+taken for another's; deadlines and rate limits run on the test's clock, which a test moves only
+once the server has read what came before (:func:`read_and_dropped`); each test checks one
+thing."""
 
 from __future__ import annotations
 
