@@ -1,4 +1,4 @@
-"""The ``bigboggle`` command line, checked against DESIGN.md section 4 ("Contracts").
+"""The ``bigboggle`` command line, checked against its documented contracts (README).
 
 Every command runs through click's ``CliRunner`` in-process; stdout and stderr are checked apart.
 Word lists are small files written to ``tmp_path`` so that the answers can be worked out by hand;

@@ -1,63 +1,131 @@
-"""The library never imports a front end (DESIGN section 1); bigboggle's modules import each
-other without cycles (a lazy import counts: it hides a cycle, it does not remove it); and no
-web module but the app imports the app (route modules reach the services through
-bigboggle.web.plumbing)."""
+"""The layers of ARCHITECTURE.md, enforced: the core, the services, the front ends.
+
+- The **core** (the flat modules of ``bigboggle``) imports neither the services nor SQLAlchemy
+  (nor Alembic, nor a front end or its libraries): a library user who never opens a database
+  loads none of it.
+- The **services** (``bigboggle.services``) import the core and their database libraries, never
+  a front end (``cli``, ``tui``, ``web``) or a front end's libraries.
+- The **front ends** translate: the web and the terminal game never import each other; only the
+  command line (the entry point that starts them) reaches into both.
+- bigboggle's modules import each other without cycles (a lazy import counts: it hides a cycle,
+  it does not remove it), and no web module but the app imports the app (route modules reach
+  the services through :mod:`bigboggle.web.plumbing`).
+- ARCHITECTURE.md's module map lists every module of the package once, in the layer its place in
+  the tree puts it in, so the document cannot drift from the code.
+"""
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import bigboggle
 
+pytestmark = pytest.mark.once
+
 PACKAGE = Path(bigboggle.__file__).parent
-FRONT_ENDS = {"cli", "tui", "web", "__main__"}
-FRONT_END_LIBRARIES = {"click", "textual", "starlette", "fastapi", "uvicorn"}
+ARCHITECTURE = PACKAGE.parents[1] / "ARCHITECTURE.md"
+FRONT_ENDS = ("cli", "tui", "web", "__main__")
+DATABASE_LIBRARIES = {"sqlalchemy", "alembic", "psycopg", "redis"}
+FRONT_END_LIBRARIES = {"click", "textual", "starlette", "fastapi", "uvicorn", "jinja2"}
 
 
-def _library_modules() -> list[Path]:
-    return [
-        path
-        for path in PACKAGE.rglob("*.py")
-        if path.relative_to(PACKAGE).parts[0].removesuffix(".py") not in FRONT_ENDS
-    ]
+def _name(path: Path) -> str:
+    """``bigboggle.services.rooms.service`` for a path in the package."""
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
 
 
-def _imported(path: Path) -> set[str]:
-    """Absolute names of what a module imports (relative imports resolved within bigboggle)."""
+def layer_of(module: str) -> str:
+    """The layer a module's place in the tree puts it in."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "core"
+    if parts[1] == "services":
+        return "services"
+    if parts[1] in FRONT_ENDS:
+        return "front end"
+    return "core"
+
+
+def _modules() -> dict[str, Path]:
+    """Every Python module of the package (schema revisions included), by dotted name."""
+    return {_name(path): path for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts}
+
+
+def _imports(module: str, path: Path) -> set[str]:
+    """Absolute names a module imports anywhere in it (relative imports resolved)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
             if node.level:
-                base = f"bigboggle.{module}" if module else "bigboggle"
-                names.update(f"{base}.{alias.name}" for alias in node.names)
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
             else:
-                names.add(module)
+                target = node.module or ""
+            names.add(target)
+            names.update(f"{target}.{alias.name}" for alias in node.names)
     return names
 
 
-def test_library_modules_import_no_front_end() -> None:
-    modules = _library_modules()
-    assert any(path.name == "solver.py" for path in modules)
-    for path in modules:
-        for name in _imported(path):
-            parts = name.split(".")
-            assert parts[0] not in FRONT_END_LIBRARIES, f"{path.name} imports {name}"
-            if parts[0] == "bigboggle" and len(parts) > 1:
-                assert parts[1] not in FRONT_ENDS, f"{path.name} imports {name}"
+def _layer_of_import(name: str) -> str | None:
+    """The layer (or outside library kind) an imported name belongs to."""
+    top = name.split(".")[0]
+    if top in DATABASE_LIBRARIES:
+        return "database library"
+    if top in FRONT_END_LIBRARIES:
+        return "front-end library"
+    if top != "bigboggle" or name == "bigboggle":
+        return None
+    return layer_of(name)
 
 
-def test_importing_the_library_loads_no_front_end() -> None:
+MODULES = _modules()
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "core"))
+def test_the_core_imports_no_service_database_or_front_end(module: str) -> None:
+    for name in _imports(module, MODULES[module]):
+        kind = _layer_of_import(name)
+        assert kind in (None, "core"), f"{module} (core) imports {name} ({kind})"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "services"))
+def test_services_import_no_front_end(module: str) -> None:
+    for name in _imports(module, MODULES[module]):
+        kind = _layer_of_import(name)
+        assert kind not in ("front end", "front-end library"), f"{module} imports {name}"
+
+
+@pytest.mark.parametrize(
+    ("front_end", "other"), [("web", "tui"), ("tui", "web"), ("web", "cli"), ("tui", "cli")]
+)
+def test_front_ends_do_not_import_each_other(front_end: str, other: str) -> None:
+    for module, path in MODULES.items():
+        if module.split(".")[1:2] != [front_end]:
+            continue
+        for name in _imports(module, path):
+            assert not name.startswith(f"bigboggle.{other}"), f"{module} imports {name}"
+
+
+def test_importing_the_library_loads_no_service_database_or_front_end() -> None:
     code = (
-        "import sys, bigboggle; "
+        "import sys, bigboggle, bigboggle.round, bigboggle.analysis, bigboggle.search; "
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
-        f"{sorted(FRONT_END_LIBRARIES)!r} or m.startswith(('bigboggle.cli', 'bigboggle.web', "
-        "'bigboggle.tui'))); print(bad); sys.exit(1 if bad else 0)"
+        f"{sorted(DATABASE_LIBRARIES | FRONT_END_LIBRARIES)!r} or m.startswith(("
+        "'bigboggle.services', 'bigboggle.cli', 'bigboggle.tui', 'bigboggle.web'))); "
+        "print(bad); sys.exit(1 if bad else 0)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -66,15 +134,8 @@ def test_importing_the_library_loads_no_front_end() -> None:
 # -- the import graph: no cycles, and no route module imports the web app --------------------
 
 
-def _module_name(path: Path) -> str:
-    """``bigboggle.web.app`` for ``…/bigboggle/web/app.py`` (a package: its ``__init__``)."""
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-#: bigboggle's modules: the Python ones by file, and compiled ones (``_solve_c``) by their stub.
-MODULES = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
-COMPILED = {_module_name(path) for path in PACKAGE.rglob("*.pyi")} - set(MODULES)
+#: Compiled modules (``_solve_c``), known by their stubs.
+COMPILED = {_name(path) for path in PACKAGE.rglob("*.pyi")} - set(MODULES)
 
 
 def _type_checking_only(node: ast.AST) -> bool:
@@ -191,3 +252,51 @@ def test_no_web_module_but_the_app_imports_the_app() -> None:
     for name in web:
         if name != "bigboggle.web.app":
             assert "bigboggle.web.app" not in _imports_of(name), f"{name} imports the app"
+
+
+# -- ARCHITECTURE.md -----------------------------------------------------------------------------
+
+#: A row of the module map: | `services/rooms/service.py` | services | what it is |
+ROW = re.compile(r"^\|\s*`([\w/.]+)`\s*\|\s*([\w ]+?)\s*\|\s*(.+?)\s*\|\s*$")
+
+
+def _documented() -> dict[str, str]:
+    """Module (dotted) -> layer, from ARCHITECTURE.md's module map."""
+    rows: dict[str, str] = {}
+    for line in ARCHITECTURE.read_text(encoding="utf-8").splitlines():
+        match = ROW.match(line)
+        if match is None:
+            continue
+        shown, layer, what = match.groups()
+        assert what.strip(), f"ARCHITECTURE.md: {shown} says nothing about what it is"
+        module = f".{shown.removesuffix('.py').replace('/', '.')}".removesuffix(".__init__")
+        dotted = f"bigboggle{module}"
+        assert dotted not in rows, f"ARCHITECTURE.md lists {shown} twice"
+        rows[dotted] = layer
+    return rows
+
+
+def test_architecture_md_lists_every_module_in_its_layer() -> None:
+    documented = _documented()
+    actual = {m: layer_of(m) for m in MODULES if ".versions" not in m}
+    missing = sorted(set(actual) - set(documented))
+    gone = sorted(set(documented) - set(actual))
+    assert not missing, f"ARCHITECTURE.md's module map lacks {missing}"
+    assert not gone, f"ARCHITECTURE.md's module map lists modules that don't exist: {gone}"
+    wrong = {m: (documented[m], actual[m]) for m in actual if documented[m] != actual[m]}
+    assert not wrong, f"ARCHITECTURE.md puts these in the wrong layer (said, is): {wrong}"
+
+
+def test_no_comment_points_outside_the_repository() -> None:
+    """Docstrings and comments name files in the repository, never notes beside it."""
+    outside = re.compile(r"\.\./shared|DESIGN\.md|DESIGN §|DESIGN section|\bissue \d+\b")
+    roots = [PACKAGE, PACKAGE.parents[1] / "tests", PACKAGE.parents[1] / "benchmarks"]
+    found = []
+    for root in roots:
+        for path in root.rglob("*.py"):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if "wordlists" in line or path.name == "test_layering.py":
+                    continue  # where ENABLE2K lies on a developer's machine: data, not a note
+                if outside.search(line):
+                    found.append(f"{path.name}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)

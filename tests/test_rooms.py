@@ -344,7 +344,7 @@ def test_two_starts_or_two_joins_at_once_give_one_winner(rooms: Rooms) -> None:
     assert rooms.players(code) == ["ann", "bob"]
 
 
-# -- issue 11: bounded settings, names, host powers, stored results, idle rooms -------------------
+# -- bounded settings, names, host powers, stored results, idle rooms -------------------
 
 
 class CountingRunner:

@@ -1,4 +1,4 @@
-"""The JSON API through the ASGI test client: the contracts of DESIGN §4, games, the daily board,
+"""The JSON API through the ASGI test client: the documented contracts (README), games, the daily board,
 tournaments, and a clear 4xx for every kind of bad input."""
 
 from __future__ import annotations

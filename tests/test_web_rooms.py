@@ -468,7 +468,7 @@ def test_fuzzed_messages_never_break_the_connection_or_the_room(
             assert state["type"] == "state" and state["state"]["you"] == "ann"
 
 
-# -- issue 11: limits, host powers, timers at deadlines ------------------------------------------
+# -- limits, host powers, timers at deadlines ------------------------------------------
 
 
 def small_limits(**changed: Any) -> ServerLimits:

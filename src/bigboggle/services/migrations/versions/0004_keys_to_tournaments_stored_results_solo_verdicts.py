@@ -1,4 +1,4 @@
-"""Keys to tournaments, results stored when scored, solo verdicts kept with each word (issue 11:
+"""Keys to tournaments, results stored when scored, solo verdicts kept with each word (for
 ownership, no work on read, solo games that cost the same at word 2,000 as at word 1).
 
 Every new column may be NULL and has no default: NULL marks a row from before this revision,

@@ -1,5 +1,5 @@
 """A finished solo game's results stored when it is scored, so that reading it scores nothing
-(issue 11: no work on read).
+(no work on read).
 
 NULL marks a game still running, or one that ended before this revision (scored once on first
 read, then stored).

@@ -1,4 +1,4 @@
-"""Rooms' host powers and activity, results and verdicts stored (issue 11: the host can kick a
+"""Rooms' host powers and activity, results and verdicts stored (so that the host can kick a
 seat and hands over when away, idle rooms close for good, no work on read).
 
 Every new column may be NULL and has no default: NULL marks a row from before this revision,
