@@ -650,7 +650,7 @@ def test_hostile_lists_draw_on_one_budget_and_cannot_make_scoring_hang(
 @pytest.mark.once
 def test_check_name_gives_the_normal_form_of_bigboggle_names() -> None:
     from bigboggle.names import clean_name
-    from bigboggle.scoring import check_name
+    from bigboggle.round_setup import check_name
 
     for name in ("ann", "  Ann   Lee ", "ａｎｎ", "Zoë"):
         assert check_name(name, "players") == clean_name(name, "players")

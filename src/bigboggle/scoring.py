@@ -19,34 +19,24 @@ from .board import Board
 from .dictionary import Dictionary
 from .errors import RoundInputError, quoted
 from .judge import Judge
-from .limits import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
-from .round_setup import RoundSetup, check_distinct, check_name, check_setup, same_name_error
+from .limits import MAX_LIST_LENGTH, MAX_PLAYERS
+from .round_setup import RoundSetup, check_name, check_setup
 from .rules import Rules
 from .solver import FoundWord, Solution
 from .verdicts import Verdict, WordResult
 
 __all__ = [
-    "MAX_LIST_LENGTH",
-    "MAX_NAME_LENGTH",
-    "MAX_PLAYERS",
     "PlayerResult",
     "RoundResult",
-    "RoundSetup",
+    "RoundTotals",
     "TeamResult",
     "Tournament",
-    "Verdict",
-    "WordResult",
-    "check_distinct",
-    "check_name",
-    "check_setup",
     "judge_round",
-    "same_name_error",
     "score_round",
 ]
 
-# MAX_PLAYERS (or team members) a round accepts, MAX_LIST_LENGTH entries in one list and
-# MAX_NAME_LENGTH are kept in bigboggle.limits with every other limit (re-exported here). The
-# setup's checks (check_setup and the name checks) are bigboggle.round_setup's, re-exported.
+# The setup's checks (players, teams, handicaps, names) are bigboggle.round_setup's; the limits
+# (players, list length, name length) are bigboggle.limits'.
 
 
 @dataclass(frozen=True)

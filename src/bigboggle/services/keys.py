@@ -1,7 +1,8 @@
-"""Owner keys: the private key that proves a solo game or a tournament is yours.
+"""Owner keys: the private key that proves a solo game, a tournament or a room's seat is yours.
 
-Whoever creates a game or a tournament gets a fresh key once, in the answer that creates it; only
-its hash is stored, so a copy of the database lets nobody play or change what is not theirs.
+Whoever creates a game or a tournament (or takes a seat in a room) gets a fresh key once, in the
+answer that creates it; only its hash is stored, so a copy of the database lets nobody play or
+change what is not theirs.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import secrets
 
 
 def key_hash(key: str) -> str:
-    """What is stored of an owner's key (never the key itself)."""
+    """What is stored of an owner's key or a seat's token (never the key itself): its SHA-256,
+    in hex."""
     return hashlib.sha256(key.encode()).hexdigest()
 
 

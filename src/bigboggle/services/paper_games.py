@@ -46,8 +46,9 @@ from ..limits import (
 )
 from ..names import clean_name
 from ..round_input import load_json, parse_round_request
+from ..round_setup import RoundSetup
 from ..rules import Rules
-from ..scoring import RoundResult, RoundSetup, Tournament, judge_round, score_round
+from ..scoring import RoundResult, Tournament, judge_round, score_round
 from . import jobs
 from .compute import Runner, run_here
 from .keys import holds_key, new_key

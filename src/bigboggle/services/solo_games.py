@@ -46,8 +46,7 @@ from ..errors import (
     RulesError,
     quoted,
 )
-from ..limits import MAX_ENTRY_LENGTH as MAX_ENTRY_LENGTH  # (still importable from here)
-from ..limits import SOLO_ENGINE_CACHE
+from ..limits import MAX_ENTRY_LENGTH, SOLO_ENGINE_CACHE
 from ..names import clean_name
 from ..round import Round
 from ..rules import Rules, check_options

@@ -19,6 +19,10 @@ from ..dice import MAX_SEED
 from ..errors import BoggleError
 from ..limits import (
     MAX_BOARD_TEXT,
+    MAX_ENTRY_LENGTH,
+    MAX_LIST_LENGTH,
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
     MAX_QUOTED,
     MAX_TOURNAMENT_NAME,
     SMALL_BODY_BYTES,
@@ -26,8 +30,6 @@ from ..limits import (
 )
 from ..round_input import load_json
 from ..rules import MAX_TIMER, MAX_WORD_LENGTH, MIN_WORD_LENGTH
-from ..scoring import MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_PLAYERS
-from ..services.solo_games import MAX_ENTRY_LENGTH
 from .plumbing import services
 from .validation import describe_validation
 

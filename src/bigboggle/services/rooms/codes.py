@@ -6,12 +6,11 @@ find rooms by guessing; with the per-address join limit of the web front end, no
 Codes are read without regard to case, spaces or dashes (``bcdfg-hjklm``).
 
 A seat's resume token is random and private to its player; the database keeps only its SHA-256
-(:func:`token_hash`), so a copy of the database cannot speak for anybody.
+(:func:`~bigboggle.services.keys.key_hash`, as for owner keys), so a copy of the database cannot speak for anybody.
 """
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from ...errors import NotFoundError, quoted
@@ -46,8 +45,3 @@ def new_code() -> str:
 def new_token() -> str:
     """A fresh resume token for a seat (given to its player once, never stored)."""
     return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def token_hash(token: str) -> str:
-    """What the database keeps of a resume token: its SHA-256, in hex."""
-    return hashlib.sha256(token.encode()).hexdigest()

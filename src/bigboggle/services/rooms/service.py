@@ -39,9 +39,10 @@ from ...round import Round
 from ...round_setup import check_setup
 from ...verdicts import Verdict, WordResult
 from ..compute import Runner, run_here
+from ..keys import key_hash
 from ..shelf import DictionaryShelf
 from ..store import RoomPlayerRow, RoomRoundRow, RoomRow, RoomWordRow, Store
-from .codes import new_code, new_token, normal_code, token_hash
+from .codes import new_code, new_token, normal_code
 from .queries import (
     bump,
     current_round,
@@ -175,7 +176,7 @@ class Rooms:
             RoomPlayerRow(
                 room=code,
                 name=name,
-                token_hash=token_hash(token),
+                token_hash=key_hash(token),
                 joined_at=self.clock(),
                 sockets=0,
             )
@@ -190,7 +191,7 @@ class Rooms:
             raise NotFoundError("that resume token is not valid")
         with self.store.session() as session:
             row = session.scalar(
-                select(RoomPlayerRow).where(RoomPlayerRow.token_hash == token_hash(token))
+                select(RoomPlayerRow).where(RoomPlayerRow.token_hash == key_hash(token))
             )
             if row is None:
                 raise NotFoundError("that resume token is not valid")
