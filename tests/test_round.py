@@ -450,3 +450,82 @@ def test_a_resumed_round_takes_its_setup_as_stored_and_checks_it_at_the_end() ->
     game.submit("ann", "lines", 150.0)
     with pytest.raises(RoundInputError, match="'bob' is on no team"):
         game.end(300.0)
+
+
+# -- the clock check and the word check a service calls first ------------------------------------
+
+
+def test_a_restored_round_counting_down_says_only_that_it_has_not_started() -> None:
+    """What a room's player reads during the 3-second countdown, word for word (room.js shows
+    it): no timestamps."""
+    with pytest.raises(GameStateError) as refused:
+        resumed().check_clock(99.0)
+    assert str(refused.value) == "the round has not started yet"
+
+
+def test_a_clock_gone_backwards_past_a_live_start_says_when() -> None:
+    game = new_game()
+    game.start(100.0)
+    with pytest.raises(GameStateError, match=r"now=99\.0 is before the round started \(100\.0\)"):
+        game.check_clock(99.0)
+
+
+@pytest.mark.parametrize(
+    ("now", "message"),
+    [(280.0, "time is up: the round's deadline has passed"), (float("nan"), "finite")],
+    ids=["at-deadline", "not-a-time"],
+)
+def test_check_clock_refuses_what_submit_refuses_for_the_time(now: float, message: str) -> None:
+    with pytest.raises(GameStateError, match=message):
+        resumed().check_clock(now)
+
+
+def test_check_clock_before_the_start_and_while_open() -> None:
+    with pytest.raises(GameStateError, match=r"^the round has not started yet$"):
+        new_game().check_clock(0.0)
+    resumed().check_clock(100.0)  # open from the start on: nothing raised
+    resumed().check_clock(279.9)
+
+
+def test_check_clock_knows_nothing_of_players() -> None:
+    """A stranger's word out of time is refused for the time: the clock is checked first."""
+    with pytest.raises(GameStateError, match="time is up"):
+        resumed().judge_next("zed", "lines", 300.0, earlier=set(), count=0)
+
+
+def test_check_entry_strips_a_word() -> None:
+    from bigboggle.round import check_entry
+
+    assert check_entry("  lines \n") == "lines"
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ("", "word: expected a word, not ''"),
+        ("   ", "word: expected a word, not '   '"),
+        (None, "word: expected a word, not None"),
+        (7, "word: expected a word, not 7"),
+    ],
+    ids=["empty", "blank", "none", "number"],
+)
+def test_check_entry_refuses_what_is_not_a_word(entry: object, message: str) -> None:
+    from bigboggle.round import check_entry
+
+    with pytest.raises(RoundInputError, match=f"^{re.escape(message)}$"):
+        check_entry(entry)
+
+
+def test_check_entry_takes_words_up_to_the_limit_and_no_longer() -> None:
+    from bigboggle.limits import MAX_ENTRY_LENGTH
+    from bigboggle.round import check_entry
+
+    assert check_entry("a" * MAX_ENTRY_LENGTH) == "a" * MAX_ENTRY_LENGTH
+    with pytest.raises(RoundInputError) as refused:
+        check_entry("a" * (MAX_ENTRY_LENGTH + 1))
+    message = str(refused.value)
+    assert message.startswith("word: 'aaaa")
+    assert message.endswith(
+        f"is {MAX_ENTRY_LENGTH + 1} characters; the limit is {MAX_ENTRY_LENGTH}"
+    )
+    assert len(message) < 100  # a bounded excerpt, not the whole entry

@@ -25,7 +25,7 @@ from .dice import Shake, shake
 from .dictionary import Dictionary, normalise
 from .errors import GameStateError, RoundInputError, quoted
 from .judge import Judge
-from .limits import MAX_LIST_LENGTH
+from .limits import MAX_ENTRY_LENGTH, MAX_LIST_LENGTH
 from .round_setup import RoundSetup, check_name, check_setup
 from .rules import Rules
 from .scoring import RoundResult, judge_round
@@ -88,6 +88,9 @@ class Round:
         self._phase = Phase.READY
         self._started: float | None = None
         self._deadline: float | None = None
+        #: Whether a ``now`` before the start is the countdown to a start set in advance (a
+        #: restored round) rather than a clock that went backwards (a round started at ``now``).
+        self._counting_down = False
         self._result: RoundResult | None = None
         for name in players:
             self.add_player(name)
@@ -148,6 +151,7 @@ class Round:
         game._phase = Phase.RUNNING
         game._started = started_at
         game._deadline = deadline
+        game._counting_down = True
         return game
 
     # -- players -----------------------------------------------------------------------------
@@ -263,18 +267,31 @@ class Round:
     def _minimum(self, player: str) -> int:
         return self.min_length.get(player, self.rules.min_length)
 
-    def _check_open(self, player: str, entry: object, now: float) -> None:
-        """Refuse a word before the start, from the deadline on, from a stranger, or not text."""
+    def check_clock(self, now: float) -> None:
+        """Refuse a word at ``now`` unless the round takes words then: :class:`GameStateError`
+        before the start ("the round has not started yet", what a player sees during a
+        restored round's countdown; with both times if the clock went backwards past the
+        start of a round started at ``now``) and from the deadline on ("time is up: the
+        round's deadline has passed"). :meth:`submit` and :meth:`judge_next` check this
+        first; a service that checks what it knows of a player (a seat removed, a latecomer)
+        calls it before those checks, so a word out of time is refused as such whoever sends
+        it."""
         if self._phase is Phase.READY:
             raise GameStateError("the round has not started yet")
         _check_time(now)
         if self._started is not None and now < self._started:
+            if self._counting_down:
+                raise GameStateError("the round has not started yet")
             raise GameStateError(
                 f"the round has not started yet: now={now!r} is before the round started "
-                f"({self._started!r})"
+                f"({self._started!r}); the clock went backwards"
             )
         if self.is_over(now):
             raise GameStateError("time is up: the round's deadline has passed")
+
+    def _check_open(self, player: str, entry: object, now: float) -> None:
+        """Refuse a word out of time (:meth:`check_clock`), from a stranger, or not text."""
+        self.check_clock(now)
         if player not in self._lists:
             raise RoundInputError(f"player {player!r} is not in this game")
         if not isinstance(entry, str):
@@ -317,6 +334,21 @@ class Round:
     def result(self) -> RoundResult | None:
         """The scored round once ended, else ``None``."""
         return self._result
+
+
+def check_entry(entry: object) -> str:
+    """``entry`` as a word to judge (stripped of surrounding blanks), bounded before anything
+    reads it: :class:`RoundInputError` naming ``word`` if it is not text, blank, or longer
+    than :data:`~bigboggle.limits.MAX_ENTRY_LENGTH` (no word on any board is longer). For a
+    service that takes words from the outside (rooms, solo games), before it looks anything
+    up."""
+    if not isinstance(entry, str) or not entry.strip():
+        raise RoundInputError(f"word: expected a word, not {quoted(entry, 20)}")
+    if len(entry) > MAX_ENTRY_LENGTH:
+        raise RoundInputError(
+            f"word: {quoted(entry, 20)} is {len(entry)} characters; the limit is {MAX_ENTRY_LENGTH}"
+        )
+    return entry.strip()
 
 
 def _check_room(player: str, count: int) -> None:
