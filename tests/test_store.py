@@ -13,13 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import make_url, text
+from sqlalchemy.exc import IntegrityError
 
 from bigboggle.errors import StoreError
 from bigboggle.services.paper_games import PaperTournaments
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
-from bigboggle.services.store import SCHEMA_VERSION, Base, Store, default_url
-from conftest import FakeClock
+from bigboggle.services.store import SCHEMA_VERSION, Base, Setting, Store, default_url
+from conftest import FakeClock, postgres_schema
 
 pytestmark = pytest.mark.once
 
@@ -106,6 +108,56 @@ def test_a_setting_is_made_once_and_kept(db_url: str) -> None:
     store = Store(db_url)
     first = store.setting("daily_secret", lambda: "one")
     assert store.setting("daily_secret", lambda: "two") == first == "one"
+
+
+# -- a database that cannot answer ---------------------------------------------------------------
+
+
+def _drop_table(db_url: str, table: str) -> None:
+    """Drop ``table`` from the SQLite file at ``db_url`` behind the store's back."""
+    with sqlite3.connect(db_url.removeprefix("sqlite:///")) as connection:
+        connection.execute("PRAGMA foreign_keys=OFF")
+        connection.execute(f"DROP TABLE {table}")
+
+
+def test_a_session_on_a_missing_table_raises_store_error(db_url: str) -> None:
+    store = Store(db_url)
+    _drop_table(db_url, "settings")
+    with pytest.raises(StoreError, match=r"cannot answer: no such table: settings") as caught:
+        store.setting("daily_secret", lambda: "one")
+    assert repr(store.shown_url) in str(caught.value) and "SELECT" not in str(caught.value)
+    store.close()
+
+
+def test_a_write_session_on_a_missing_table_raises_store_error(db_url: str) -> None:
+    store = Store(db_url)
+    _drop_table(db_url, "settings")
+    with pytest.raises(StoreError, match=r"no such table: settings"), store.write_session() as s:
+        s.execute(text("SELECT value FROM settings"))
+    store.close()
+
+
+def test_a_taken_unique_key_is_still_an_integrity_error_in_a_session(db_url: str) -> None:
+    # The services catch IntegrityError around their own flushes (a daily game, a seat's name).
+    store = Store(db_url)
+    for key, sessions in (("a", store.session), ("b", store.write_session)):
+        with sessions() as session:
+            session.add(Setting(key=key, value="one"))
+        with pytest.raises(IntegrityError), sessions() as session:
+            session.add(Setting(key=key, value="two"))
+            session.flush()
+    store.close()
+
+
+def test_a_lost_postgres_connection_is_a_store_error_without_the_password() -> None:
+    with postgres_schema("store_lost") as url:
+        password = make_url(url).password
+        store = Store(url)
+        with pytest.raises(StoreError) as caught, store.session() as session:
+            session.execute(text("SELECT pg_terminate_backend(pg_backend_pid())"))
+        assert str(caught.value).startswith(f"the database {store.shown_url!r} cannot answer")
+        assert f":{password}@" not in str(caught.value) and ":***@" in str(caught.value)
+        store.close()
 
 
 # -- no row leaves a service -------------------------------------------------------------------

@@ -4,16 +4,16 @@ the JSON API and the room protocol, and the protocol's documented codes are the 
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
 from bigboggle import errors
-from bigboggle.errors import BoggleError, StoreError
+from bigboggle.errors import BoggleError
 from bigboggle.web import protocol
 from bigboggle.web.error_table import ERROR_TABLE, code_of, status_of
-from bigboggle.web.plumbing import Services
 from bigboggle.web.protocol import ErrorCode
 from conftest import FakeClock
 
@@ -80,31 +80,34 @@ def test_the_close_codes_are_the_documented_ones() -> None:
 
 
 @pytest.fixture
-def unavailable(db_url: str, clock: FakeClock) -> Iterator[TestClient]:
-    """A client whose rooms service raises StoreError on every read of a room and every join
-    (the store raises it opening a database; a stand-in here, since a real database cannot be
-    made to raise it mid-request)."""
+def unavailable(db_url: str, clock: FakeClock) -> Iterator[tuple[TestClient, str]]:
+    """A client on a real SQLite file and the code of a room in it, whose ``room_players``
+    table was dropped behind the server's back after the room was made: reading the room and
+    joining it both need that table, so the database cannot answer either."""
     from bigboggle.web import create_app
 
     with TestClient(create_app(db_url, clock=clock)) as client:
-        found: Services = client.app.state.services  # type: ignore[attr-defined]
-
-        def refused(*_args: object) -> object:
-            raise StoreError("cannot reach the database 'sqlite:///rooms.db'")
-
-        found.rooms.public = refused  # type: ignore[method-assign]
-        found.rooms.join = refused  # type: ignore[method-assign]
-        yield client
+        created = client.post("/api/rooms", json={"host": "ann"})
+        assert created.status_code == 201, created.text
+        with sqlite3.connect(db_url.removeprefix("sqlite:///")) as database:
+            database.execute("PRAGMA foreign_keys=OFF")
+            database.execute("DROP TABLE room_players")
+        yield client, created.json()["room"]
 
 
-def test_a_store_error_is_a_503_over_http(unavailable: TestClient) -> None:
-    answer = unavailable.get("/api/rooms/BCDFGHJKLM")
-    assert answer.status_code == 503 and "cannot reach the database" in answer.json()["error"]
+@pytest.mark.once  # the database's trouble, not the core's
+def test_a_store_error_is_a_503_over_http(unavailable: tuple[TestClient, str]) -> None:
+    client, code = unavailable
+    answer = client.get(f"/api/rooms/{code}")
+    assert answer.status_code == 503
+    assert "cannot answer: no such table: room_players" in answer.json()["error"]
 
 
-def test_a_store_error_is_busy_over_the_websocket(unavailable: TestClient) -> None:
-    with unavailable.websocket_connect("/ws") as socket:
-        socket.send_json({"type": "join", "room": "BCDFGHJKLM", "name": "ann", "id": 1})
+@pytest.mark.once  # the database's trouble, not the core's
+def test_a_store_error_is_busy_over_the_websocket(unavailable: tuple[TestClient, str]) -> None:
+    client, code = unavailable
+    with client.websocket_connect("/ws") as socket:
+        socket.send_json({"type": "join", "room": code, "name": "bob", "id": 1})
         error = socket.receive_json()
         assert (error["type"], error["code"], error["re"]) == ("error", "busy", 1)
-        assert "cannot reach the database" in error["message"]
+        assert "cannot answer: no such table: room_players" in error["message"]

@@ -78,7 +78,8 @@ class RoomClosedError(GameStateError):
 
 
 class StoreError(BoggleError):
-    """A database that cannot be opened, or one this version of bigboggle cannot use."""
+    """A database that cannot be opened, one this version of bigboggle cannot use, or one
+    that cannot answer a session (unreachable, locked too long, a table missing)."""
 
 
 class SearchBudgetExceeded(BoggleError):

@@ -398,9 +398,13 @@ class Store:
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A session committed at the end of the block (rolled back if it raises)."""
-        with self._sessions() as session, session.begin():
-            yield session
+        """A session committed at the end of the block (rolled back if it raises). A database
+        that cannot answer (:func:`_unavailable`) raises :class:`StoreError`."""
+        try:
+            with self._sessions() as session, session.begin():
+                yield session
+        except OperationalError as exc:
+            raise self._unavailable(exc) from exc
 
     @contextmanager
     def write_session(self) -> Iterator[Session]:
@@ -409,10 +413,23 @@ class Store:
         ``with_for_update()``. Committed at the end of the block."""
         # On SQLite, writers in this process queue on a lock of ours first: SQLite's own wait for
         # its write lock sleeps in steps of milliseconds, which a busy room would feel.
-        with self._write_lock, self.engine.connect() as connection:
-            connection = connection.execution_options(bigboggle_write=True)
-            with Session(bind=connection, expire_on_commit=False) as session, session.begin():
-                yield session
+        try:
+            with self._write_lock, self.engine.connect() as connection:
+                connection = connection.execution_options(bigboggle_write=True)
+                with Session(bind=connection, expire_on_commit=False) as session, session.begin():
+                    yield session
+        except OperationalError as exc:
+            raise self._unavailable(exc) from exc
+
+    def _unavailable(self, exc: OperationalError) -> StoreError:
+        """The :class:`StoreError` for a database that could not do what a session asked:
+        unreachable, locked for too long, or missing a table. Only ``OperationalError`` is
+        turned: an ``IntegrityError`` (a unique key taken) is the services' to catch around
+        their own flushes, as before. The message names the database by :attr:`shown_url`
+        (no password) and gives the driver's reason, not the SQL."""
+        reason = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
+        shown = reason[0] if reason else type(exc).__name__
+        return StoreError(f"the database {self.shown_url!r} cannot answer: {shown}")
 
     def setting(self, key: str, make: Callable[[], str]) -> str:
         """The value of setting ``key``, created with ``make()`` the first time it is asked for."""
