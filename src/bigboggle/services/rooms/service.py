@@ -35,7 +35,7 @@ from ...errors import (
 from ...judge import Judge
 from ...limits import JUDGE_CACHE, ServerLimits
 from ...names import clean_name, name_key
-from ...round import Round
+from ...round import Round, check_entry
 from ...round_setup import check_setup
 from ...verdicts import Verdict, WordResult
 from ..compute import Runner, run_here
@@ -409,21 +409,20 @@ class Rooms:
     def submit(self, seat: Seat, entry: str) -> WordResult:
         """Judge ``entry`` for the seat's player now, store it with its verdict, and return the
         verdict. :class:`GameStateError` before the round starts, after its deadline, or for a
-        player who is not in the round (or was removed). The round's row is locked while the
-        word is stored, so a word is either in the scored round or refused, never acknowledged
-        and then left out.
+        player who is not in the round; :class:`KickedError` for a seat the host removed. The
+        round's row is locked while the word is stored, so a word is either in the scored
+        round or refused, never acknowledged and then left out.
 
-        The rules are the round engine's: the round is restored from its row
+        The rules are the round engine's: the word is bounded by
+        :func:`~bigboggle.round.check_entry`, the round is restored from its row
         (:meth:`~bigboggle.round.Round.resume`, with this round's judge) and asked for the
-        verdict the next word would get (:meth:`~bigboggle.round.Round.judge_next`: refused
-        before the start and from the deadline on, past the list's limit; too short for this
-        player; repeated). Only what a room knows is checked here: the round already scored,
-        a player who joined after it started, a seat the host removed."""
-        if not isinstance(entry, str) or not entry.strip():
-            raise RoundInputError(f"word: expected a word, not {quoted(entry)}")
-        if len(entry) > 60:
-            raise RoundInputError(f"word: {quoted(entry, 20)} is longer than 60 characters")
-        entry = entry.strip()
+        verdict the next word would get (:meth:`~bigboggle.round.Round.judge_next`: past the
+        list's limit; too short for this player; repeated). What a room knows is checked
+        around it, in this order: the round already scored, then the round's clock
+        (:meth:`~bigboggle.round.Round.check_clock`: not started yet, time is up), then a
+        player who joined after it started, then a seat the host removed; so a word out of
+        time is refused as such, whoever sends it."""
+        entry = check_entry(entry)
         current = self._running(seat.room)
         if current is None:
             raise GameStateError("no round is running")
@@ -435,6 +434,8 @@ class Rooms:
             if locked is None or locked.ended_at is not None:
                 raise GameStateError("time is up: the round has been scored")
             players = round_players(locked)
+            played = _resumed(locked, players, settings, judge)
+            played.check_clock(now)
             if seat.player not in players:
                 raise GameStateError("you joined during this round; play the next one")
             kicked = session.scalar(
@@ -449,7 +450,7 @@ class Rooms:
                     RoomWordRow.round_id == current.id, RoomWordRow.player == seat.player
                 )
             ).all()
-            result = _resumed(locked, players, settings, judge).judge_next(
+            result = played.judge_next(
                 seat.player,
                 entry,
                 now,
