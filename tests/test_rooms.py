@@ -555,7 +555,7 @@ def test_the_host_kicks_a_seat(rooms: Rooms, clock: FakeClock, standard: Diction
         rooms.view(Seat(code, "ann")).to_json()["last"]["players"]["bob"]["words"][0]["word"]
         == word
     )
-    assert rooms.start_round(Seat(code, "ann")).settings["players"] == ["ann", "cy"]
+    assert rooms.start_round(Seat(code, "ann")).players == ("ann", "cy")
 
 
 def test_the_host_ends_the_game_mid_round(
@@ -1002,3 +1002,112 @@ def test_a_rooms_words_are_judged_by_the_round_engine(
         rooms.submit(Seat(code, "ann"), words[2])
     again = rooms.submit(Seat(code, "ann"), words[0])  # a repeat is answered, as by the engine
     assert again.verdict is Verdict.REPEATED
+
+
+# -- what the service hands out ------------------------------------------------------------------
+
+
+def orm_rows_in(value: object, where: str = "value") -> list[str]:
+    """Where in ``value`` (a dataclass's fields, a list, tuple, set or dict, keys too) an ORM
+    row of the store is: nothing the service returns may be one."""
+    import dataclasses
+
+    from bigboggle.services.store import Base
+
+    if isinstance(value, Base):
+        return [f"{where}: {type(value).__name__}"]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [
+            found
+            for field in dataclasses.fields(value)
+            for found in orm_rows_in(getattr(value, field.name), f"{where}.{field.name}")
+        ]
+    if isinstance(value, dict):
+        return [
+            found
+            for key, item in value.items()
+            for found in [
+                *orm_rows_in(key, f"{where} key"),
+                *orm_rows_in(item, f"{where}[{key!r}]"),
+            ]
+        ]
+    if isinstance(value, list | tuple | set | frozenset):
+        return [
+            found for i, item in enumerate(value) for found in orm_rows_in(item, f"{where}[{i}]")
+        ]
+    return []
+
+
+def test_orm_rows_in_finds_a_row_however_deep() -> None:
+    row = RoomRow(code="ABCDEFGHJ")
+    assert orm_rows_in({"a": [(1, row)]}) == ["value['a'][0][1]: RoomRow"]
+    assert orm_rows_in(Seat("x", "y")) == []
+
+
+def test_no_call_of_the_service_returns_an_orm_row(
+    rooms: Rooms, clock: FakeClock, standard: Dictionary
+) -> None:
+    returned: dict[str, object] = {}
+    code, token = returned["create"] = rooms.create("ann", {"timer": 60})
+    ann = Seat(code, "ann")
+    bob, _ = returned["join"] = rooms.join(code, "bob")
+    returned["join cy"] = rooms.join(code, "cy")
+    returned["resume"] = rooms.resume(token)
+    returned["players"] = rooms.players(code)
+    returned["configure"] = rooms.configure(ann, {"timer": 60, "handicaps": {"bob": 3}})
+    started = returned["start_round"] = rooms.start_round(ann, seed=7)
+    clock.advance(START_DELAY)
+    returned["submit"] = rooms.submit(bob, words_on(started.board, standard)[0])
+    returned["kick"] = rooms.kick(ann, "cy")
+    returned["view while playing"] = rooms.view(bob)
+    returned["next_deadline"] = rooms.next_deadline(code)
+    returned["running"] = rooms.running()
+    clock.now = started.deadline + GRACE
+    returned["end_round_if_due"] = rooms.end_round_if_due(code)
+    returned["score_overdue"] = rooms.score_overdue()
+    returned["standings"] = rooms.standings(code)
+    returned["view"] = rooms.view(bob)
+    returned["public"] = rooms.public(code)
+    returned["round_result"] = rooms.round_result(code, 1)
+    returned["start again"] = rooms.start_round(ann, seed=8)
+    returned["end_game"] = rooms.end_game(ann)
+    returned["connected"] = rooms.connected(ann)
+    returned["disconnected"] = rooms.disconnected(ann)
+    assert returned["end_round_if_due"] is not None  # the round was scored here
+    assert orm_rows_in(returned, "returned") == []
+
+
+def test_the_standings_handed_out_are_a_copy(
+    rooms: Rooms, clock: FakeClock, standard: Dictionary
+) -> None:
+    """Changing what standings() returns changes nothing stored."""
+    code, _ = rooms.create("ann")
+    board = play_round(rooms, clock, code)
+    rooms.submit(Seat(code, "ann"), words_on(board, standard)[0])
+    finish(rooms, clock, code)
+    before = rooms.standings(code).to_json()
+    handed = rooms.standings(code)
+    handed.add({"scores": {"ann": 100, "zed": 5}, "lengths": {"ann": {"8": 1}}})
+    handed.totals["ann"] = -1
+    handed.lengths.setdefault("ann", {})["9"] = 9
+    assert rooms.standings(code).to_json() == before
+    assert rooms.public(code).to_json()["totals"] == {"ann": before["totals"]["ann"]}
+
+
+def test_a_started_round_is_a_plain_value(rooms: Rooms, clock: FakeClock) -> None:
+    import dataclasses
+
+    from bigboggle.services.rooms import StartedRound
+
+    code, _ = rooms.create("ann", {"timer": 60})
+    started = rooms.start_round(Seat(code, "ann"), seed=7)
+    assert started == StartedRound(
+        1,
+        str(shake("big", 7).board),
+        clock.now + START_DELAY,
+        clock.now + START_DELAY + 60,
+        ("ann",),
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        started.deadline = 0.0  # type: ignore[misc]
+    assert started.to_json()["players"] == ["ann"]

@@ -11,7 +11,8 @@ The package, one job a module:
 - :mod:`.scoring`: the end of a round (claimed, scored by :func:`score_room_round`, stored);
 - :mod:`.standings`: the running totals across rounds (:class:`Standings`, :func:`tally_of`);
 - :mod:`.views`: what a player or anyone reads (:class:`RoomView`, :class:`RoomPublicView`,
-  :class:`RoomRoundResult`), plain values with ``to_json``;
+  :class:`RoomRoundResult`) and the round the host started (:class:`StartedRound`),
+  plain values with ``to_json``;
 - :mod:`.queries`: the SQL the others share (locking a room first, its current round).
 
 Everything a room knows is in the store, so any number of server processes can serve one
@@ -28,7 +29,7 @@ from .seats import Presence, Seat
 from .service import START_DELAY, Rooms
 from .settings import ROOM_OPTIONS, RoomSettings
 from .standings import Standings, tally_of
-from .views import RoomPublicView, RoomRoundResult, RoomRoundView, RoomView
+from .views import RoomPublicView, RoomRoundResult, RoomRoundView, RoomView, StartedRound
 
 __all__ = [
     "CODE_LENGTH",
@@ -57,6 +58,7 @@ __all__ = [
     "RoundEnds",
     "Seat",
     "Standings",
+    "StartedRound",
     "new_code",
     "normal_code",
     "score_room_round",

@@ -57,7 +57,7 @@ from .scoring import CatchUp, RoundEnds
 from .seats import Presence, Seat
 from .settings import RoomSettings
 from .standings import Standings
-from .views import RoomPublicView, RoomRoundResult, RoomRoundView, RoomView
+from .views import RoomPublicView, RoomRoundResult, RoomRoundView, RoomView, StartedRound
 
 #: Seconds between "start" and the first word: time for every screen to show the board.
 START_DELAY = 3.0
@@ -312,8 +312,9 @@ class Rooms:
             bump(session, seat.room)
         return parsed
 
-    def start_round(self, seat: Seat, seed: int | None = None) -> RoomRoundRow:
-        """Shake a board and start a round (the host only; not while one runs)."""
+    def start_round(self, seat: Seat, seed: int | None = None) -> StartedRound:
+        """Shake a board and start a round (the host only; not while one runs): its number,
+        board, clock and players."""
         self.end_round_if_due(seat.room)
         self.standings(seat.room)  # an old room's totals are counted before a new round
         seed = new_seed() if seed is None else seed
@@ -357,7 +358,7 @@ class Rooms:
                 bump(session, seat.room)
         except IntegrityError:
             raise GameStateError("a round is already running") from None
-        return row
+        return StartedRound(number, str(dealt.board), row.starts_at, row.deadline, tuple(players))
 
     def kick(self, seat: Seat, player: str) -> None:
         """The host removes ``player``: their token stops working, their name stays taken in
@@ -621,7 +622,11 @@ class Rooms:
 
     def standings(self, code: str) -> Standings:
         """The room's running totals (for a room from before they were kept: added up from
-        its stored results, and stored once none of its ended rounds is left to score)."""
+        its stored results, and stored once none of its ended rounds is left to score).
+
+        A fresh :class:`Standings` each call, read from the store and sharing nothing with
+        it: changing it changes nothing stored (the totals change only when a round is
+        scored)."""
         return self.ends.standings_of(self._room(code))
 
     # -- internals ---------------------------------------------------------------------------

@@ -47,7 +47,12 @@ class Standings:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "totals": self.totals, "lengths": self.lengths}
+        """The totals as stored (copies: storing them shares nothing with this object)."""
+        return {
+            "rounds": self.rounds,
+            "totals": dict(self.totals),
+            "lengths": {name: dict(counts) for name, counts in self.lengths.items()},
+        }
 
     def add(self, tally: Mapping[str, Any]) -> None:
         """Count one scored round (its :func:`tally_of`)."""

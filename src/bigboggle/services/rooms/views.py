@@ -12,6 +12,28 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class StartedRound:
+    """A round the host just started (what :meth:`Rooms.start_round` returns): its number in
+    the room, the board, when it takes its first word and its deadline, on the server's clock,
+    and who plays it (the players seated at its start, in join order)."""
+
+    number: int
+    board: str
+    starts_at: float
+    deadline: float
+    players: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "board": self.board,
+            "starts_at": self.starts_at,
+            "deadline": self.deadline,
+            "players": list(self.players),
+        }
+
+
+@dataclass(frozen=True)
 class RoomRoundResult:
     """A round of a room as stored when it was scored: its result (``RoundResult.to_json()``),
     or, for a round that could not be scored, the reason (then ``result`` is ``None``)."""
