@@ -119,8 +119,11 @@ def test_bad_settings_and_unknown_tournaments(tournaments: PaperTournaments) -> 
         tournaments.create("T")
     with pytest.raises(RoundInputError, match="name"):
         tournaments.create("  ", target=5)
-    with pytest.raises(RoundInputError, match="not a tournament option"):
+    with pytest.raises(RulesError) as caught:
         tournaments.create("T", target=5, options={"timer": 60})
+    assert str(caught.value).startswith(
+        "options: unknown tournament option 'timer'; tournament options are: advanced, "
+    )
     with pytest.raises(RulesError, match="duplicates"):
         tournaments.create("T", target=5, options={"duplicates": "sometimes"})
     with pytest.raises(RoundInputError, match="limit"):

@@ -20,6 +20,7 @@ from bigboggle import (
     parse_round_request,
     score_round,
 )
+from bigboggle.services import jobs
 
 
 def test_full_request() -> None:
@@ -327,6 +328,16 @@ def test_unknown_options_get_the_one_options_error(
     for fragment in fragments:
         assert fragment in message, message
     assert len(message) <= LONGEST_MESSAGE, message
+
+
+@pytest.mark.parametrize("options", [{"name": "x"}, {"x" * 100_000: 1}], ids=["unknown", "long"])
+def test_the_score_job_refuses_an_option_as_the_request_does(options: dict[str, Any]) -> None:
+    # POST /api/score's job (jobs.rules_with) has no whitelist of its own: the same error.
+    with pytest.raises(RulesError) as parsed:
+        parse_round_request({"players": {"ann": ["line"]}, "options": options})
+    with pytest.raises(RulesError) as job:
+        jobs.rules_with("big", options)
+    assert str(job.value) == str(parsed.value)
 
 
 @pytest.mark.once

@@ -20,10 +20,9 @@ import orjson
 from ..analysis import Standing, parse_band, shake_in_band, standing_of
 from ..dice import shake
 from ..dictionary import Dictionary
-from ..errors import RoundInputError, RulesError
-from ..limits import MAX_QUOTED
+from ..errors import RoundInputError
 from ..round_input import load_json, parse_round_request
-from ..rules import RULES_OPTIONS, Rules
+from ..rules import Rules
 from ..scoring import score_round
 from ..solver import Solution, solve
 from .shelf import DictionaryShelf
@@ -75,22 +74,12 @@ def words(spec: ShelfSpec, name: str) -> Dictionary:
 
 # -- the jobs --------------------------------------------------------------------------------------
 
-#: The rules options a round may set (``POST /api/score``): every option of the rules; anything
-#: else is refused by name.
-ROUND_OPTIONS = RULES_OPTIONS
-
 
 def rules_with(name: Any, options: Mapping[str, Any] | None = None) -> Rules:
-    """Preset ``name`` with round ``options``; :class:`RulesError` names an unknown option (a
-    key like ``name`` could otherwise collide with the preset's own arguments)."""
-    options = dict(options or {})
-    unknown = sorted(str(key) for key in options if key not in ROUND_OPTIONS)
-    if unknown:
-        raise RulesError(
-            f"options: unknown rules option {unknown[0][:MAX_QUOTED]!r}; "
-            f"options are: {', '.join(sorted(ROUND_OPTIONS))}"
-        )
-    return Rules.preset(name).with_options(**options)
+    """Preset ``name`` with round ``options``: :meth:`Rules.preset` refuses an unknown option
+    with the one options error (:func:`bigboggle.rules.check_options`), and takes ``name``
+    positionally, so an option called ``name`` is unknown rather than a clash."""
+    return Rules.preset(name, **dict(options or {}))
 
 
 def solve_board(

@@ -47,7 +47,7 @@ from ..limits import (
 from ..names import clean_name
 from ..round_input import load_json, parse_round_request
 from ..round_setup import RoundSetup
-from ..rules import Rules
+from ..rules import Rules, check_options
 from ..scoring import RoundResult, Tournament, judge_round, score_round
 from . import jobs
 from .compute import Runner, run_here
@@ -619,15 +619,11 @@ def _tournament_of(row: TournamentRow) -> PaperTournament:
 
 
 def tournament_rules(name: str, options: Mapping[str, Any] | None) -> Rules:
-    """The preset with a tournament's options; :class:`RoundInputError` names one that does
-    not apply (a timer: the players keep their own)."""
+    """The preset with a tournament's options; the one options error
+    (:func:`bigboggle.rules.check_options`) names one that does not apply (a timer: the
+    players keep their own)."""
     options = dict(options or {})
-    unknown = sorted(str(key) for key in options if key not in TOURNAMENT_OPTIONS)
-    if unknown:
-        raise RoundInputError(
-            f"options: {unknown[0][:40]!r} is not a tournament option; options: "
-            f"{', '.join(sorted(TOURNAMENT_OPTIONS))}"
-        )
+    check_options(options, TOURNAMENT_OPTIONS, "options", "tournament")
     return Rules.preset(name, **options)
 
 
