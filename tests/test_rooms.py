@@ -854,6 +854,39 @@ def test_judges_are_kept_for_a_few_rounds_only(
         assert board
 
 
+def test_a_judge_forgotten_by_another_thread_mid_lookup_is_no_error(
+    rooms: Rooms, clock: FakeClock
+) -> None:
+    """The judges' cache is used from worker threads at once (a word, a round's end forgetting
+    its judge): a lookup is one step under the lock, so a round's end landing in the middle of
+    it waits, instead of removing the judge between finding it and marking it recent (a
+    KeyError, before the lock)."""
+    import threading
+    from collections import OrderedDict
+
+    code, _ = rooms.create("ann")
+    play_round(rooms, clock, code)
+    rooms.submit(Seat(code, "ann"), "qzqz")  # the round's judge is cached
+    forgetting: list[threading.Thread] = []
+
+    class Interleaved(OrderedDict[int, Any]):
+        """Lets another thread forget the judge just after the lookup found it."""
+
+        def get(self, key: int, default: Any = None) -> Any:
+            found = super().get(key, default)
+            if found is not None and not forgetting:
+                other = threading.Thread(target=rooms._forget_judge, args=(key,))
+                forgetting.append(other)
+                other.start()
+                other.join(0.2)  # under the lock it waits for this lookup; without, it pops now
+            return found
+
+    rooms._judges = Interleaved(rooms._judges)
+    assert rooms.submit(Seat(code, "ann"), "qzqy").word == "qzqy"  # judged, no KeyError
+    forgetting[0].join()
+    assert not rooms._judges  # forgotten, once the lookup was done
+
+
 def test_a_refused_scoring_at_start_up_does_not_stop_the_others(
     db_url: str, clock: FakeClock
 ) -> None:

@@ -10,6 +10,7 @@ are scored by :class:`~bigboggle.services.rooms.scoring.RoundEnds`.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -89,7 +90,10 @@ class Rooms:
         self.shelf = shelf
         self.limits = limits or ServerLimits()
         #: Judges of rounds being played, by round id (the most recently used few).
+        #: Used from the web app's worker threads (words, and the ends of rounds forgetting
+        #: theirs) at once: every access holds :attr:`_judges_lock`.
         self._judges: OrderedDict[int, Judge] = OrderedDict()
+        self._judges_lock = threading.Lock()
         #: The end of each round: claimed, scored, stored (with the room's totals).
         self.ends = RoundEnds(store, shelf, clock, runner, self._forget_judge)
 
@@ -696,16 +700,19 @@ class Rooms:
     def _judge(self, current: RoomRoundRow) -> Judge:
         """The judge of a round being played, kept for the next word (making one solves the
         board): the most recently used :data:`~bigboggle.limits.JUDGE_CACHE` are kept."""
-        judge = self._judges.get(current.id)
-        if judge is None:
-            settings = RoomSettings.from_json(played_settings(current))
-            words = self.shelf.get(settings.dictionary_name)
-            judge = Judge(Board.parse(current.board), settings.ruleset(), words)
+        with self._judges_lock:
+            judge = self._judges.get(current.id)
+            if judge is not None:
+                self._judges.move_to_end(current.id)
+                return judge
+        settings = RoomSettings.from_json(played_settings(current))
+        words = self.shelf.get(settings.dictionary_name)
+        # Solving the board outside the lock: two threads may both make one (the last kept).
+        judge = Judge(Board.parse(current.board), settings.ruleset(), words)
+        with self._judges_lock:
             self._judges[current.id] = judge
             while len(self._judges) > JUDGE_CACHE:
                 self._judges.popitem(last=False)
-        else:
-            self._judges.move_to_end(current.id)
         return judge
 
     def _minimums(self, settings: RoomSettings, players: list[str]) -> dict[str, int]:
@@ -714,7 +721,8 @@ class Rooms:
 
     def _forget_judge(self, round_id: int) -> None:
         """Drop a scored round's judge (no more words come for it)."""
-        self._judges.pop(round_id, None)
+        with self._judges_lock:
+            self._judges.pop(round_id, None)
 
 
 def _resumed(
