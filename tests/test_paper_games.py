@@ -15,8 +15,9 @@ from bigboggle.limits import (
     MAX_TOURNAMENT_ROUND_ENTRIES,
     MAX_TOURNAMENT_ROUNDS,
 )
+from bigboggle.rules import Rules
 from bigboggle.services.compute import run_here
-from bigboggle.services.paper_games import PaperTournaments
+from bigboggle.services.paper_games import PaperTournaments, score_stored_round
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.store import Store, TournamentRoundRow, TournamentRow
 from conftest import FakeClock
@@ -385,6 +386,28 @@ def test_an_old_round_that_cannot_be_scored_is_marked_not_retried(
     assert second["players"]["ann"]["score"] == 2 and data["totals"] == {"ann": 2}
     tournaments.get(tid)
     assert runner.jobs == ["score_stored_round"] * 2  # once each, the marker included
+
+
+@pytest.mark.parametrize(
+    ("teams", "reason"),
+    [
+        (None, "teams: these rules are for team play, but no teams were given"),
+        ({"red": ["ann", "ann"], "blue": ["bob"]}, "teams.red[1]: 'ann' is already on team 'red'"),
+        ({"red": ["ann", "cy"], "blue": ["bob"]}, "teams.red[1]: 'cy' is not one of the players"),
+        ({"red": ["ann"]}, "players.bob: 'bob' is on no team; in team play everyone is"),
+    ],
+    ids=["no teams", "twice", "a stranger", "on no team"],
+)
+def test_an_old_team_round_is_held_to_round_setups_team_rules(
+    teams: dict[str, list[str]] | None, reason: str
+) -> None:
+    # Names are taken as stored, but the teams are round_setup's to judge, in its words.
+    rules = Rules.preset("big")
+    result, tally = score_stored_round(
+        (), rules.dictionary, "big", {"teams": True}, BOARD, {"ann": [], "bob": []}, teams, None
+    )
+    assert result["unscored"].startswith(f"could not be scored: {reason}"), result
+    assert tally == {"scores": {}, "lengths": {}}
 
 
 class RefusingRunner(CountingRunner):

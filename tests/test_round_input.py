@@ -20,6 +20,7 @@ from bigboggle import (
     parse_round_request,
     score_round,
 )
+from bigboggle.errors import kind_of
 from bigboggle.services import jobs
 
 
@@ -328,6 +329,26 @@ def test_unknown_options_get_the_one_options_error(
     for fragment in fragments:
         assert fragment in message, message
     assert len(message) <= LONGEST_MESSAGE, message
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("lines", "expected a JSON object at the top level, not text 'lines'"),
+        ({"players": {"ann": "line"}}, "players.ann: expected a list, not text 'line'"),
+        ({"players": {"ann": 3}}, "players.ann: expected a list, not the number 3"),
+        ({"players": {"ann": None}}, "players.ann: expected a list, not null"),
+    ],
+    ids=["top level", "text", "number", "null"],
+)
+def test_a_value_of_the_wrong_kind_is_described_as_round_setup_describes_it(
+    data: Any, message: str
+) -> None:
+    # One description of a value's kind (errors.kind_of) for round_input and round_setup.
+    with pytest.raises(RoundInputError) as caught:
+        parse_round_request(data)
+    assert str(caught.value) == message
+    assert message.endswith(kind_of(data if isinstance(data, str) else data["players"]["ann"]))
 
 
 @pytest.mark.parametrize("options", [{"name": "x"}, {"x" * 100_000: 1}], ids=["unknown", "long"])

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bigboggle import Dictionary, Round, RoundInputError, Rules, RulesError, parse_round_request
+from bigboggle.errors import kind_of
 from bigboggle.round_setup import (
     check_setup,
     clean_handicaps,
@@ -191,3 +192,22 @@ def test_check_options_quotes_a_bad_option_short(name: object) -> None:
     assert message.endswith("; solo game options are: timer")
     assert len(message) < 150
     check_options(["timer"], {"timer"}, "options")  # a known one passes
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ({"a": 1}, "an object"),
+        ([1, 2], "a list"),
+        ("x" * 100, "text '" + "x" * 20 + "..."),
+        (True, "true/false"),
+        (None, "null"),
+        (3, "the number 3"),
+        (2.5, "the number 2.5"),
+        (b"ann", "bytes"),
+    ],
+    ids=["object", "list", "long text", "bool", "null", "int", "float", "other"],
+)
+def test_a_refused_value_is_described_by_its_kind_short(value: object, kind: str) -> None:
+    # One description for the setup's messages and the round request's (errors.kind_of).
+    assert kind_of(value) == kind

@@ -109,3 +109,18 @@ def quoted(value: object, limit: int = MAX_QUOTED) -> str:
         if len(shown) <= limit:
             return shown
     return shown[: limit - 3] + "..."
+
+
+def kind_of(value: object) -> str:
+    """What ``value`` is, for a message that refuses it: ``an object``, ``a list``,
+    ``true/false``, ``null``, ``text 'abc'`` or ``the number 3`` (text and numbers quoted short
+    by :func:`quoted`; a large list or object is named, not printed)."""
+    labels = {dict: "an object", list: "a list", bool: "true/false", type(None): "null"}
+    for kind, label in labels.items():
+        if type(value) is kind:
+            return label
+    if isinstance(value, str):
+        return f"text {quoted(value, 24)}"
+    if isinstance(value, int | float):
+        return f"the number {quoted(value, 24)}"
+    return type(value).__name__

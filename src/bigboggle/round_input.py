@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board
-from .errors import BoggleError, RoundInputError, quoted
+from .errors import BoggleError, RoundInputError, kind_of, quoted
 from .limits import (
     MAX_DICTIONARY_SPEC,
     MAX_ENTRY_LENGTH,
@@ -34,11 +34,11 @@ from .limits import (
     MAX_RULES_OPTIONS,
     MAX_SPEC_NAME,
 )
-from .names import clean_name, name_key
+from .names import clean_name
 from .round_setup import (
+    check_distinct,
     clean_handicaps,
     clean_teams,
-    same_name_error,
     seat_handicaps,
     seat_teams,
 )
@@ -128,7 +128,7 @@ def parse_round_request(data: Any) -> RoundRequest:
     """Check the shape and size of ``data``, normalise its names and parse its board;
     :class:`RoundInputError` (naming the key) otherwise."""
     if not isinstance(data, dict):
-        raise RoundInputError(f"expected a JSON object at the top level, not {_kind(data)}")
+        raise RoundInputError(f"expected a JSON object at the top level, not {kind_of(data)}")
     unknown = [key for key in data if key not in _KEYS]
     if unknown:
         raise RoundInputError(f"unknown key {quoted(unknown[0])}; the keys are: {', '.join(_KEYS)}")
@@ -158,7 +158,7 @@ def _board(value: Any) -> Board | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise RoundInputError(f"board: expected board text, not {_kind(value)}")
+        raise RoundInputError(f"board: expected board text, not {kind_of(value)}")
     try:
         return Board.parse(value)  # refuses text over MAX_BOARD_TEXT before parsing it
     except BoggleError as exc:
@@ -168,7 +168,7 @@ def _board(value: Any) -> Board | None:
 def _bounded_mapping(value: Any, key: str, what: str, limit: int) -> dict[Any, Any]:
     """``value`` if it is an object of at most ``limit`` entries (``what`` says of what)."""
     if not isinstance(value, dict):
-        raise RoundInputError(f"{key}: expected an object of {what}, not {_kind(value)}")
+        raise RoundInputError(f"{key}: expected an object of {what}, not {kind_of(value)}")
     if len(value) > limit:
         raise RoundInputError(f"{key}: {len(value)} entries; the limit is {limit}")
     return value
@@ -176,7 +176,7 @@ def _bounded_mapping(value: Any, key: str, what: str, limit: int) -> dict[Any, A
 
 def _bounded_list(value: Any, key: str, limit: int, what: str) -> list[Any]:
     if not isinstance(value, list):
-        raise RoundInputError(f"{key}: expected a list, not {_kind(value)}")
+        raise RoundInputError(f"{key}: expected a list, not {kind_of(value)}")
     if len(value) > limit:
         raise RoundInputError(f"{key}: {len(value)} {what}; the limit is {limit}")
     return value
@@ -185,26 +185,18 @@ def _bounded_list(value: Any, key: str, limit: int, what: str) -> list[Any]:
 def _text(name: Any, where: str) -> str:
     """``name`` if it is text (refused by its kind otherwise: a list is not printed whole)."""
     if not isinstance(name, str):
-        raise RoundInputError(f"{where}: a name must be text, not {_kind(name)}")
+        raise RoundInputError(f"{where}: a name must be text, not {kind_of(name)}")
     return name
-
-
-def _distinct_name(name: Any, where: str, seen: dict[str, str]) -> str:
-    """``name`` normalised, refused if it looks like one already in ``seen`` (key -> name)."""
-    normal = clean_name(_text(name, where), where)
-    key = name_key(normal)
-    if key in seen:
-        raise same_name_error(where, seen[key], name)
-    seen[key] = normal
-    return normal
 
 
 def _players(value: Any) -> dict[str, list[str]]:
     players = _bounded_mapping(value, "players", "name -> list", MAX_PLAYERS)
     out: dict[str, list[str]] = {}
-    seen: dict[str, str] = {}
+    for raw_name in players:
+        _text(raw_name, "players")
+    check_distinct(players, "players")
     for raw_name, items in players.items():
-        name = _distinct_name(raw_name, "players", seen)
+        name = clean_name(raw_name, "players")
         key = f"players.{name}"
         entries = _bounded_list(items, key, MAX_LIST_LENGTH, "entries")
         if not _plain_entries(entries):
@@ -234,7 +226,7 @@ def _plain_entries(entries: list[Any]) -> bool:
 def _check_entry(entry: Any, where: str) -> None:
     """Refuse ``entry`` if it is not text, too long or holds a lone surrogate."""
     if not isinstance(entry, str):
-        raise RoundInputError(f"{where}: expected text, not {_kind(entry)}")
+        raise RoundInputError(f"{where}: expected text, not {kind_of(entry)}")
     if len(entry) > MAX_ENTRY_LENGTH:
         raise RoundInputError(
             f"{where}: {quoted(entry, 24)} is {len(entry)} characters; an entry is at most "
@@ -265,7 +257,7 @@ def _spec(value: Any, key: str, limit: int) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise RoundInputError(f"{key}: expected a name, not {_kind(value)}")
+        raise RoundInputError(f"{key}: expected a name, not {kind_of(value)}")
     if not value or len(value) > limit:
         raise RoundInputError(
             f"{key}: {quoted(value)} is {len(value)} characters; a name is 1-{limit}"
@@ -287,16 +279,6 @@ def _options(value: Any) -> dict[str, Any]:
         if not _plain_value(setting):
             raise RoundInputError(
                 f"options.{name}: expected true/false, a whole number or a name, "
-                f"not {_kind(setting)}"
+                f"not {kind_of(setting)}"
             )
     return dict(options)
-
-
-def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "text", bool: "true/false", type(None): "null"}
-    for kind, label in names.items():
-        if type(value) is kind:
-            return label
-    if isinstance(value, int | float):
-        return f"the number {quoted(value, 24)}"
-    return type(value).__name__

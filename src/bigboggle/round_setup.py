@@ -16,7 +16,8 @@ Three steps, each for when the caller knows enough:
    a player of the round, and spelled as that player is (``ANN`` is ``Ann``, if Ann plays).
 3. **Consistency** (:func:`check_setup`), when the players are known: every team member and
    every handicapped player is one of them, spelled as they are; in team play every player is
-   on a team, and team rules need teams.
+   on a team, and team rules need teams (:func:`require_teams`, :func:`team_of`: also for a
+   stored round restored with its names as they were).
 
 :func:`settle_setup` does all three, for a caller that has typed names and the players.
 
@@ -29,9 +30,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from .errors import RoundInputError, quoted
+from .errors import RoundInputError, kind_of, quoted
 from .limits import MAX_NAME_LENGTH, MAX_PLAYERS
 from .names import clean_name, name_key
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
@@ -43,10 +43,12 @@ __all__ = [
     "check_setup",
     "clean_handicaps",
     "clean_teams",
+    "require_teams",
     "same_name_error",
     "seat_handicaps",
     "seat_teams",
     "settle_setup",
+    "team_of",
 ]
 
 #: How a member or handicap that names nobody is described by default.
@@ -110,7 +112,7 @@ def clean_teams(
     if not isinstance(teams, Mapping) or not teams:
         raise RoundInputError(
             f"{where}: expected an object of team name -> list of players' names (at least "
-            f"one team), not {_kind(teams)}"
+            f"one team), not {kind_of(teams)}"
         )
     if len(teams) > limit:
         raise RoundInputError(f"{where}: {len(teams)} entries; the limit is {limit}")
@@ -130,7 +132,7 @@ def clean_teams(
         key = f"{where}.{team}"
         if isinstance(listed, str) or not isinstance(listed, Sequence) or not listed:
             raise RoundInputError(
-                f"{key}: expected a non-empty list of players' names, not {_kind(listed)}"
+                f"{key}: expected a non-empty list of players' names, not {kind_of(listed)}"
             )
         cleaned[team] = []
         for i, raw_member in enumerate(listed):
@@ -156,7 +158,7 @@ def clean_handicaps(
     (see :func:`seat_handicaps`)."""
     if not isinstance(handicaps, Mapping):
         raise RoundInputError(
-            f"{where}: expected an object of player -> shortest word length, not {_kind(handicaps)}"
+            f"{where}: expected an object of player -> shortest word length, not {kind_of(handicaps)}"
         )
     if len(handicaps) > limit:
         raise RoundInputError(f"{where}: {len(handicaps)} entries; the limit is {limit}")
@@ -166,7 +168,7 @@ def clean_handicaps(
         name = clean_name(raw_name, where)
         key = f"{where}.{name}"
         if isinstance(shortest, bool) or not isinstance(shortest, int):
-            raise RoundInputError(f"{key}: expected a whole number, not {_kind(shortest)}")
+            raise RoundInputError(f"{key}: expected a whole number, not {kind_of(shortest)}")
         if not MIN_WORD_LENGTH <= shortest <= MAX_WORD_LENGTH:
             raise RoundInputError(
                 f"{key}: {quoted(shortest, 12)} must be a word length between "
@@ -251,10 +253,7 @@ def check_setup(
     for name in names:
         check_name(name, "players")
     check_distinct(names, "players")
-    if rules.teams and teams is None:
-        raise RoundInputError(
-            f"{where_teams}: these rules are for team play, but no teams were given"
-        )
+    require_teams(rules, teams, where_teams)
     minimums = dict.fromkeys(names, rules.min_length)
     if min_length is not None:
         clean_handicaps(min_length, where_min_length)
@@ -264,8 +263,15 @@ def check_setup(
                     f"{where_min_length}.{name}: {quoted(name)} is not {ONE_OF_THE_PLAYERS}"
                 )
             minimums[name] = shortest
-    team_of = None if teams is None else _team_of(names, teams, where_teams)
-    return RoundSetup(minimums, team_of)
+    placed = None if teams is None else _team_of(names, teams, where_teams)
+    return RoundSetup(minimums, placed)
+
+
+def require_teams(rules: Rules, teams: object, where: str = "teams") -> None:
+    """Refuse team rules without teams: the one place that says so (a stored round restored
+    as it was, without :func:`check_setup`'s other checks, is held to it too)."""
+    if rules.teams and teams is None:
+        raise RoundInputError(f"{where}: these rules are for team play, but no teams were given")
 
 
 def _team_of(
@@ -273,21 +279,35 @@ def _team_of(
 ) -> dict[str, str]:
     """Player -> team, for teams of the right shape whose members are ``players`` as spelled."""
     clean_teams(teams, where)
+    return team_of(players, teams, where)
+
+
+def team_of(
+    players: Sequence[str], teams: Mapping[str, Sequence[str]], where: str = "teams"
+) -> dict[str, str]:
+    """Player -> team, names compared as spelled (not cleaned: for a round restored with its
+    names as stored): :class:`RoundInputError` for a member who is not one of ``players``, on
+    two teams (or twice on one), or a player on no team (in team play everyone is on one)."""
     playing = set(players)
-    team_of: dict[str, str] = {}
+    placed: dict[str, str] = {}
     for team, members in teams.items():
         for i, member in enumerate(members):
             if member not in playing:
                 raise RoundInputError(
                     f"{where}.{team}[{i}]: {quoted(member)} is not {ONE_OF_THE_PLAYERS}"
                 )
-            team_of[member] = team
+            if member in placed:
+                raise RoundInputError(
+                    f"{where}.{team}[{i}]: {quoted(member)} is already on team "
+                    f"{quoted(placed[member])}; nobody plays in two teams, or twice in one"
+                )
+            placed[member] = team
     for name in players:
-        if name not in team_of:
+        if name not in placed:
             raise RoundInputError(
                 f"players.{name}: {name!r} is on no team; in team play everyone is"
             )
-    return team_of
+    return placed
 
 
 def settle_setup(
@@ -319,16 +339,3 @@ def settle_setup(
         where_min_length=where_min_length,
     )
     return seated_teams, handicaps
-
-
-def _kind(value: Any) -> str:
-    """What ``value`` is, for a message (a large list or object is not printed whole)."""
-    labels = {dict: "an object", list: "a list", str: "text", bool: "true/false"}
-    for kind, label in labels.items():
-        if type(value) is kind:
-            return label if kind is not str else f"text {quoted(value, 24)}"
-    if value is None:
-        return "null"
-    if isinstance(value, int | float):
-        return f"the number {quoted(value, 24)}"
-    return type(value).__name__

@@ -46,7 +46,7 @@ from ..limits import (
 )
 from ..names import clean_name
 from ..round_input import load_json, parse_round_request
-from ..round_setup import RoundSetup
+from ..round_setup import RoundSetup, require_teams, team_of
 from ..rules import Rules, check_options
 from ..scoring import RoundResult, Tournament, judge_round, score_round
 from . import jobs
@@ -178,22 +178,15 @@ def _setup_as_stored(
     min_length: Mapping[str, int] | None,
 ) -> RoundSetup:
     """A round's setup with its names taken as stored (no normalising, no distinctness check);
-    handicaps that do not fit are left at the rules' minimum; team play only if every player
-    is on one team (else :class:`RoundInputError`)."""
+    handicaps that do not fit are left at the rules' minimum; teams as round_setup has them
+    (:func:`~bigboggle.round_setup.require_teams`, :func:`~bigboggle.round_setup.team_of`:
+    everyone on one team, else :class:`RoundInputError`)."""
     minimums = dict.fromkeys(players, rules.min_length)
     for name, value in (min_length or {}).items():
         if name in minimums and isinstance(value, int) and not isinstance(value, bool):
             minimums[name] = value
-    if teams is None:
-        if rules.teams:
-            raise RoundInputError("teams: these rules are for team play, but no teams were given")
-        return RoundSetup(minimums, None)
-    team_of = {member: team for team, members in teams.items() for member in members}
-    if set(team_of) != set(players) or sum(len(members) for members in teams.values()) != len(
-        team_of
-    ):
-        raise RoundInputError("teams: not every player is on exactly one team")
-    return RoundSetup(minimums, team_of)
+    require_teams(rules, teams)
+    return RoundSetup(minimums, None if teams is None else team_of(list(players), teams))
 
 
 def _unscored(board: str, error: Exception) -> dict[str, Any]:
