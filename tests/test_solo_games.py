@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import pytest
 from sqlalchemy import null, update
 
-from bigboggle import Board, Dictionary, Rules, solve
+from bigboggle import Board, Dictionary, Round, Rules, solve
 from bigboggle.analysis import Band
 from bigboggle.dice import shake
 from bigboggle.errors import (
@@ -100,6 +100,35 @@ def test_a_word_too_late_ends_and_scores_the_game(games: SoloGames, clock: FakeC
     shown = games.get(game_id).to_json()
     assert shown["phase"] == "ended" and shown["score"] == 2
     assert shown["ended_at"] == shown["deadline"]
+
+
+class EnginesCounted(SoloGames):
+    """Solo games that note each round engine they restore (which solves the board)."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.restored: list[str] = []
+
+    def _fresh_game(self, row: SoloGameRow) -> Round:
+        self.restored.append(row.id)
+        return super()._fresh_game(row)
+
+
+def test_a_word_too_late_solves_no_board_to_be_refused(db_url: str, clock: FakeClock) -> None:
+    """A late word cannot count: it is refused as the engine would refuse it (and the game
+    ended and scored) without restoring an engine for it, here a server that has none cached."""
+    store = Store(db_url)
+    started = SoloGames(store, DictionaryShelf(), clock).start("big", board=BOARD)
+    clock.advance(Rules.preset("big").timer)
+    later = EnginesCounted(store, DictionaryShelf(), clock)
+    with pytest.raises(GameStateError, match=r"^time is up: the round's deadline has passed$"):
+        later.submit(started.game.id, "lines", started.key)
+    assert later.restored == [] and not later._engines
+    assert later.get(started.game.id).to_json()["phase"] == "ended"
+    # A word in time still restores one (the count is of real restores):
+    again = later.start("big", board=BOARD)
+    later.submit(again.game.id, "lines", again.key)
+    assert later.restored == [again.game.id]
 
 
 def test_results_add_up_found_missed_and_share(

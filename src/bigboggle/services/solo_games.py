@@ -42,13 +42,11 @@ from ..errors import (
     GameStateError,
     NotFoundError,
     NotOwnerError,
-    RoundInputError,
     RulesError,
-    quoted,
 )
-from ..limits import MAX_ENTRY_LENGTH, SOLO_ENGINE_CACHE
+from ..limits import MAX_ENTRY_LENGTH, SOLO_ENGINE_CACHE  # noqa: F401 (the first: an old path)
 from ..names import clean_name
-from ..round import Round
+from ..round import Round, check_entry
 from ..rules import Rules, check_options
 from ..verdicts import Verdict, WordResult
 from . import jobs
@@ -270,24 +268,25 @@ class SoloGames:
 
     def submit(self, game_id: str, entry: str, key: str | None) -> Submitted:
         """Judge ``entry`` now and store it, with its verdict, before answering; only with the
-        game's ``key``. :class:`GameStateError` once the deadline has passed (the game's round
-        engine refuses it; the game is then ended and scored, its player being here) or the
-        game has ended.
+        game's ``key``. The word is bounded first (:func:`bigboggle.round.check_entry`).
+        :class:`GameStateError` once the deadline has passed (as the game's round engine
+        refuses it, without building one for a word that cannot count; the game is then ended
+        and scored, its player being here) or the game has ended.
 
         The cost does not grow with the list: the game's round engine judges the one entry
         (:meth:`~bigboggle.round.Round.judge_next`) against the stored list, asked one word at a
         time by an indexed lookup, and the count and score so far are kept on the game's row.
         """
-        if not isinstance(entry, str) or not entry.strip():
-            raise RoundInputError(f"word: expected a word, not {quoted(entry, 20)}")
-        if len(entry) > MAX_ENTRY_LENGTH:
-            raise RoundInputError(
-                f"word: {quoted(entry, 20)} is {len(entry)} characters; the limit is "
-                f"{MAX_ENTRY_LENGTH}"
-            )
-        entry = entry.strip()
+        entry = check_entry(entry)
         row = self._load(game_id)
         self._check_owner(row, key)
+        now = self.clock()
+        if row.ended_at is None and now >= row.deadline:
+            # The engine would refuse this word (Round.check_clock, the same deadline): do not
+            # build one, solving the board, to be told so. End and score the game, its player
+            # being here, and refuse the word as the engine does.
+            self._settle(row, now)
+            raise GameStateError("time is up: the round's deadline has passed")
         game = self._engine(row)  # solving the board (once per game): outside the write lock
         try:
             return self._store_word(game, game_id, entry)
