@@ -17,7 +17,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
 
@@ -1195,6 +1195,48 @@ def test_a_code_too_long_is_a_bad_message(client: TestClient) -> None:
     with client.websocket_connect("/ws") as socket:
         too_long = answer(socket, {"type": "join", "room": "B" * 25, "name": "dan"})
         assert too_long["code"] == "bad_message"
+
+
+@pytest.mark.parametrize(
+    ("field", "limit"),
+    [("word", "MAX_ENTRY_LENGTH"), ("player", "MAX_NAME_LENGTH")],
+)
+def test_a_submits_fields_are_bounded_by_the_one_limits(field: str, limit: str) -> None:
+    """The protocol's bound on a word (and a name) is limits.py's, the one the rooms service
+    and the round engine apply, not a copy of its value."""
+    from bigboggle import limits
+    from bigboggle.web import protocol
+
+    bound = getattr(limits, limit)
+    fits = {"type": "submit", "word": "w", field: "a" * bound}
+    assert protocol.parse(json.dumps(fits)).type == "submit"
+    with pytest.raises(protocol.ProtocolError) as refused:
+        protocol.parse(json.dumps({**fits, field: "a" * (bound + 1)}))
+    assert refused.value.code == "bad_message" and field in refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [
+        (lambda room: room.lower(), "not_now"),
+        (lambda room: f"{room[:5]}-{room[5:]}", "not_now"),
+        (lambda room: f" {room[:5]} {room[5:]} ", "not_now"),
+        (lambda room: f"{room}!", "not_yours"),
+        (lambda room: "", "not_yours"),
+        (lambda room: room[:-1], "not_yours"),
+    ],
+    ids=["lower-case", "dashes", "spaces", "not-a-code", "empty", "another-room"],
+)
+def test_a_submit_naming_its_room_reads_the_code_as_the_rooms_service_does(
+    client: TestClient, typed: Callable[[str], str], code: str
+) -> None:
+    """A word that names its own room in any typing the service reads (normal_code) is the
+    seat's (here refused only for the time: no round runs); anything else is not_yours."""
+    room = create(client)
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        refused = answer(ann, {"type": "submit", "word": "lines", "room": typed(room["room"])})
+        assert (refused["type"], refused["code"]) == ("error", code), refused
 
 
 def test_an_odd_type_is_quoted_short(client: TestClient) -> None:

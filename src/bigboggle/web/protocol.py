@@ -45,7 +45,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..errors import quoted
-from ..limits import MAX_NAME_LENGTH, ServerLimits
+from ..limits import MAX_ENTRY_LENGTH, MAX_NAME_LENGTH, ServerLimits
 from ..services.rooms import MAX_CODE_TYPED
 from .validation import describe_validation
 
@@ -116,7 +116,7 @@ class _Message(BaseModel):
 class Join(_Message):
     type: Literal["join"]
     room: str | None = Field(None, min_length=1, max_length=MAX_CODE_TYPED)
-    name: str | None = Field(None, min_length=1, max_length=40)
+    name: str | None = Field(None, min_length=1, max_length=MAX_NAME_LENGTH)
     token: str | None = Field(None, min_length=10, max_length=100)
 
 
@@ -131,10 +131,10 @@ class Start(_Message):
 
 class Submit(_Message):
     type: Literal["submit"]
-    word: str = Field(min_length=1, max_length=60)
+    word: str = Field(min_length=1, max_length=MAX_ENTRY_LENGTH)
     #: A client may say whose word it is; it must be its own seat.
     room: str | None = Field(None, max_length=MAX_CODE_TYPED)
-    player: str | None = Field(None, max_length=40)
+    player: str | None = Field(None, max_length=MAX_NAME_LENGTH)
 
 
 class Kick(_Message):

@@ -145,10 +145,6 @@ class RoomGuards:
             if not held:
                 del self._seats[seat]
 
-    def sockets_of(self, seat: Seat) -> int:
-        """Open connections of ``seat`` in this process."""
-        return len(self._seats.get(seat, ()))
-
 
 def client_address(scope_client: Any) -> str:
     """The address the limits count for an ASGI scope's ``client`` (``"unknown"`` if none)."""

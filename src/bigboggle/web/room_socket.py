@@ -28,11 +28,10 @@ from typing import Any
 
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import BoggleError
-from ..services.rooms import GRACE, Rooms, Seat
+from ..errors import BoggleError, NotFoundError
+from ..services.rooms import GRACE, Rooms, Seat, normal_code
 from . import protocol
 from .error_table import code_of
 from .hub import LocalHub
@@ -143,13 +142,6 @@ class Connection:
             await self.send(protocol.error(exc.code, exc.message, exc.re))
         except BoggleError as exc:
             await self.send(protocol.error(code_of(exc), str(exc), msg.id))
-        except SQLAlchemyError:
-            log.exception("database trouble answering %s", msg.type)
-            await self.send(
-                protocol.error(
-                    ErrorCode.BUSY, "the server could not do that just now; try again", msg.id
-                )
-            )
         except (WebSocketDisconnect, RuntimeError):
             raise
         except Exception:  # a bug: say so, keep the connection and the room
@@ -310,8 +302,13 @@ class Connection:
 
 
 def same_room(asked: str, room: str) -> bool:
-    """Whether a room code as typed (any case, spaces or dashes) is ``room``'s."""
-    return asked.replace("-", "").replace(" ", "").upper() == room
+    """Whether a room code as typed (any case, spaces or dashes) is ``room``'s: read as the
+    rooms service reads codes (:func:`~bigboggle.services.rooms.normal_code`); one that
+    cannot be a code is no room's."""
+    try:
+        return normal_code(asked) == room
+    except NotFoundError:
+        return False
 
 
 @router.websocket("/ws")
