@@ -1010,10 +1010,10 @@ def test_a_rooms_words_are_judged_by_the_round_engine(
     """The room keeps the list in the database; the round engine (Round.resume + judge_next)
     decides: the list's limit, repeats, too short for this player, the verdict itself.
 
-    At a full list this is an INTENDED change from rooms before the one engine (issue 12
-    aligns them): a repeat is answered ``repeated``, as by a Round and in solo games (rooms
-    refused it as a full list), and a new word gets the engine's "player 'ann' has 2000
-    words; no more fit" (rooms said "you have 2000 words; no more fit")."""
+    At a full list this is an INTENDED change from rooms before the one engine drove them
+    (rooms now follow it, as solo games do): a repeat is answered ``repeated``, as by a Round
+    (rooms refused it as a full list), and a new word gets the engine's "player 'ann' has
+    2000 words; no more fit" (rooms said "you have 2000 words; no more fit")."""
     from bigboggle.limits import MAX_LIST_LENGTH
     from bigboggle.round import Round
 
