@@ -32,7 +32,22 @@ PACKAGE = Path(bigboggle.__file__).parent
 ARCHITECTURE = PACKAGE.parents[1] / "ARCHITECTURE.md"
 FRONT_ENDS = ("cli", "tui", "web", "__main__")
 DATABASE_LIBRARIES = {"sqlalchemy", "alembic", "psycopg", "redis"}
-FRONT_END_LIBRARIES = {"click", "textual", "starlette", "fastapi", "uvicorn", "jinja2"}
+FRONT_END_LIBRARIES = {
+    "click",
+    "textual",
+    "rich",
+    "starlette",
+    "fastapi",
+    "fastapi_offline",
+    "uvicorn",
+    "h11",
+    "jinja2",
+    "pydantic",
+    "prometheus_client",
+}
+#: The one front-end module that speaks to a database library: the web's hub tells the other
+#: server processes (through Redis) that something happened in a room.
+FRONT_END_DATABASE_USERS = {"bigboggle.web.hub": {"redis"}}
 
 
 def _name(path: Path) -> str:
@@ -106,6 +121,16 @@ def test_services_import_no_front_end(module: str) -> None:
     for name in _imports(module, MODULES[module]):
         kind = _layer_of_import(name)
         assert kind not in ("front end", "front-end library"), f"{module} imports {name}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if layer_of(m) == "front end"))
+def test_front_ends_leave_the_database_to_the_services(module: str) -> None:
+    """Front ends reach data through the services (a database error reaches them as a
+    StoreError), so none imports SQLAlchemy or Alembic; only the hub speaks to Redis."""
+    allowed = FRONT_END_DATABASE_USERS.get(module, set())
+    for name in _imports(module, MODULES[module]):
+        if _layer_of_import(name) == "database library":
+            assert name.split(".")[0] in allowed, f"{module} (a front end) imports {name}"
 
 
 @pytest.mark.parametrize(
