@@ -194,11 +194,15 @@ class RoomTimers:
             "idle": self._close_idle,
         }
         self._firing.add(key)
-        self.spawn(self._run_fired(key, jobs[kind](room)))
+        self.spawn(self._run_fired(key, jobs[kind], room))
 
-    async def _run_fired(self, key: TimerKey, work: Awaitable[None]) -> None:
+    async def _run_fired(
+        self, key: TimerKey, job: Callable[[str], Awaitable[None]], room: str
+    ) -> None:
+        """Run a fired timer's job. The job's coroutine is made here, inside the task, so a task
+        cancelled before it ever ran (the timers stopping) leaves no coroutine never awaited."""
         try:
-            await work
+            await job(room)
         finally:
             self._firing.discard(key)
 
