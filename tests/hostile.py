@@ -185,8 +185,15 @@ class Player:
         self.reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def connect(cls, port: int) -> Player:
-        return cls(await connect(f"ws://{HOST}:{port}/ws", max_size=2**22, open_timeout=30))
+    async def connect(cls, port: int, *, flow_control: bool = True) -> Player:
+        """A connection to the server's WebSocket. Without ``flow_control`` the client library
+        keeps taking frames off the socket however many wait unread (``max_queue=None``)."""
+        queue: int | None = 16 if flow_control else None
+        return cls(
+            await connect(
+                f"ws://{HOST}:{port}/ws", max_size=2**22, open_timeout=30, max_queue=queue
+            )
+        )
 
     async def _read(self) -> None:
         with contextlib.suppress(ConnectionClosed):
@@ -389,16 +396,24 @@ async def stranger_tournament(port: int, seconds: float, out: Outcome, count: in
     out.notes["winner"] = final["winner"]
 
 
-async def _joined(port: int, name: str) -> tuple[Player, dict[str, Any]]:
+async def _joined(
+    port: int, name: str, *, flow_control: bool = True
+) -> tuple[Player, dict[str, Any]]:
     room = await new_room(port, name)
-    player = await Player.connect(port)
+    player = await Player.connect(port, flow_control=flow_control)
     await player.ask({"type": "join", "token": room["token"]})
     return player, room
 
 
 async def ping_flood(port: int, seconds: float, out: Outcome, count: int = 20_000) -> None:
-    """One joined socket sends pings as fast as it can; it should be cut off (1008)."""
-    player, _room = await _joined(port, "flooder")
+    """One joined socket sends pings as fast as it can; it should be cut off (1008).
+
+    The flooder reads none of its messages, but its client library takes every frame off the
+    socket (no flow control), as a TCP stack would: with flow control, a client that reads
+    nothing stops reading the socket at 16 queued frames, and whether the server's close frame
+    had come in before that depended on how the frames were split (a loaded CI machine saw
+    the socket "still open")."""
+    player, _room = await _joined(port, "flooder", flow_control=False)
     player.reader.cancel()  # read nothing back: a flooder doesn't
     sent = 0
     stop = time.perf_counter() + seconds
