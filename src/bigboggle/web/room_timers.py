@@ -11,7 +11,6 @@ scores) are scored one at a time in a background task: the server serves at once
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -19,6 +18,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..errors import BudgetExceededError, BusyError
 from ..services.rooms import SCORING_LEASE, Rooms, Seat
+from .deadlines import Deadlines, Tasks
 from .hub import LocalHub
 from .metrics import Metrics
 
@@ -53,9 +53,8 @@ class RoomTimers:
         self.hub = hub
         #: What ``/metrics`` counts (rounds scored, sockets, refusals); a fresh set if none.
         self.metrics = metrics or Metrics()
-        self._due: dict[TimerKey, float] = {}
-        self._handles: dict[TimerKey, asyncio.TimerHandle] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._timers: Deadlines[TimerKey] = Deadlines(lambda: self.rooms.clock(), self._fired)
+        self._tasks = Tasks()
         #: Timers that have fired and whose work is still running.
         self._firing: set[TimerKey] = set()
         #: Seconds before the next try of each room whose round was refused or failed.
@@ -66,7 +65,7 @@ class RoomTimers:
     @property
     def scheduled(self) -> dict[TimerKey, float]:
         """The timers waiting, and when (on the rooms' clock) each fires."""
-        return dict(self._due)
+        return self._timers.scheduled
 
     async def start(self) -> None:
         """Start the start-up work in the background (the server serves at once): forget
@@ -146,11 +145,10 @@ class RoomTimers:
     def at(self, key: TimerKey, due: float) -> None:
         """Fire timer ``key`` at ``due`` (the rooms' clock). A round timer already set keeps
         the earlier time; any other timer is moved."""
-        if key[1] == "round" and key in self._due and self._due[key] <= due:
+        earlier = self._timers.due(key)
+        if key[1] == "round" and earlier is not None and earlier <= due:
             return
-        self._cancel(key)
-        self._due[key] = due
-        self._arm(key)
+        self._timers.set(key, due)
 
     def watch_round(self, room: str, *, moved: bool = False) -> None:
         """Make sure the room's round (if any) has a timer here: a process hears of a round by
@@ -158,35 +156,20 @@ class RoomTimers:
         when the round's deadline has ``moved`` (the host ended the game: the earlier time
         wins)."""
         key = (room, "round")
-        if moved or (key not in self._due and key not in self._firing):
+        if moved or (key not in self._timers and key not in self._firing):
             self.spawn(self._watch(room))
 
     def recheck(self) -> None:
         """Re-arm every timer against the clock (after it jumped)."""
-        for key in list(self._due):
-            self._cancel_handle(key)
-            self._arm(key)
+        self._timers.recheck()
 
     async def stop(self) -> None:
-        for key in list(self._due):
-            self._cancel(key)
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks.clear()
+        self._timers.clear()
+        await self._tasks.stop()
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _arm(self, key: TimerKey) -> None:
-        loop = asyncio.get_running_loop()
-        delay = max(0.0, self._due[key] - self.rooms.clock())
-        self._handles[key] = loop.call_at(loop.time() + delay, self._fired, key)
-
     def _fired(self, key: TimerKey) -> None:
-        self._handles.pop(key, None)
-        self._due.pop(key, None)
         room, kind = key
         jobs: dict[str, Callable[[str], Awaitable[None]]] = {
             "round": self._score,
@@ -208,18 +191,7 @@ class RoomTimers:
 
     def spawn(self, work: Awaitable[None]) -> None:
         """Run ``work`` in a task of the timers' own (kept until done, cancelled at stop)."""
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _cancel_handle(self, key: TimerKey) -> None:
-        handle = self._handles.pop(key, None)
-        if handle is not None:
-            handle.cancel()
-
-    def _cancel(self, key: TimerKey) -> None:
-        self._cancel_handle(key)
-        self._due.pop(key, None)
+        self._tasks.spawn(work)
 
     async def left(self, seat: Seat) -> None:
         """A connection of ``seat`` closed: count it, and time the host's absence."""

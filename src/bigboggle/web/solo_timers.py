@@ -18,7 +18,6 @@ is scored by its player's next request.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -30,6 +29,7 @@ from ..errors import BoggleError, BudgetExceededError, BusyError
 from ..limits import SOLO_TIMERS, SOLO_TIMERS_AT_ONCE
 from ..services.paper_games import PaperTournaments
 from ..services.solo_games import SoloGames
+from .deadlines import Deadlines, Tasks
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -52,9 +52,8 @@ class SoloTimers:
     ) -> None:
         self._solo = solo
         self._tournaments = tournaments
-        self._due: dict[str, float] = {}
-        self._handles: dict[str, asyncio.TimerHandle] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._timers: Deadlines[str] = Deadlines(lambda: self.solo.clock(), self._fired)
+        self._tasks = Tasks()
         self._limiter: anyio.CapacityLimiter | None = None  # made on the event loop
         #: Set once the start-up work (overdue games scored) is done.
         self.started = asyncio.Event()
@@ -62,7 +61,7 @@ class SoloTimers:
     @property
     def scheduled(self) -> dict[str, float]:
         """The games whose timers wait, and when (on the games' clock) each fires."""
-        return dict(self._due)
+        return self._timers.scheduled
 
     async def start(self) -> None:
         """Start the start-up work in the background (the server serves at once)."""
@@ -70,46 +69,30 @@ class SoloTimers:
 
     def at(self, game_id: str, deadline: float) -> None:
         """End and score game ``game_id`` at ``deadline`` (unless SOLO_TIMERS already wait)."""
-        if game_id in self._due or len(self._due) >= SOLO_TIMERS:
+        if game_id in self._timers or len(self._timers) >= SOLO_TIMERS:
             return
-        self._due[game_id] = deadline
-        self._arm(game_id)
+        self._timers.set(game_id, deadline)
 
     def drop(self, game_id: str) -> None:
         """Forget game ``game_id``'s timer (it has ended: its player's request scored it)."""
-        self._due.pop(game_id, None)
-        handle = self._handles.pop(game_id, None)
-        if handle is not None:
-            handle.cancel()
+        self._timers.cancel(game_id)
 
     def recheck(self) -> None:
         """Re-arm every timer against the clock (after it jumped)."""
-        for game_id in list(self._due):
-            handle = self._handles.pop(game_id, None)
-            if handle is not None:
-                handle.cancel()
-            self._arm(game_id)
+        self._timers.recheck()
 
     async def idle(self) -> None:
         """Wait until no timer is due and no fired timer's work is still running (for tests)."""
         while True:
             await asyncio.sleep(0)
             if self._tasks:
-                await asyncio.gather(*list(self._tasks), return_exceptions=True)
-            elif all(due > self.solo.clock() for due in self._due.values()):
+                await self._tasks.wait()
+            elif all(due > self.solo.clock() for due in self._timers.scheduled.values()):
                 return
 
     async def stop(self) -> None:
-        for handle in self._handles.values():
-            handle.cancel()
-        self._handles.clear()
-        self._due.clear()
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks.clear()
+        self._timers.clear()
+        await self._tasks.stop()
 
     @property
     def solo(self) -> SoloGames:
@@ -148,14 +131,7 @@ class SoloTimers:
         except Exception:
             log.exception("could not score the old tournaments at start-up")
 
-    def _arm(self, game_id: str) -> None:
-        loop = asyncio.get_running_loop()
-        delay = max(0.0, self._due[game_id] - self.solo.clock())
-        self._handles[game_id] = loop.call_at(loop.time() + delay, self._fired, game_id)
-
     def _fired(self, game_id: str) -> None:
-        self._handles.pop(game_id, None)
-        self._due.pop(game_id, None)
         self._spawn(self._settle(game_id))
 
     async def _settle(self, game_id: str) -> None:
@@ -194,6 +170,4 @@ class SoloTimers:
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._limiter)
 
     def _spawn(self, work: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks.spawn(work)
