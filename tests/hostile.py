@@ -83,8 +83,12 @@ async def request(
     headers: dict[str, str] | None = None,
     timeout: float = 60.0,
 ) -> Answer:
-    """One request on a fresh connection."""
+    """One request on a fresh connection. The answer is read while the body is still being
+    sent, as an HTTP client does: a server may answer early (413 for a body over its limit)
+    and close without reading the rest, and an answer read only after the whole body was
+    written could be lost to the connection's reset (a loaded CI machine saw that)."""
     reader, writer = await asyncio.open_connection(HOST, port)
+    answer = asyncio.ensure_future(_read_answer(reader))
     try:
         sent = {"Host": "bench", "Connection": "close", **(headers or {})}
         if body is not None:
@@ -92,11 +96,13 @@ async def request(
             sent["Content-Length"] = str(len(body))
         head = f"{method} {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in sent.items())
         writer.write(head.encode("latin-1") + b"\r\n" + (body or b""))
-        await writer.drain()
-        return await asyncio.wait_for(_read_answer(reader), timeout)
+        with contextlib.suppress(ConnectionError):  # answered and closed before reading it all
+            await writer.drain()
+        return await asyncio.wait_for(answer, timeout)
     except ConnectionError:
         return Answer(0, {}, b"")
     finally:
+        answer.cancel()
         writer.close()
         with contextlib.suppress(Exception):
             await writer.wait_closed()
