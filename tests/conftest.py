@@ -16,6 +16,8 @@ os.environ["BIGBOGGLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bigboggle-test-cach
 
 from bigboggle import Dictionary, implementation
 
+pytest_plugins = ["browser_support"]
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORE = implementation.name()
 

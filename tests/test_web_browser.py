@@ -6,81 +6,17 @@ draw (rooms, scored rounds) is the server's own, cell for cell. Each test saves 
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bigboggle import Dictionary, Rules, shake, solve
+from browser_support import SHOTS
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once
 
-ROOT = Path(__file__).resolve().parents[1]
-SHOTS = ROOT / "test-artifacts" / "screenshots"
 BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def chromium_path() -> str | None:
-    return os.environ.get("BIGBOGGLE_CHROMIUM") or shutil.which("chromium")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    folder = tmp_path_factory.mktemp("browser")
-    live = LiveServer(f"sqlite:///{folder / 'web.sqlite3'}", folder / "server.log").start()
-    yield live
-    live.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    executable = chromium_path()
-    if executable is None:
-        if os.environ.get("BIGBOGGLE_REQUIRE_BROWSER"):
-            pytest.fail("Chromium is required (apt-get install chromium) but was not found")
-        pytest.skip("no Chromium here (apt-get install chromium, or set BIGBOGGLE_CHROMIUM)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: object, request: pytest.FixtureRequest) -> Iterator[object]:
-    """A fresh page; JavaScript errors fail the test; a screenshot is saved at the end."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})  # type: ignore[attr-defined]
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    # A refused request (a 4xx the page shows as a message) is logged by the browser; not a bug.
-    tab.on(
-        "console",
-        lambda m: (
-            errors.append(m.text)
-            if m.type == "error" and "Failed to load resource" not in m.text
-            else None
-        ),
-    )
-    yield tab
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    tab.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
-    assert errors == []
 
 
 def test_solve_a_board_typed_into_the_grid_and_see_a_path(

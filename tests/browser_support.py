@@ -1,0 +1,125 @@
+"""Fixtures for the browser tests (Playwright driving Debian's Chromium against a real
+``bigboggle serve`` on loopback), shared by every ``test_web_*browser*`` module.
+
+- ``server``: one live server per test module, on its own SQLite file.
+- ``browser``: Chromium, launched once per module (fails without it under
+  ``BIGBOGGLE_REQUIRE_BROWSER``, else skips).
+- ``page``: a fresh desktop tab (1200×900); ``open_page(width, height, ...)`` any other size
+  (``PHONE`` is 390×844 with touch). Every tab these give fails its test on a JavaScript error
+  or a console error, and saves a full-page screenshot under ``test-artifacts/screenshots/``
+  named after the test when it closes (``shot(page, name)`` saves one more mid-test).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from live_server import LiveServer
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    """Debian's Chromium (or ``$BIGBOGGLE_CHROMIUM``), if this machine has it."""
+    return os.environ.get("BIGBOGGLE_CHROMIUM") or shutil.which("chromium")
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save a full-page screenshot of ``page`` as ``test-artifacts/screenshots/NAME.png``."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    folder = tmp_path_factory.mktemp("browser")
+    live = LiveServer(f"sqlite:///{folder / 'web.sqlite3'}", folder / "server.log").start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = chromium_path()
+    if executable is None:
+        if os.environ.get("BIGBOGGLE_REQUIRE_BROWSER"):
+            pytest.fail("Chromium is required (apt-get install chromium) but was not found")
+        pytest.skip("no Chromium here (apt-get install chromium, or set BIGBOGGLE_CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+def watch_errors(tab: Any, errors: list[str]) -> None:
+    """Collect the tab's JavaScript errors and console errors into ``errors``. A refused
+    request (a 4xx the page shows as a message) is logged by the browser; not a bug."""
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.on(
+        "console",
+        lambda m: (
+            errors.append(m.text)
+            if m.type == "error" and "Failed to load resource" not in m.text
+            else None
+        ),
+    )
+
+
+@pytest.fixture
+def open_page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
+    """``open_page(width=1280, height=800, name=None, **context_options)``: a fresh tab in its
+    own browser context (its own storage: another player). Each fails the test on a JavaScript
+    error and leaves a screenshot named after the test (and ``name``) at the end."""
+    opened: list[tuple[Any, Any, str]] = []
+    errors: list[str] = []
+
+    def open_one(
+        width: int = DESKTOP["width"],
+        height: int = DESKTOP["height"],
+        name: str | None = None,
+        **options: Any,
+    ) -> Any:
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
+        tab = context.new_page()
+        watch_errors(tab, errors)
+        label = request.node.name + (
+            f"-{name}" if name else "" if not opened else f"-{len(opened)}"
+        )
+        opened.append((context, tab, label))
+        return tab
+
+    yield open_one
+    for context, tab, label in opened:
+        try:
+            shot(tab, label)
+        finally:
+            context.close()
+    assert errors == []
+
+
+@pytest.fixture
+def page(open_page: Callable[..., Any]) -> Any:
+    """A fresh desktop tab (1200×900) that fails the test on a JavaScript error."""
+    return open_page(1200, 900)
