@@ -67,6 +67,8 @@ def test_challenge_cell_position() -> None:
         ("AB/C[ABCD]", "face '[ABCD]'"),
         ("*AB/CD", "must follow the cell"),
         ("A*B*/CD", "second '*'"),
+        ("AB/C.*", "'*' after a blank cell at row 2, position 3 of board 'AB/C.*'"),
+        ("A.*B/CDE", "row 1, position 3"),
         ("AB//CD", "row 2"),
         ("AÉ/CD", "'É'"),
     ],
@@ -164,6 +166,8 @@ def test_from_faces_validates() -> None:
     assert str(Board.from_faces([["a", "q"], ["th", ""]], challenge=(1, 0))) == "AQu/[Th]*."
     with pytest.raises(BoardError, match="outside the board"):
         Board.from_faces([["A", "B"], ["C", "D"]], challenge=(2, 0))
+    with pytest.raises(BoardError, match=r"challenge cell \(1, 1\) is blank"):
+        Board.from_faces([["A", "B"], ["C", ""]], challenge=(1, 1))
     with pytest.raises(BoardError):
         Board.from_faces([["A", "1"], ["C", "D"]])
 
@@ -247,8 +251,16 @@ def test_a_megabyte_of_board_text_is_refused_with_a_short_message(text: str) -> 
         ("/".join(["ABCDEFGHIJKL"] * 12) + "/[" + "T" * 600 + "]", ["face '[TTT", "row 13"]),
         ("AB*/" + "C" * 700 + "*", ["second '*'", "row 2, position 701"]),
         ("A" * 700 + "/" + "//" + "B" * 50, ["row 2", "is empty"]),
+        ("AB/" + "C" * 700 + ".*", ["'*' after a blank cell", "row 2, position 702", "C.*'"]),
     ],
-    ids=["bad-character", "unclosed-bracket", "long-face", "second-star", "empty-row"],
+    ids=[
+        "bad-character",
+        "unclosed-bracket",
+        "long-face",
+        "second-star",
+        "empty-row",
+        "blank-star",
+    ],
 )
 def test_errors_in_long_board_text_say_where_and_quote_a_bounded_excerpt(
     text: str, fragments: list[str]

@@ -53,7 +53,7 @@ def test_unknown_builtin() -> None:
 
 
 def test_container_behaviour() -> None:
-    words = Dictionary.from_words(["Zebra", "apple", "  apply ", "ape", "apple"])
+    words = Dictionary.from_words(["zebra", "apple", "  apply ", "ape", "apple"])
     assert len(words) == 4
     assert list(words) == ["ape", "apple", "apply", "zebra"]
     assert "APPLE" in words and "app" not in words and 3 not in words
@@ -77,11 +77,75 @@ def test_unplayable_entries_are_counted_not_dropped_silently() -> None:
 
 def test_from_file_normalises(tmp_path: Path) -> None:
     path = tmp_path / "words.txt"
-    path.write_bytes("\ufeffApple\r\n  banana \n# a comment\n\nCHERRY\nnaïve\nbad word\n".encode())
+    path.write_bytes("\ufeffAPPLE\r\n  BANANA \n# a comment\n\nCHERRY\nNAÏVE\nBAD WORD\n".encode())
     words = Dictionary.from_file(path)
-    assert list(words) == ["apple", "banana", "cherry", "naive"]
+    assert list(words) == ["apple", "banana", "cherry", "naive"]  # all capitals: read whole
     assert words.report.not_letters == 1
+    assert words.report.names == 0
     assert words.name == str(path)
+
+
+#: A list written as /usr/share/dict/words is: words in lowercase, names and abbreviations not.
+MIXED = "cat\nParis\nNASA\nMcDonald\npolish\nPolish\nÉmile\ncafé\nAaron's\nOK\ndog\n"
+
+
+def test_a_list_that_mixes_cases_skips_its_names_and_counts_them(tmp_path: Path) -> None:
+    path = tmp_path / "words"
+    path.write_text(MIXED, encoding="utf-8")
+    words = Dictionary.from_file(path)
+    assert list(words) == ["cafe", "cat", "dog", "polish"]
+    report = words.report
+    assert report.names == 5  # Paris, NASA, McDonald, Polish, Émile
+    assert report.not_letters == 1 and report.too_short == 1  # Aaron's; OK is short anyway
+    assert report.skipped == 7
+    assert "Paris" not in words and "nasa" not in words and "polish" in words
+    assert "5 capitalised as names or abbreviations in a list that mixes cases" in (
+        report.describe()
+    )
+    assert {"Paris", "NASA"} <= set(report.examples)
+    assert list(Dictionary.from_words(MIXED.split())) == list(words)  # one rule for both
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [["cat", "dog", "paris"], ["CAT", "DOG", "PARIS"], ["Cat", "Dog", "Paris"]],
+    ids=["lowercase", "capitals", "title-case"],
+)
+def test_a_list_in_one_case_is_read_whole(tmp_path: Path, entries: list[str]) -> None:
+    path = tmp_path / "words.txt"
+    path.write_text("\n".join(entries) + "\n", encoding="utf-8")
+    for words in (Dictionary.from_file(path), Dictionary.from_words(entries)):
+        assert list(words) == ["cat", "dog", "paris"]
+        assert words.report.names == 0
+
+
+def test_only_entries_with_letters_decide_whether_a_list_mixes_cases() -> None:
+    from bigboggle.dictionary import mixes_cases
+
+    assert mixes_cases(["cat", "NASA"])
+    assert mixes_cases(["  cat ", "x", "Émile"])
+    assert not mixes_cases(["CAT", "123", "NASA"])
+    assert not mixes_cases(["cat", "don't", "123"])
+    assert not mixes_cases([])
+
+
+def test_a_cached_list_that_mixes_cases_keeps_its_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bigboggle import cache, implementation
+
+    if not implementation.compiled_available():
+        pytest.skip("the cache holds the compiled core's packed trie")
+    monkeypatch.setenv("BIGBOGGLE_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "words"
+    path.write_text(MIXED, encoding="utf-8")
+    fresh = Dictionary.from_file(path)
+    _ = fresh.packed_trie  # writes the cache entry
+    assert cache.path_for(cache.key_for(path.read_bytes(), "file")).is_file()
+    again = Dictionary.from_file(path)
+    assert again._packed is not None  # read from the cache
+    assert list(again) == list(fresh) and "paris" not in again
+    assert again.report == fresh.report and again.report.names == 5
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 Notation (input case-insensitive, output canonical): rows separated by ``/`` (newlines also work;
 with neither, spaces separate rows); in a row each cell is a letter, ``Qu`` (a lone ``Q`` also
 means ``Qu``), a bracketed multi-letter face such as ``[Th]``, or ``.`` for a blank. A trailing
-``*`` marks the challenge cube's cell. Canonical text: ``LINES/TQuARD/HEMOP/ABCKI/PSTEW``.
+``*`` marks the challenge cube's cell (never a blank: the challenge cube has no blank face). Canonical text: ``LINES/TQuARD/HEMOP/ABCKI/PSTEW``.
 """
 
 from __future__ import annotations
@@ -154,6 +154,11 @@ class Board:
             width = len(canonical[0]) if canonical else 0
             if not (0 <= row < len(canonical) and 0 <= col < width):
                 raise BoardError(f"challenge cell {quoted(challenge)} is outside the board")
+            if canonical[row][col] == "":
+                raise BoardError(
+                    f"challenge cell {quoted(challenge)} is blank; the challenge cube always "
+                    "shows a letter"
+                )
             index = row * width + col
         board._init(canonical, index)
         return board
@@ -468,6 +473,16 @@ def _parse(text: str) -> tuple[list[list[str]], int | None]:
                     raise _error_at(
                         "second '*'",
                         "; a board has at most one challenge cell",
+                        row_number,
+                        i,
+                        text,
+                        row_text,
+                    )
+                if cells[-1] == "":
+                    raise _error_at(
+                        "'*' after a blank cell",
+                        "; the challenge cube always shows a letter, and a blank cell can "
+                        "never be used, so its bonus could never be earned",
                         row_number,
                         i,
                         text,

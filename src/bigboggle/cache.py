@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: Bump when the layout changes: old entries are then ignored.
-FORMAT_VERSION = 3
+#: Bump when the layout changes, or the reading of a list: old entries are then ignored.
+#: (4: a list that mixes cases skips its capitalised entries as names.)
+FORMAT_VERSION = 4
 _MAGIC = b"BBTRIE\x00\x00"
 _PREFIX = struct.Struct("<8sII")  # magic, format version, header length
 

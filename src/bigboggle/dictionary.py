@@ -5,6 +5,12 @@ iteration in alphabetical order) with prefix queries and, for the built-ins, eac
 level, our grade of how common it is (10 = everyday ... 80 = obscure). Entries that can never be
 played (not letters, fewer than three letters) are left out and counted in :attr:`report`, never
 dropped silently.
+
+Proper nouns and abbreviations never count. A list that writes its ordinary words in lowercase
+and some entries with capitals (as ``/usr/share/dict/words`` does: ``cat``, ``Paris``, ``NASA``)
+*mixes cases*, and there a capitalised entry is a name or an abbreviation: it is skipped and
+counted (:attr:`LoadReport.names`). A list with no lowercase-only entry (all capitals, say) has
+nothing to tell names apart by and is read whole, as is an all-lowercase one.
 """
 
 from __future__ import annotations
@@ -55,12 +61,14 @@ class LoadReport:
     too_short: int = 0
     too_long: int = 0
     q_without_u: int = 0
+    #: Capitalised entries of a list that mixes cases: names and abbreviations, never words.
+    names: int = 0
     examples: tuple[str, ...] = ()
 
     @property
     def skipped(self) -> int:
-        """Entries left out because they can never be played."""
-        return self.not_letters + self.too_short + self.too_long
+        """Entries left out: they can never be played, or they are names (see :attr:`names`)."""
+        return self.not_letters + self.too_short + self.too_long + self.names
 
     def describe(self) -> str:
         """A one-line summary for people."""
@@ -73,6 +81,10 @@ class LoadReport:
                 reasons.append(f"{self.too_short} shorter than {SHORTEST_WORD} letters")
             if self.too_long:
                 reasons.append(f"{self.too_long} longer than {LONGEST_WORD} letters")
+            if self.names:
+                reasons.append(
+                    f"{self.names} capitalised as names or abbreviations in a list that mixes cases"
+                )
             parts.append(f"{self.skipped} entries skipped ({', '.join(reasons)})")
         if self.duplicates:
             parts.append(f"{self.duplicates} duplicates")
@@ -92,6 +104,28 @@ def normalise(entry: str) -> str:
 
 def _playable(word: str) -> bool:
     return word.isascii() and word.isalpha() and word.islower()
+
+
+def _has_capital(entry: str) -> bool:
+    """Whether ``entry`` has an uppercase letter (``Paris``, ``NASA``, ``McDonald``, ``Émile``)."""
+    return entry != entry.lower()
+
+
+def mixes_cases(entries: Iterable[str]) -> bool:
+    """Whether a word list writes some entries all in lowercase and some with capitals.
+
+    In such a list (``cat``, ``Paris``, ``NASA``) the capitals mark names and abbreviations. A
+    list without one lowercase-only entry, or without one capital, is read whole.
+    """
+    lowercase = capitals = False
+    for entry in entries:
+        if entry.islower():
+            lowercase = True
+        elif _has_capital(entry):
+            capitals = True
+        if lowercase and capitals:
+            return True
+    return False
 
 
 def _has_bare_q(word: str) -> bool:
@@ -168,23 +202,33 @@ class Dictionary:
 
     @classmethod
     def from_words(cls, words: Iterable[str], *, name: str = "words") -> Dictionary:
-        """A dictionary of ``words``, normalised; unplayable entries are counted in the report."""
+        """A dictionary of ``words``, normalised; unplayable entries are counted in the report.
+
+        As in a file, in a list that mixes cases (:func:`mixes_cases`) capitalised entries are
+        names and abbreviations: skipped and counted.
+        """
         if isinstance(words, str | bytes):
             raise WordListError(
                 f"from_words() takes an iterable of words, not a single {type(words).__name__} "
                 f"({words[:40]!r})"
             )
-        levels: dict[str, int | None] = {}
-        counts = _Counter()
+        entries: list[str] = []
         for number, entry in enumerate(words, start=1):
             if not isinstance(entry, str):
                 raise WordListError(f"word {number} is not text: {quoted(entry)}")
+            entries.append(entry)
+        levels: dict[str, int | None] = {}
+        counts = _Counter(skip_names=mixes_cases(entries))
+        for entry in entries:
             counts.add(entry, levels)
         return cls(levels, name=name, report=counts.report(len(levels)))
 
     @classmethod
     def from_file(cls, path: str | PathLike[str]) -> Dictionary:
         """A dictionary read from a text file, one word per line (UTF-8; ``#`` starts a comment).
+
+        In a file that mixes cases (:func:`mixes_cases`, as ``/usr/share/dict/words``),
+        capitalised entries are names and abbreviations: skipped and counted in the report.
 
         :class:`WordListError` names the file (and the line) when it is missing, unreadable,
         binary, not UTF-8, or holds no playable word. With the compiled core, the prepared
@@ -226,8 +270,7 @@ class Dictionary:
             )
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
-        levels: dict[str, int | None] = {}
-        counts = _Counter()
+        entries: list[str] = []
         for number, raw in enumerate(data.splitlines(), start=1):
             try:
                 line = raw.decode("utf-8")
@@ -238,7 +281,11 @@ class Dictionary:
                 ) from None
             if line.lstrip().startswith("#") or not line.strip():
                 continue
-            counts.add(line, levels)
+            entries.append(line)
+        levels: dict[str, int | None] = {}
+        counts = _Counter(skip_names=mixes_cases(entries))
+        for entry in entries:
+            counts.add(entry, levels)
         report = counts.report(len(levels))
         if not levels:
             raise WordListError(
@@ -375,11 +422,13 @@ def _from_cache(key: str, *, name: str) -> Dictionary | None:
 
 
 class _Counter:
-    """Tallies why entries were kept or left out while a list loads."""
+    """Tallies why entries were kept or left out while a list loads. With ``skip_names`` (a
+    list that mixes cases), a capitalised entry that would be a word is a name: left out."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, skip_names: bool = False) -> None:
         self.lines = self.duplicates = self.not_letters = self.too_short = self.too_long = 0
-        self.q_without_u = 0
+        self.q_without_u = self.names = 0
+        self.skip_names = skip_names
         self.examples: list[str] = []
 
     def add(self, entry: str, levels: dict[str, int | None], level: int | None = None) -> None:
@@ -393,6 +442,9 @@ class _Counter:
             self._example(entry)
         elif len(word) > LONGEST_WORD:
             self.too_long += 1
+            self._example(entry)
+        elif self.skip_names and _has_capital(entry):
+            self.names += 1
             self._example(entry)
         elif word in levels:
             self.duplicates += 1
@@ -414,6 +466,7 @@ class _Counter:
             too_short=self.too_short,
             too_long=self.too_long,
             q_without_u=self.q_without_u,
+            names=self.names,
             examples=tuple(self.examples),
         )
 
