@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -125,9 +126,15 @@ def test_a_word_too_late_solves_no_board_to_be_refused(db_url: str, clock: FakeC
         later.submit(started.game.id, "lines", started.key)
     assert later.restored == [] and not later._engines
     assert later.get(started.game.id).to_json()["phase"] == "ended"
-    # A word in time still restores one (the count is of real restores):
-    again = later.start("big", board=BOARD)
+    # A word in time still restores one (the count is of real restores), on a server that
+    # did not start the game:
+    again = SoloGames(store, DictionaryShelf(), clock).start("big", board=BOARD)
     later.submit(again.game.id, "lines", again.key)
+    assert later.restored == [again.game.id]
+    # The server that starts a game keeps the engine it made then (its judge gave the board's
+    # points): the first word restores none.
+    mine = later.start("big", board=BOARD)
+    later.submit(mine.game.id, "lines", mine.key)
     assert later.restored == [again.game.id]
 
 
@@ -138,8 +145,12 @@ def test_results_add_up_found_missed_and_share(
     game_id, key = started.game.id, started.key
     for entry in ["lines", "arsenite", "nonsense"]:
         games.submit(game_id, entry, key)
-    data = games.finish(game_id, key).to_json()
     solution = solve(BOARD, standard, Rules.preset("big"))
+    # The board's points are known while it is played (not its words): the meter's measure.
+    running = games.get(game_id, key).to_json()
+    assert running["phase"] == "running" and running["max_score"] == solution.total_score
+    assert "missed" not in running and "total_words" not in running
+    data = games.finish(game_id, key).to_json()
     assert data["phase"] == "ended"
     assert data["score"] == 13
     assert data["max_score"] == solution.total_score
@@ -227,7 +238,9 @@ def test_the_daily_board_is_the_same_for_everyone_on_a_date(
 
 def test_each_name_plays_the_daily_board_once(games: SoloGames) -> None:
     games.start("big", daily=True, player="Ann")
-    with pytest.raises(GameStateError, match="already played"):
+    # The game is named as the player knows it (the preset's title), not by its internal name.
+    title = re.escape(Rules.preset("big").title)
+    with pytest.raises(GameStateError, match=rf"already played the {title} daily board of "):
         games.start("big", daily=True, player="ann")
 
 

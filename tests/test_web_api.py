@@ -210,6 +210,7 @@ def test_a_solo_game_by_the_servers_clock(client: TestClient, clock: FakeClock) 
     assert game["phase"] == "running" and game["time_left"] == 60
     assert game["deadline"] - game["now"] == 60
     assert "missed" not in game  # no answers while the game runs
+    assert game["max_score"] == 469  # but the board's points, for the player's meter
     url = f"/api/games/{game['id']}"
     key = {"X-Game-Key": game["key"]}
     refused = client.post(f"{url}/words", json={"word": "Lines"})  # no key: not your game
@@ -264,6 +265,7 @@ def test_the_daily_board_and_its_leaderboard(client: TestClient, clock: FakeCloc
     assert ann["board"] == bob["board"] and ann["daily"] == bob["daily"]
     again = client.post("/api/games", json={"daily": True, "player": "ANN"})
     assert again.status_code == 409 and "already played" in again.json()["error"]
+    assert "the Big Boggle (5x5, Deluxe dice) daily board" in again.json()["error"]
     word = client.post("/api/solve", json={"board": ann["board"]}).json()["words"][0]["word"]
     client.post(
         f"/api/games/{bob['id']}/words", json={"word": word}, headers={"X-Game-Key": bob["key"]}

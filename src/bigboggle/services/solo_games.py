@@ -28,6 +28,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, or_, select
@@ -44,6 +45,7 @@ from ..errors import (
     NotOwnerError,
     RulesError,
 )
+from ..judge import Judge
 from ..limits import MAX_ENTRY_LENGTH, SOLO_ENGINE_CACHE  # noqa: F401 (the first: an old path)
 from ..names import clean_name
 from ..round import Round, check_entry
@@ -175,6 +177,7 @@ class SoloGames:
             seed = self.daily_seed(ruleset.name, date)
         board_text, seed = _deal(ruleset, words, seed, board, band)
         key, owner_hash = new_key()
+        engine = self._round_of(board_text, ruleset, words, now, now + ruleset.timer)
         row = SoloGameRow(
             id=secrets.token_urlsafe(8)[:10],
             owner_hash=owner_hash,
@@ -190,6 +193,10 @@ class SoloGames:
             deadline=now + ruleset.timer,
             word_count=0,
             score_so_far=0,
+            # The board's points, known from the start (its solution is the judge's, made now
+            # for the first word): what the player's meter measures against. Nothing is
+            # solved on a read.
+            max_score=engine.judge.solution.total_score,
         )
         try:
             with self.store.session() as session:
@@ -197,8 +204,9 @@ class SoloGames:
         except IntegrityError:
             raise GameStateError(
                 f"{player!r} (or a name that looks the same) has already played the "
-                f"{ruleset.name} daily board of {date}"
+                f"{ruleset.title} daily board of {date}"
             ) from None
+        self._keep_engine(row.id, engine.game)
         return SoloView(_game_of(row), ruleset, now, owner=True, key=key)
 
     def daily_seed(self, rules: str, date: str) -> int:
@@ -383,14 +391,20 @@ class SoloGames:
         """The game's round engine restored from its row (running from its stored start to its
         stored deadline) with none of its words: judging one entry costs the same whatever the
         list holds. Its one player sits as :data:`SEAT`."""
-        return Round.resume(
-            row.board,
-            self.rules_for(row.rules, row.options),
-            self._words(row),
-            [SEAT],
-            started_at=row.started_at,
-            deadline=row.deadline,
+        rules = self.rules_for(row.rules, row.options)
+        return self._round_of(row.board, rules, self._words(row), row.started_at, row.deadline).game
+
+    @staticmethod
+    def _round_of(
+        board: str, rules: Rules, words: Dictionary, started_at: float, deadline: float
+    ) -> _Engine:
+        """A round engine for a game with none of its words, and the judge it stands on (which
+        solved the board: its solution gives the board's points)."""
+        judge = Judge(Board.parse(board), rules, words)
+        game = Round.resume(
+            board, rules, words, [SEAT], started_at=started_at, deadline=deadline, judge=judge
         )
+        return _Engine(game, judge)
 
     def _engine(self, row: SoloGameRow) -> Round:
         """The game's round engine from the cache (made once per game, not per word: making one
@@ -401,11 +415,16 @@ class SoloGames:
                 self._engines.move_to_end(row.id)
                 return game
         game = self._fresh_game(row)  # (outside the lock: two threads may both make one)
+        self._keep_engine(row.id, game)
+        return game
+
+    def _keep_engine(self, game_id: str, game: Round) -> None:
+        """Keep ``game`` as the game's engine, dropping the least recently used past the cap."""
         with self._engines_lock:
-            self._engines[row.id] = game
+            self._engines[game_id] = game
+            self._engines.move_to_end(game_id)
             while len(self._engines) > SOLO_ENGINE_CACHE:
                 self._engines.popitem(last=False)
-        return game
 
     def _forget_engine(self, game_id: str) -> None:
         with self._engines_lock:
@@ -537,6 +556,14 @@ class SoloGames:
                 locked.result = results
                 locked.score, locked.max_score = results["score"], results["max_score"]
         return self._load(row.id)
+
+
+@dataclass(frozen=True)
+class _Engine:
+    """A game's round engine and its judge (whose solution holds the board's points)."""
+
+    game: Round
+    judge: Judge
 
 
 def _deal(

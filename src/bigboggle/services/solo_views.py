@@ -34,7 +34,8 @@ class SoloGame:
     started_at: float
     deadline: float
     ended_at: float | None
-    #: The score and the board's maximum, once scored.
+    #: The score, once scored, and the board's points (its maximum score): known from the start
+    #: (a game started before they were stored has them once scored).
     score: int | None
     max_score: int | None
     #: Whether someone holds its key (a game from before keys can be played by anyone).
@@ -128,6 +129,8 @@ class SoloView:
             # A running game's words are its player's business (a daily rival could copy them).
             data["words"] = [word.to_json() for word in self.words]
             data["score_so_far"] = sum(word.score for word in self.words)
+            # The board's points (not its words): what the player's meter measures against.
+            data["max_score"] = game.max_score
             return data
         data["ended_at"] = game.ended_at
         data.update(self.results)
