@@ -6,15 +6,21 @@ word is on the board exactly when that solution holds it, with a path that runs 
 challenge cell whenever one can. Only entries that are not dictionary words need a search of
 their own; each search has a budget, and so do all of a judge's searches together (each entry
 searched once), so no list, however long or hostile, can make scoring hang.
+
+Under the rules option ``family`` an offensive word (:mod:`bigboggle.family`) that would score
+is ``refused`` instead, and the judge's solution (the board's maximum and the missed words)
+leaves such words out, since no one can score them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Container
 
 from .board import Board, Path, SearchBudget
 from .dictionary import SHORTEST_WORD, Dictionary, normalise
 from .errors import SearchBudgetExceeded
+from .family import is_offensive
 from .rules import Rules
 from .solver import Solution, solve, word_score
 from .verdicts import Verdict, WordResult
@@ -34,8 +40,9 @@ class Judge:
         self.rules = rules
         self.words = words
         self._everything = solve(board, words, rules, min_length=SHORTEST_WORD)
-        #: The board's words at the rules' minimum length: the maximum score and missed words.
-        self.solution: Solution = solve(board, words, rules)
+        #: The board's words at the rules' minimum length: the maximum score and missed words
+        #: (under the family filter, the words it does not refuse).
+        self.solution: Solution = _playable(solve(board, words, rules))
         self._search_budget = SearchBudget(ROUND_SEARCH_BUDGET)
         self._searched: dict[str, Path | None] = {}
 
@@ -56,6 +63,8 @@ class Judge:
             return WordResult(entry, word, Verdict.TOO_SHORT)
         found = self._everything.get(word)
         if found is not None:
+            if self.rules.family and is_offensive(word):
+                return WordResult(entry, word, Verdict.REFUSED, path=found.path)
             challenge = self.board.challenge
             through = challenge is not None and challenge in found.path
             points, bonus = word_score(
@@ -82,3 +91,11 @@ class Judge:
             return ()
         finally:
             self._search_budget.left -= before - max(entry.left, 0)
+
+
+def _playable(solution: Solution) -> Solution:
+    """``solution`` less the words its rules' family filter refuses (all of it without one)."""
+    if not solution.rules.family:
+        return solution
+    words = tuple(found for found in solution.words if not is_offensive(found.word))
+    return dataclasses.replace(solution, words=words)

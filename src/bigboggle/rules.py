@@ -3,7 +3,7 @@
 A :class:`ScoringTable` turns a word's letter count into points (``Qu`` counts two letters, since
 the word ``queen`` has five). :class:`Rules` bundles what a game needs: the dice and board size
 for shaking, the minimum word length, the timer, the table and the optional games (advanced,
-challenge cube, teams, duplicates kept as a house rule, the dictionary).
+challenge cube, teams, duplicates kept as a house rule, the dictionary, the family filter).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ RULES_OPTIONS = frozenset(
         "timer",
         "dictionary",
         "scoring",
+        "family",
     }
 )
 
@@ -145,7 +146,9 @@ class Rules:
     ``timer`` is in seconds. ``challenge`` asks shakes for the challenge cube; a word whose path
     can run through a board's challenge cell earns ``challenge_bonus`` whether or not the board
     came from a shake. ``duplicates`` is ``"cancel"`` (the rule: words found by two players are
-    crossed off) or ``"keep"`` (a house rule).
+    crossed off) or ``"keep"`` (a house rule). ``family`` makes the game refuse offensive
+    words (:mod:`bigboggle.family`; verdict ``refused``, no points, nothing crossed off); by
+    default the dictionary scores unfiltered.
     """
 
     name: str
@@ -162,12 +165,13 @@ class Rules:
     teams: bool = False
     duplicates: Duplicates = "cancel"
     dictionary: str = "standard"
+    family: bool = False
 
     def __post_init__(self) -> None:
         _check_int("min_length", self.min_length, MIN_WORD_LENGTH, MAX_WORD_LENGTH)
         _check_int("timer", self.timer, 1, MAX_TIMER)
         _check_int("challenge_bonus", self.challenge_bonus, 0, 100)
-        for flag in ("advanced", "challenge", "teams"):
+        for flag in ("advanced", "challenge", "teams", "family"):
             if not isinstance(getattr(self, flag), bool):
                 raise RulesError(
                     f"option {flag}={quoted(getattr(self, flag))} must be true or false"
@@ -208,7 +212,8 @@ class Rules:
 
     def with_options(self, **options: Any) -> Rules:
         """A copy with options changed: ``advanced``, ``min_length``, ``challenge``,
-        ``challenge_bonus``, ``teams``, ``duplicates``, ``timer``, ``dictionary``, ``scoring``.
+        ``challenge_bonus``, ``teams``, ``duplicates``, ``timer``, ``dictionary``, ``scoring``,
+        ``family``.
 
         ``advanced=True`` sets the minimum length to 5 unless ``min_length`` is given too.
         """
@@ -237,11 +242,12 @@ class Rules:
     def describe(self) -> str:
         """A one-line summary, such as ``big: Big Boggle (5x5, Deluxe dice), words of 4+
         letters, 3:00, scoring 4:1 5:2 6:3 7:5 8+:11, duplicates cancel, standard dictionary``
-        (options in force follow: advanced, challenge +5, teams)."""
+        (options in force follow: advanced, challenge +5, teams, family filter)."""
         options = [
             *(["advanced"] if self.advanced else []),
             *([f"challenge +{self.challenge_bonus}"] if self.challenge else []),
             *(["teams"] if self.teams else []),
+            *(["family filter (offensive words refused)"] if self.family else []),
         ]
         return (
             f"{self.name}: {self.title}, words of {self.min_length}+ letters, "

@@ -2,8 +2,10 @@
 
 Verdicts, checked in this order for each entry as typed: ``not_a_word`` (not letters),
 ``repeated`` (earlier in the same list), ``too_short`` (for that player), ``not_on_board``,
-``not_in_dictionary``, ``crossed_off`` (the same valid word is on another player's list, or in
-team play on another team's list; only valid words cross each other off) and ``scored``.
+``not_in_dictionary``, ``refused`` (an offensive word, under the rules option ``family``),
+``crossed_off`` (the same valid word is on another player's list, or in team play on another
+team's list; only valid words cross each other off, so a refused word crosses nothing off) and
+``scored``.
 
 Team play, our reading of the rules: each member writes a list; a word written by several
 members of one team counts once for the team; a word found by two teams is crossed off for both.

@@ -18,6 +18,7 @@ from . import implementation
 from .board import Board, Path
 from .dictionary import Dictionary
 from .errors import BoardError, RulesError
+from .family import is_offensive
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
 
 
@@ -49,7 +50,9 @@ class FoundWord(NamedTuple):
     bonus: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """The contract's JSON form: ``{"word", "score", "path": [[row, col], …]}``."""
+        """The contract's JSON form: ``{"word", "score", "path": [[row, col], …]}``, with
+        ``"bonus"`` when the word earns one and ``"offensive": true`` when the family filter's
+        list holds it (pages hide such words unless the player asks)."""
         data: dict[str, Any] = {
             "word": self.word,
             "score": self.score,
@@ -57,6 +60,8 @@ class FoundWord(NamedTuple):
         }
         if self.bonus:
             data["bonus"] = self.bonus
+        if is_offensive(self.word):
+            data["offensive"] = True
         return data
 
 

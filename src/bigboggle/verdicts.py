@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from .board import Path
+from .family import is_offensive
 
 
 class Verdict(StrEnum):
@@ -17,6 +18,9 @@ class Verdict(StrEnum):
     TOO_SHORT = "too_short"
     NOT_ON_BOARD = "not_on_board"
     NOT_IN_DICTIONARY = "not_in_dictionary"
+    #: A word the game's family filter refuses (rules option ``family``): 0 points, and it
+    #: crosses nothing off.
+    REFUSED = "refused"
     CROSSED_OFF = "crossed_off"
     SCORED = "scored"
 
@@ -40,6 +44,7 @@ VERDICT_LABELS: dict[Verdict, str] = {
     Verdict.TOO_SHORT: "too short",
     Verdict.NOT_ON_BOARD: "not on the board",
     Verdict.NOT_IN_DICTIONARY: "not in the dictionary",
+    Verdict.REFUSED: "not allowed here (family filter)",
     Verdict.CROSSED_OFF: "crossed off",
     Verdict.SCORED: "scored",
 }
@@ -57,6 +62,9 @@ class WordResult:
     path: Path | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """``{"word", "verdict", "score", "bonus"}``, with ``"entry"`` (as typed) when it
+        differs from the word, ``"path"`` when the word lies on the board and
+        ``"offensive": true`` when the family filter's list holds the word."""
         data: dict[str, Any] = {
             "word": self.word,
             "verdict": self.verdict.value,
@@ -67,4 +75,6 @@ class WordResult:
             data["entry"] = self.entry
         if self.path is not None:
             data["path"] = [list(step) for step in self.path]
+        if is_offensive(self.word):
+            data["offensive"] = True
         return data

@@ -37,6 +37,7 @@ export const VERDICTS = {
   too_short: "too short",
   not_on_board: "not on the board",
   not_in_dictionary: "not in the dictionary",
+  refused: "not allowed here (family filter)",
 };
 
 // Make an element with attributes and children; text is always set as text, never as HTML.

@@ -8,7 +8,8 @@ export function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-// The list item for a word's result ({word, entry?, verdict, score, path?}), shown as typed.
+// The list item for a word's result ({word, entry?, verdict, score, path?, offensive?}), shown as
+// typed; an offensive word's item has class "offensive" (family.js's applyFamilyFilter hides it).
 // Options, for the lists of a scored round:
 // - `linked`: a word with a path is a button (linkWordsToBoard in board.js shows the path);
 // - `compared`: the compared form beside what was typed when they differ ("Colour (colour)");
@@ -22,10 +23,11 @@ export function wordItem(result, { linked = false, compared = false, verdict = t
     shown ? el("span", { class: `verdict v-${shown}`, text: VERDICTS[shown] || shown }) : null,
     el("span", { class: "pts", text: shown === "scored" ? String(result.score) : "" }),
   ];
+  const item = result.offensive ? { class: "offensive" } : {};
   if (linked && result.path) {
-    return el("li", {}, el("button", { type: "button", class: "word", "data-path": pathText(result.path) }, content));
+    return el("li", item, el("button", { type: "button", class: "word", "data-path": pathText(result.path) }, content));
   }
-  return el("li", {}, el("div", { class: "word" }, content));
+  return el("li", item, el("div", { class: "word" }, content));
 }
 
 // "lines: scored, 2 points" (with `after` after the points), the answer to a word just entered.
