@@ -1138,3 +1138,100 @@ def test_seeds_any_up_to_max_seed_and_fresh_ones_below_the_fresh_bound() -> None
     for _ in range(5):
         fresh = json.loads(run("shake", "--json").stdout)["seed"]
         assert 0 <= fresh < FRESH_SEED_BOUND
+
+
+# -- issue 13: what a new player hits ------------------------------------------------------------
+
+
+def test_bigboggle_alone_prints_the_help_not_an_error() -> None:
+    result = succeeds()
+    assert result.stdout.startswith("Usage: bigboggle [OPTIONS] COMMAND")
+    assert "Error" not in result.stdout
+    for command in ("play", "serve", "solve", "score"):
+        assert f"bigboggle {command}" in result.stdout
+
+
+def test_one_word_one_point_one_board_are_singular(tmp_path: Path) -> None:
+    words = word_file(tmp_path, ["cat"])
+    text = succeeds("solve", GRID_BOARD, "--rules", "classic", "--dictionary", words).stdout
+    assert "1 word, 1 point (3: 1)" in text
+    source = round_file(tmp_path, {"board": "CAT/XSZ", "players": {"ann": ["cats"]}})
+    text = succeeds("score", source, "--dictionary", word_file(tmp_path, ["cats"])).stdout
+    assert "ann: 1 point" in text
+    assert "The board holds 1 word worth 1 point; every one was found." in text
+    text = succeeds(
+        "stats", "--rules", "classic", "--boards", "1", "--seed", "3", quiet=False
+    ).stdout
+    assert text.startswith("1 board of the classic dice (seed 3), ")
+    assert not re.search(r"\b1 (words|points|boards)\b", text)
+
+
+def test_stats_numbers_have_one_form_in_every_column() -> None:
+    from bigboggle.analysis import PERCENTILES
+
+    text = succeeds(
+        "stats", "--rules", "classic", "--boards", "300", "--seed", "7", quiet=False
+    ).stdout
+    rows = [line.split() for line in text.splitlines() if line.startswith(("points", "words"))]
+    assert [row[0] for row in rows] == ["points", "words"]
+    for row in rows:
+        assert len(row) == 4 + len(PERCENTILES)  # label, mean, stdev, percentiles, max
+        assert all(re.fullmatch(r"\d+\.\d", cell) for cell in row[1:]), row
+
+
+def test_a_word_list_that_mixes_cases_reports_its_names(tmp_path: Path) -> None:
+    words = word_file(tmp_path, ["cat", "Cat", "NASA", "dog", "Paris"])
+    result = succeeds(
+        "solve", GRID_BOARD, "--rules", "classic", "--dictionary", words, "--json", quiet=False
+    )
+    assert "3 capitalised as names or abbreviations in a list that mixes cases" in result.stderr
+    assert [entry["word"] for entry in json.loads(result.stdout)["words"]] == ["cat", "dog"]
+
+
+def test_team_totals_are_explained_where_members_share_a_word(tmp_path: Path) -> None:
+    words = word_file(tmp_path, SCORE_WORDS)
+    data = {
+        "board": "CAT/XSZ",
+        "players": {"ann": ["cats", "scat"], "amy": ["cats", "cast"], "bob": ["taxa"]},
+        "teams": {"red": ["ann", "amy"], "blue": ["bob"]},
+    }
+    source = round_file(tmp_path, data)
+    text = succeeds("score", source, "--dictionary", words).stdout
+    assert "ann (team red): 2 points" in text and "amy (team red): 2 points" in text
+    assert re.search(r"^cats\s+scored\s+1\s+shared with amy: counts once for red$", text, re.M)
+    assert re.search(r"^cats\s+scored\s+1\s+shared with ann: counts once for red$", text, re.M)
+    assert re.search(r"^scat\s+scored\s+1$", text, re.M)  # not shared: no note
+    assert (
+        "team red (ann, amy): 3 points = ann 2 + amy 2 - 1 shared (cats: counted once for the team)"
+        in text
+    )
+    assert "team blue (bob): 0 points\n" in text  # nothing shared, nothing to explain
+    assert json_of("score", source, "--dictionary", words)["teams"]["red"] == {
+        "score": 3,
+        "members": ["ann", "amy"],
+        "words": {"cast": 1, "cats": 1, "scat": 1},
+    }  # the JSON is unchanged
+
+
+@pytest.mark.once
+def test_serve_on_a_busy_port_says_so_before_anything_starts(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        db = f"sqlite:///{tmp_path / 'serve.sqlite3'}"
+        result = run("serve", "--port", str(port), "--db", db)
+    message = fails(result, f"Error: port {port} on 127.0.0.1 is in use", "(try --port ")
+    assert "Open" not in result.output and len(message.splitlines()) == 1
+    assert not (tmp_path / "serve.sqlite3").exists()  # refused before the database was made
+    fails(run("serve", "--host", "192.0.2.1", "--port", str(port)), "cannot listen on")
+
+
+def test_serve_help_says_what_the_web_app_offers() -> None:
+    text = " ".join(succeeds("serve", "--help").stdout.split())
+    for offer in ("multiplayer rooms", "solo play", "daily board", "solver", "scorekeeper"):
+        assert offer in text
+    assert "--db" in text and "--redis" in text and "PostgreSQL" in text
+    assert "rooms" in succeeds("--help").stdout

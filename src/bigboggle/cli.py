@@ -6,8 +6,10 @@ library error becomes ``Error: …`` on stderr with exit status 2, never a trace
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TypeVar
@@ -111,6 +113,11 @@ def _report_skipped(words: Dictionary) -> None:
         click.echo(f"Word list {words.name}: {report.describe()}", err=True)
 
 
+def _plural(count: int, noun: str, plural: str | None = None) -> str:
+    """``1 word``, ``2 words``, ``1 entry``/``3 entries`` (``plural`` when not noun + s)."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
 def _print_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
@@ -144,6 +151,7 @@ class _Cli(click.Group):
 
     Click's own usage errors (a missing file, a value out of range) would start with a usage
     line; users and scripts get the same one-line ``Error:`` form for every bad input instead.
+    ``bigboggle`` with no command prints the help on stdout and exits 0.
     """
 
     def main(
@@ -158,6 +166,10 @@ class _Cli(click.Group):
             return super().main(args, prog_name, complete_var, False, **extra)
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            # ``bigboggle`` alone asks what the program does: the help, not an error.
+            click.echo(exc.ctx.get_help())
+            sys.exit(0)
         except click.UsageError as exc:
             click.echo(f"Error: {exc.format_message()}", err=True)
             if exc.ctx is not None:
@@ -182,10 +194,12 @@ class _Cli(click.Group):
     help="Show the version and the solver core in use, then exit.",
 )
 def cli() -> None:
-    """Big Boggle, classic Boggle and Super Big Boggle: solve, shake and score boards.
+    """Big Boggle, classic Boggle and Super Big Boggle: play, solve, shake and score boards.
 
     \b
     Examples:
+      bigboggle play
+      bigboggle serve
       bigboggle shake --seed 7
       bigboggle solve LINES/TQARD/HEMOP/ABCKI/PSTEW
       bigboggle score round.json --board LINES/TQARD/HEMOP/ABCKI/PSTEW
@@ -290,7 +304,10 @@ def _print_solution(solution: Solution, limit: int | None, place: Any = None) ->
         f"words of {solution.min_length}+ letters"
     )
     by_length = ", ".join(f"{k}: {v}" for k, v in solution.counts_by_length().items())
-    click.echo(f"{solution.count} words, {solution.total_score} points ({by_length or 'none'})")
+    click.echo(
+        f"{_plural(solution.count, 'word')}, {_plural(solution.total_score, 'point')} "
+        f"({by_length or 'none'})"
+    )
     if place is not None:
         click.echo(f"This board is {place.describe()}.")
     if not solution.words:
@@ -462,7 +479,7 @@ def score_command(
 
 
 def _points(value: int) -> str:
-    return f"{value} point{'' if value == 1 else 's'}"
+    return _plural(value, "point")
 
 
 def _read_input(source: str) -> tuple[str, str]:
@@ -492,10 +509,49 @@ def _read_input(source: str) -> tuple[str, str]:
         _fail(f"{label} is not UTF-8 text (byte {exc.start + 1})")
 
 
+def _team_of(result: RoundResult) -> dict[str, str]:
+    """Player -> team (empty without team play)."""
+    teams = result.teams or {}
+    return {member: name for name, team in teams.items() for member in team.members}
+
+
+def _entry_note(
+    entry: Any, player: str, shared: dict[str, tuple[str, ...]], team: str | None
+) -> str:
+    """What the points column does not say: the challenge bonus, a word shared in the team."""
+    notes = []
+    if entry.bonus:
+        notes.append(f"+{entry.bonus} challenge")
+    if team is not None and entry.verdict is Verdict.SCORED and entry.word in shared:
+        others = ", ".join(name for name in shared[entry.word] if name != player)
+        notes.append(f"shared with {others}: counts once for {team}")
+    return "; ".join(notes)
+
+
+def _team_line(result: RoundResult, name: str) -> str:
+    """A team's points and how they come from its members': each shared word counts once."""
+    team = result.teams[name] if result.teams is not None else None
+    assert team is not None
+    line = f"team {name} ({', '.join(team.members)}): {_points(team.score)}"
+    shared = result.shared_words(name)
+    if not shared:
+        return line
+    members = [(member, result.players[member].score) for member in team.members]
+    counted_twice = sum(score for _, score in members) - team.score
+    words = ", ".join(list(shared)[:5]) + (", ..." if len(shared) > 5 else "")
+    return (
+        f"{line} = "
+        + " + ".join(f"{member} {score}" for member, score in members)
+        + f" - {counted_twice} shared ({words}: counted once for the team)"
+    )
+
+
 def _print_round(result: RoundResult) -> None:
     click.echo(result.board.render())
     click.echo()
     click.echo(f"Board {result.board}, rules {result.rules.name} ({result.rules.table.describe()})")
+    team_of = _team_of(result)
+    shared = {name: result.shared_words(name) for name in result.teams or {}}
     for name, player in result.players.items():
         click.echo()
         handicap = (
@@ -503,13 +559,15 @@ def _print_round(result: RoundResult) -> None:
             if player.min_length != result.rules.min_length
             else ""
         )
-        click.echo(f"{name}: {_points(player.score)}{handicap}")
+        team = team_of.get(name)
+        side = f" (team {team})" if team is not None else ""
+        click.echo(f"{name}{side}: {_points(player.score)}{handicap}")
         rows = [
             (
                 entry.word,
                 entry.verdict.label,
                 entry.score if entry.verdict is Verdict.SCORED else "",
-                f"+{entry.bonus} challenge" if entry.bonus else "",
+                _entry_note(entry, name, shared.get(team or "", {}), team),
             )
             for entry in player.words
         ]
@@ -517,8 +575,8 @@ def _print_round(result: RoundResult) -> None:
             click.echo(_table(["word", "verdict", "points", ""], rows, {2}))
     if result.teams is not None:
         click.echo()
-        for name, team in result.teams.items():
-            click.echo(f"team {name} ({', '.join(team.members)}): {_points(team.score)}")
+        for name in result.teams:
+            click.echo(_team_line(result, name))
     click.echo()
     scores = result.scores
     ranking = ", ".join(
@@ -527,14 +585,14 @@ def _print_round(result: RoundResult) -> None:
     click.echo(f"Ranking: {ranking}")
     missed = result.missed
     click.echo(
-        f"The board holds {result.solution.count} words worth {result.solution.total_score} "
-        f"points; nobody found {len(missed)} of them"
+        f"The board holds {_plural(result.solution.count, 'word')} worth "
+        f"{_points(result.solution.total_score)}; "
         + (
-            ": "
+            f"nobody found {len(missed)} of them: "
             + ", ".join(found.word for found in missed[:10])
             + (", ..." if len(missed) > 10 else "")
             if missed
-            else "."
+            else "every one was found."
         )
     )
 
@@ -614,16 +672,19 @@ def stats_command(
         _print_json(stats.to_json())
         return
     click.echo(
-        f"{boards:,} boards of the {rules.dice} dice (seeds {seed}..{seed + boards - 1}), "
+        f"{_plural(boards, 'board')} of the {rules.dice} dice "
+        f"(seed{'s' if boards > 1 else ''} {seed}{f'..{seed + boards - 1}' if boards > 1 else ''}), "
         f"{words.name} dictionary, words of {rules.min_length}+ letters"
     )
+    # One decimal in every column: the percentiles are interpolated, so some have a fraction
+    # and some do not; mixed in one row ("312.5  340") they read as different kinds of number.
     rows = [
         (
             label,
             f"{dist.mean:.1f}",
             f"{dist.stdev:.1f}",
-            *(f"{dist.percentile(p):g}" for p in PERCENTILES),
-            f"{dist.quantiles[-1]:g}",
+            *(f"{dist.percentile(p):.1f}" for p in PERCENTILES),
+            f"{dist.quantiles[-1]:.1f}",
         )
         for label, dist in (("points", stats.points), ("words", stats.words))
     ]
@@ -634,7 +695,8 @@ def stats_command(
         click.echo(f"{title} boards seen:")
         for board in group:
             click.echo(
-                f"  {board.board:40} {board.points:>6} points {board.words:>5} words  (seed {board.seed})"
+                f"  {board.board:40} {_points(board.points):>10} {_plural(board.words, 'word'):>11}"
+                f"  (seed {board.seed})"
             )
     if histogram_path is not None:
         click.echo(f"Histogram written to {histogram_path}")
@@ -754,7 +816,8 @@ def best_command(
 
     def progress(elapsed: float, evaluations: int, best: int) -> None:
         click.echo(
-            f"  ... {elapsed:.0f} s of {seconds:.0f}: {evaluations:,} boards tried, best {best}",
+            f"  ... {elapsed:.0f} s of {seconds:.0f}: {_plural(evaluations, 'board')} tried, "
+            f"best {best}",
             err=True,
         )
 
@@ -805,7 +868,8 @@ def best_command(
         click.echo("Interrupted: the best board found so far:")
     click.echo(
         f"Best: {result.board}  {result.value} ({objective}), "
-        f"{result.evaluations:,} boards tried in {result.seconds:.0f} s, {result.restarts} restarts"
+        f"{_plural(result.evaluations, 'board')} tried in {result.seconds:.0f} s, "
+        f"{_plural(result.restarts, 'restart')}"
     )
 
 
@@ -1066,9 +1130,43 @@ def play_command(
         sys.exit(app.return_code)
 
 
-@cli.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+def _check_port(host: str, port: int) -> None:
+    """Refuse a port the server could not listen on (taken, or a host not of this machine),
+    before anything starts or any "Open http://..." is printed: the socket is bound as uvicorn
+    binds it (``SO_REUSEADDR``), then closed for uvicorn to take."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            other = port + 1 if 0 < port < 65535 else 8080
+            _fail(
+                f"port {port} on {host} is in use: another program is listening there "
+                f"(try --port {other})"
+            )
+        reason = exc.strerror or str(exc)
+        _fail(f"cannot listen on --host {quoted(host)} --port {port}: {reason}")
+
+
+@cli.command(
+    "serve",
+    short_help="Run the web app: solver, scorekeeper, solo and daily play, multiplayer rooms.",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (0.0.0.0: every network of this machine).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Port to listen on; refused at once if another program has it.",
+)
 @click.option(
     "--db",
     "db_url",
@@ -1119,10 +1217,21 @@ def serve_command(
     log_level: str,
     trust_proxy: str | None,
 ) -> None:
-    """Run the web app: the solver, solo play, the daily board and the scorekeeper.
+    """Run the web app in your browser: play Big Boggle alone or together.
 
-    Open the address it prints in a browser. Games and tournaments are kept in the
-    database, so nothing is lost when the server stops.
+    \b
+    It offers:
+      - multiplayer rooms: create one, share its link, play rounds on one
+        board in real time with crossing off, teams and running totals
+      - solo play with a timer, and the daily board with its leaderboard
+      - the solver: every word of a board, with its path
+      - the scorekeeper: score the lists of a game played with the real box,
+        round after round, as a tournament
+      - the JSON API (/api/solve, /api/score, /api/shake) and its docs at /api/docs
+
+    Open the address it prints in a browser. Games, tournaments and rooms are kept in the
+    database (--db: SQLite in your data directory by default, or PostgreSQL), so nothing is
+    lost when the server stops; --redis shares rooms between server processes (--workers).
 
     \b
     Examples:
@@ -1150,6 +1259,7 @@ def serve_command(
         _fail(str(exc))
     if trust_proxy is not None and not trust_proxy.strip():
         _fail("--trust-proxy: give the proxies' addresses, like 127.0.0.1 or 10.0.0.2,10.0.0.3")
+    _check_port(host, port)
     settings = uvicorn_settings(limits, trust_proxy)
     extra: dict[str, str] = {}
     for item in word_lists:

@@ -125,6 +125,17 @@ class RoundResult:
         lengths = self.long_word_lengths()
         return sorted(scores, key=lambda name: (-scores[name], _negate(lengths[name]), name))
 
+    def shared_words(self, team: str) -> dict[str, tuple[str, ...]]:
+        """The words of ``team`` that several of its members scored, each counted once for the
+        team: word -> those members (so a team's score can be explained beside its members')."""
+        if self.teams is None:
+            return {}
+        writers: dict[str, list[str]] = {}
+        for member in self.teams[team].members:
+            for result in self.players[member].scored:
+                writers.setdefault(result.word, []).append(member)
+        return {word: tuple(names) for word, names in sorted(writers.items()) if len(names) > 1}
+
     @property
     def missed(self) -> tuple[FoundWord, ...]:
         """The board's words that no player found (valid on nobody's list), best first."""
