@@ -29,9 +29,9 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Match
 
 from .._version import __version__
@@ -46,6 +46,7 @@ from ..services.store import Store
 from ..verdicts import VERDICT_LABELS
 from . import api, pages, room_socket
 from . import rooms as room_routes
+from .assets import CachedStaticFiles, version_of
 from .error_table import status_of
 from .hub import LocalHub, RedisHub
 from .inputs import BODY_MODELS, ApiError
@@ -166,8 +167,10 @@ def create_app(
     app.include_router(room_socket.router)
     app.include_router(pages.router)
     _install_operator_routes(app)
-    app.mount("/static/docs", StaticFiles(directory=DOCS_ASSETS), name="docs-assets")
-    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.mount("/static/docs", CachedStaticFiles(directory=DOCS_ASSETS), name="docs-assets")
+    app.mount("/static", CachedStaticFiles(directory=HERE / "static"), name="static")
+    # Pages, scripts and JSON answers compressed (a phone on a slow link gets them sooner).
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
     _install_error_handlers(app, templates)
     _install_openapi(app)
     return app
@@ -199,7 +202,12 @@ def _path_for(context: dict[str, Any], name: str, /, **path_params: Any) -> str:
     """``url_for`` in templates, as a path on this origin: Starlette's own builds an absolute
     URL from the Host header, which a hostile Host turns into links and scripts elsewhere."""
     request: Request = context["request"]
-    return str(request.app.url_path_for(name, **path_params))
+    path = str(request.app.url_path_for(name, **path_params))
+    if name == "static":  # versioned by content, so browsers may keep it for a year
+        version = version_of(HERE / "static", str(path_params.get("path", "")))
+        if version is not None:
+            path += f"?v={version}"
+    return path
 
 
 def _install_operator_routes(app: FastAPI) -> None:

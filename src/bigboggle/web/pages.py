@@ -33,14 +33,32 @@ def _page(request: Request, template: str, status: int = 200, **context: Any) ->
     return found.templates.TemplateResponse(request, template, context, status_code=status)
 
 
+#: The daily board the home page invites to (the default game's).
+HOME_DAILY_RULES = "big"
+#: The most daily games the home page counts (it reads the leaderboard, best first, no further).
+HOME_DAILY_COUNT = 100
+
+
 @router.get("/", response_class=HTMLResponse)
 def home(request: Request) -> Response:
+    """The start: how to play, one-click solo play, today's daily board (how many played it
+    and the best score so far: stored numbers only, nothing is solved) and recent games."""
     found = services(request)
+    today = utc_date(found.clock())
+    played = found.solo.leaderboard(HOME_DAILY_RULES, today, limit=HOME_DAILY_COUNT)
     return _page(
         request,
         "index.html",
         games=found.solo.recent(10),
         tournaments=found.tournaments.recent(5),
+        daily={
+            "rules": HOME_DAILY_RULES,
+            "title": PRESETS[HOME_DAILY_RULES].title,
+            "date": today,
+            "played": len(played),
+            "more": len(played) >= HOME_DAILY_COUNT,
+            "best": played[0] if played else None,
+        },
     )
 
 
