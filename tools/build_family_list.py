@@ -218,14 +218,18 @@ def notice(naughty: Package, cuss: Package) -> str:
     )
 
 
-def build(naughty_tgz: Path, cuss_tgz: Path, out_dir: Path) -> int:
-    """Write both files into ``out_dir``; return how many words the list has."""
+def build(
+    naughty_tgz: Path, cuss_tgz: Path, out_dir: Path, dictionary: set[str] | None = None
+) -> int:
+    """Write both files into ``out_dir``; return how many words the list has. Plurals are
+    checked against ``dictionary`` (default: bigboggle's ``huge`` built-in dictionary)."""
     naughty = read_package(naughty_tgz, ["en.json", "LICENSE"])
     cuss = read_package(cuss_tgz, ["index.js", "license"])
     ratings = cuss_ratings(cuss)
     both, built = agreed(ldnoobw_words(naughty), ratings)
     kept = both | built
-    words = sorted(kept | inflections(kept, ratings, dictionary_words()))
+    plurals_from = dictionary_words() if dictionary is None else dictionary
+    words = sorted(kept | inflections(kept, ratings, plurals_from))
     out_dir.mkdir(parents=True, exist_ok=True)
     body = header(naughty, cuss, len(words)) + "".join(f"{word}\n" for word in words)
     (out_dir / WORDS_FILE_NAME).write_text(body, encoding="utf-8", newline="\n")

@@ -14,7 +14,6 @@ leaves such words out, since no one can score them.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Container
 
 from .board import Board, Path, SearchBudget
@@ -42,7 +41,8 @@ class Judge:
         self._everything = solve(board, words, rules, min_length=SHORTEST_WORD)
         #: The board's words at the rules' minimum length: the maximum score and missed words
         #: (under the family filter, the words it does not refuse).
-        self.solution: Solution = _playable(solve(board, words, rules))
+        solution = solve(board, words, rules)
+        self.solution: Solution = solution.without_offensive() if rules.family else solution
         self._search_budget = SearchBudget(ROUND_SEARCH_BUDGET)
         self._searched: dict[str, Path | None] = {}
 
@@ -91,11 +91,3 @@ class Judge:
             return ()
         finally:
             self._search_budget.left -= before - max(entry.left, 0)
-
-
-def _playable(solution: Solution) -> Solution:
-    """``solution`` less the words its rules' family filter refuses (all of it without one)."""
-    if not solution.rules.family:
-        return solution
-    words = tuple(found for found in solution.words if not is_offensive(found.word))
-    return dataclasses.replace(solution, words=words)

@@ -7,6 +7,7 @@ from :func:`word_score`, the one scoring function used wherever points are shown
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -48,6 +49,11 @@ class FoundWord(NamedTuple):
     path: Path
     score: int
     bonus: int = 0
+
+    @property
+    def offensive(self) -> bool:
+        """Whether the family filter's list holds the word (:func:`bigboggle.family.is_offensive`)."""
+        return is_offensive(self.word)
 
     def to_json(self) -> dict[str, Any]:
         """The contract's JSON form: ``{"word", "score", "path": [[row, col], …]}``, with
@@ -109,6 +115,12 @@ class Solution:
     def get(self, word: str) -> FoundWord | None:
         """The entry for ``word``, or ``None`` if the board does not hold it."""
         return self._index.get(word.lower())
+
+    def without_offensive(self) -> Solution:
+        """The solution less the words the family filter's list holds (itself if none): what a
+        game under the rules option ``family`` can score, or a solver asked to omit them."""
+        kept = tuple(found for found in self.words if not is_offensive(found.word))
+        return self if len(kept) == len(self.words) else dataclasses.replace(self, words=kept)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``bigboggle solve --json``."""

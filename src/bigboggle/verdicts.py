@@ -61,6 +61,11 @@ class WordResult:
     bonus: int = 0
     path: Path | None = None
 
+    @property
+    def offensive(self) -> bool:
+        """Whether the family filter's list holds the word (:func:`bigboggle.family.is_offensive`)."""
+        return is_offensive(self.word)
+
     def to_json(self) -> dict[str, Any]:
         """``{"word", "verdict", "score", "bonus"}``, with ``"entry"`` (as typed) when it
         differs from the word, ``"path"`` when the word lies on the board and

@@ -83,13 +83,22 @@ def rules_with(name: Any, options: Mapping[str, Any] | None = None) -> Rules:
 
 
 def solve_board(
-    spec: ShelfSpec, board: str, rules: str, dictionary: str | None, min_length: int | None
+    spec: ShelfSpec,
+    board: str,
+    rules: str,
+    dictionary: str | None,
+    min_length: int | None,
+    family: bool = False,
 ) -> dict[str, Any]:
-    """The JSON of ``bigboggle solve --json``, with where the board stands among shakes."""
+    """The JSON of ``bigboggle solve --json``, with where the board stands among shakes;
+    ``family`` leaves offensive words out (and says how many in ``offensive_omitted``)."""
     ruleset = Rules.preset(rules)
     found = words(spec, dictionary or ruleset.dictionary)
     solution = solve(board, found, ruleset, min_length=min_length)
-    data = solution.to_json()
+    shown = solution.without_offensive() if family else solution
+    data = shown.to_json()
+    if family:
+        data["offensive_omitted"] = solution.count - shown.count
     place = standing_of(solution, found)
     if place is not None:
         data["standing"] = {**place.to_json(), "text": place.describe()}

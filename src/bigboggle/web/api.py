@@ -106,7 +106,8 @@ async def shake_board(
 
 @router.post("/solve", summary="Every word on a board", openapi_extra=body_schema(SolveRequest))
 async def solve_board(request: Request) -> JSONResponse:
-    """The JSON of ``bigboggle solve --json``, with where the board stands among shakes."""
+    """The JSON of ``bigboggle solve --json``, with where the board stands among shakes. An
+    offensive word carries ``"offensive": true``; ``"family": true`` leaves such words out."""
     asked = await read_model(request, SolveRequest)
     found = services(request)
     ruleset = Rules.preset(asked.rules)
@@ -118,6 +119,7 @@ async def solve_board(request: Request) -> JSONResponse:
         asked.rules,
         asked.dictionary,
         asked.min_length,
+        asked.family,
     )
     return JSONResponse(data)
 

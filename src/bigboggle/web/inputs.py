@@ -63,12 +63,18 @@ BoardText = Field(
 
 
 class SolveRequest(_Strict):
-    """``POST /api/solve``: the board and, optionally, rules, dictionary and minimum length."""
+    """``POST /api/solve``: the board and, optionally, rules, dictionary, minimum length and
+    the family filter."""
 
     board: str = BoardText
     rules: str = Field("big", max_length=40, description="A rules preset (see /api/rules)")
     dictionary: str | None = Field(None, max_length=40, description="A dictionary's name")
     min_length: int | None = Field(None, ge=MIN_WORD_LENGTH, le=MAX_WORD_LENGTH)
+    family: bool = Field(
+        False,
+        description="Leave offensive words out (count and total_score are then of the rest); "
+        "without it they are listed with \"offensive\": true",
+    )
 
 
 Words = list[str]

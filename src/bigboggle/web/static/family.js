@@ -1,7 +1,8 @@
 // The family filter on the pages: offensive words (items `li.offensive`, marked from the core's
 // `"offensive": true`, bigboggle.family) are hidden from word lists unless this browser's player
 // asked to see them. One toggle before each list says how many are hidden and shows or hides
-// them; the choice is remembered in localStorage and applies to every filtered list at once.
+// them; the choice is remembered in localStorage and applies to every filtered list at once
+// (then the document gets a "bigboggle:family" event, detail {show}).
 import { el } from "./api.js";
 
 const KEY = "bigboggle:show-offensive";
@@ -27,6 +28,8 @@ export function setShowOffensive(show) {
     // Not remembered; the page still follows the choice until it is left.
   }
   for (const list of [...toggles.keys()]) applyFamilyFilter(list, show);
+  // For a page that counts what it shows (the solver's "N words shown").
+  document.dispatchEvent(new CustomEvent("bigboggle:family", { detail: { show } }));
 }
 
 function plural(n) {

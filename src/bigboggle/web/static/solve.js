@@ -1,6 +1,7 @@
 // The solver page: paths drawn over the board, filters, the grid editor and the shake button.
 import { api } from "./api.js";
 import { linkWordsToBoard } from "./board.js";
+import { applyFamilyFilter, showOffensive } from "./family.js";
 import { mountGridEditor } from "./gridinput.js";
 
 const form = document.getElementById("solve-form");
@@ -58,17 +59,24 @@ if (list) {
   const lengthFilter = document.getElementById("filter-length");
   const startFilter = document.getElementById("filter-start");
   const count = document.getElementById("filter-count");
-  const apply = () => {
+  // The length and first-letters filters set `hidden`; the family filter hides offensive words
+  // on its own (family.js), so the count leaves those out unless the player shows them.
+  const hint = " Hover, tap or focus a word to see its path.";
+  const apply = ({ withHint = false } = {}) => {
     const length = lengthFilter.value;
     const start = startFilter.value.trim().toLowerCase();
+    const offensiveShown = showOffensive();
     let shown = 0;
     for (const item of list.children) {
       const visible = (!length || item.dataset.length === length) && item.dataset.word.startsWith(start);
       item.hidden = !visible;
-      if (visible) shown++;
+      if (visible && (offensiveShown || !item.classList.contains("offensive"))) shown++;
     }
-    count.textContent = `${shown} word${shown === 1 ? "" : "s"} shown.`;
+    count.textContent = `${shown} word${shown === 1 ? "" : "s"} shown.${withHint ? hint : ""}`;
   };
-  lengthFilter.addEventListener("change", apply);
-  startFilter.addEventListener("input", apply);
+  lengthFilter.addEventListener("change", () => apply());
+  startFilter.addEventListener("input", () => apply());
+  applyFamilyFilter(list);
+  document.addEventListener("bigboggle:family", () => apply());
+  if (list.querySelector("li.offensive")) apply({ withHint: true });
 }
