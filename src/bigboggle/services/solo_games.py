@@ -60,7 +60,7 @@ from .solo_views import LeaderboardEntry, SoloGame, SoloView, Submitted
 from .store import Setting, SoloGameRow, SoloWordRow, Store
 
 #: Options a solo game may set (teams and crossing off need other players).
-SOLO_OPTIONS = frozenset({"advanced", "min_length", "challenge", "timer"})
+SOLO_OPTIONS = frozenset({"advanced", "min_length", "challenge", "timer", "family"})
 #: The seat a solo game's round engine gives its one player. The stored name is shown but plays
 #: no part in judging, so a game stored under a name today's checks refuse (an invisible
 #: character, from before names were checked) is judged and scored like any other.

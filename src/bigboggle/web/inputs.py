@@ -73,7 +73,7 @@ class SolveRequest(_Strict):
     family: bool = Field(
         False,
         description="Leave offensive words out (count and total_score are then of the rest); "
-        "without it they are listed with \"offensive\": true",
+        'without it they are listed with "offensive": true',
     )
 
 
@@ -123,6 +123,7 @@ class SoloOptions(_Strict):
     challenge: bool | None = Field(None, description="Shake with the challenge cube (+5)")
     min_length: int | None = Field(None, ge=MIN_WORD_LENGTH, le=MAX_WORD_LENGTH)
     timer: int | None = Field(None, ge=5, le=MAX_TIMER, description="Seconds on the clock")
+    family: bool | None = Field(None, description="Refuse offensive words (the family filter)")
 
 
 class NewGame(_Strict):

@@ -1,6 +1,6 @@
 // Starting today's daily board under a name (each name counts once a day).
-import { api } from "./api.js";
 import { showError } from "./roundform.js";
+import { startGame } from "./startgame.js";
 
 const form = document.getElementById("daily-form");
 if (form) {
@@ -17,11 +17,7 @@ if (form) {
       return;
     }
     try {
-      const game = await api("POST", "/api/games", { rules: form.dataset.rules, player, daily: true });
-      localStorage.setItem("bigboggle:game", game.id);
-    localStorage.setItem(`bigboggle:key:${game.id}`, game.key);
-      localStorage.setItem("bigboggle:name", player);
-      location.href = `/games/${game.id}`;
+      await startGame({ rules: form.dataset.rules, player, daily: true });
     } catch (err) {
       showError(errorNode, err.message);
     }

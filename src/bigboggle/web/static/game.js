@@ -1,14 +1,27 @@
-// A solo game's page: the countdown from the server's deadline, word entry (typed or traced),
-// verdicts as they come; once over, the results' paths and the rarer missed words.
+// A solo game's page: the countdown from the server's deadline, word entry (typed, with the
+// path lit as it is typed, or traced), verdicts as they come with their sounds, the score, words
+// found and the board's points; once over, the results' paths, the rarer missed words, and the
+// next game one click away.
 import { api } from "./api.js";
 import { linkWordsToBoard } from "./board.js";
 import { clockAnnouncer, formatClock } from "./clock.js";
+import { applyFamilyFilter } from "./family.js";
+import { addScoredWord, boardMeter } from "./feedback.js";
+import { lightTyping } from "./livepath.js";
+import { playSound, soundToggle } from "./sounds.js";
+import { startGame } from "./startgame.js";
 import { traceable } from "./trace.js";
 import { verdictSentence, wordItem } from "./words.js";
 
-const game = document.getElementById("game");
+// The sound each verdict makes (a refused word of any kind: "invalid").
+function soundOf(verdict) {
+  if (verdict === "scored") return "scored";
+  if (verdict === "repeated") return "repeated";
+  return "invalid";
+}
 
-if (game) {
+// The running game: the clock, the words, the feedback.
+function playGame(game) {
   const data = JSON.parse(document.getElementById("game-data").textContent);
   const id = data.id;
   // The key this browser got when it started the game: needed to play it and see its words.
@@ -23,8 +36,21 @@ if (game) {
   const verdict = document.getElementById("verdict");
   const list = document.getElementById("my-words");
   const scoreNode = document.getElementById("score-so-far");
+  const foundNode = document.getElementById("words-found");
   const board = game.querySelector(".board");
+  const meter = boardMeter(document.getElementById("board-meter"));
+  const maxScore = data.max_score ?? 0;
+  let found = 0;
   let ending = false;
+  let hurried = false;
+  soundToggle(document.getElementById("sound-toggle"));
+
+  const showTotals = (score) => {
+    scoreNode.textContent = score;
+    foundNode.textContent = found;
+    meter.update(score, maxScore);
+  };
+  showTotals(data.score_so_far ?? 0);
 
   const end = async () => {
     if (ending) return;
@@ -54,6 +80,10 @@ if (game) {
     clock.textContent = formatClock(left);
     announcer.update(left);
     game.classList.toggle("hurry", left <= 10);
+    if (left <= 10 && left > 0 && !hurried) {
+      hurried = true;
+      playSound("hurry");
+    }
     if (left <= 0) end();
   };
   tick();
@@ -67,8 +97,12 @@ if (game) {
       const result = answer.result;
       verdict.textContent = verdictSentence(result);
       verdict.className = `verdict-line v-${result.verdict}`;
-      scoreNode.textContent = answer.score_so_far;
-      if (result.verdict !== "repeated") list.prepend(wordItem(result));
+      playSound(soundOf(result.verdict));
+      if (result.verdict === "scored") {
+        found += 1;
+        addScoredWord(list, wordItem(result), result.score);
+      } else if (result.verdict !== "repeated") list.prepend(wordItem(result));
+      showTotals(answer.score_so_far);
     } catch (err) {
       verdict.textContent = err.message;
       verdict.className = "verdict-line error";
@@ -76,14 +110,9 @@ if (game) {
     }
   };
 
-  document.getElementById("word-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const word = input.value;
-    input.value = "";
-    submit(word);
-  });
   const tracer = traceable(board, {
     onChange: (text) => {
+      lit.clear();
       input.value = text;
     },
     onSubmit: (word) => {
@@ -91,7 +120,18 @@ if (game) {
       submit(word);
     },
   });
-  input.addEventListener("input", () => tracer.clear());
+  // Typing takes over from a trace begun on the board; the typed word's path then lights up.
+  input.addEventListener("input", () => {
+    if (tracer.tracing) tracer.clear();
+  });
+  const lit = lightTyping(board, input);
+  document.getElementById("word-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const word = input.value;
+    input.value = "";
+    lit.clear();
+    submit(word);
+  });
   document.getElementById("end-button").addEventListener("click", async () => {
     if (!confirm("End the game now? Your score is final.")) return;
     try {
@@ -100,15 +140,15 @@ if (game) {
       location.reload();
     }
   });
-  const showWords = (words) => {
-    list.replaceChildren(...words.slice().reverse().map((result) => wordItem(result)));
-  };
+  // On a phone the game takes the screen: the board, the field and the verdict in view at once.
+  if (window.matchMedia("(max-width: 40rem)").matches) game.scrollIntoView({ block: "start" });
   if (key) {
     // The page was drawn without the words (they are private); fetch them with the key.
     api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, withKey)
       .then((state) => {
-        showWords(state.words);
-        scoreNode.textContent = state.score_so_far;
+        list.replaceChildren(...state.words.slice().reverse().map((result) => wordItem(result)));
+        found = state.words.filter((result) => result.verdict === "scored").length;
+        showTotals(state.score_so_far);
       })
       .catch(() => {});
   } else {
@@ -116,15 +156,55 @@ if (game) {
     document.getElementById("end-button").hidden = true;
     verdict.textContent = "This game is another player's: you can watch the clock, not play.";
   }
-} else {
+}
+
+// What "Play again" and "Same board again" ask for: the finished game's settings, with a new
+// board (a fresh shake of the same preset) or the same one (its seed, or the board itself).
+// A daily game's next game is an ordinary one: the daily board counts once a day.
+function nextRequest(settings, sameBoard) {
+  const request = { rules: settings.rules, dictionary: settings.dictionary, player: settings.player };
+  const options = Object.fromEntries(Object.entries(settings.options || {}).filter(([, value]) => value !== null));
+  if (Object.keys(options).length) request.options = options;
+  if (sameBoard) {
+    if (settings.seed !== null && settings.seed !== undefined) request.seed = settings.seed;
+    else request.board = settings.board;
+  }
+  return request;
+}
+
+// The results: paths on hover, the rarer (and, if asked, offensive) missed words on request,
+// the next game in one click.
+function showResults() {
   const board = document.querySelector(".board");
   const lists = document.getElementById("result-lists");
   if (board && lists) linkWordsToBoard(lists, board, document.getElementById("path-caption"));
+  // Offensive words are not shown among the missed ones unless this browser asked (family.js).
+  applyFamilyFilter(document.getElementById("missed-words"));
   const rare = document.getElementById("show-rare");
   if (rare) {
     rare.addEventListener("change", () => {
       for (const item of document.querySelectorAll("#missed-words li.rare")) item.hidden = !rare.checked;
     });
+  }
+  const settings = document.getElementById("next-game-data");
+  if (settings) {
+    const wanted = JSON.parse(settings.textContent);
+    for (const group of document.querySelectorAll(".next-game")) {
+      group.addEventListener("click", async (event) => {
+        const button = event.target.closest("button[data-next]");
+        if (!button) return;
+        const errorNode = group.querySelector(".error");
+        errorNode.hidden = true;
+        for (const other of document.querySelectorAll(".next-game button")) other.disabled = true;
+        try {
+          await startGame(nextRequest(wanted, button.dataset.next === "same"));
+        } catch (err) {
+          errorNode.textContent = err.message;
+          errorNode.hidden = false;
+          for (const other of document.querySelectorAll(".next-game button")) other.disabled = false;
+        }
+      });
+    }
   }
   const heading = document.getElementById("score-heading");
   if (heading) heading.focus();
@@ -132,3 +212,7 @@ if (game) {
     localStorage.removeItem("bigboggle:game");
   }
 }
+
+const game = document.getElementById("game");
+if (game) playGame(game);
+else showResults();

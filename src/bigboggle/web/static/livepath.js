@@ -101,6 +101,8 @@ export function lightTyping(board, input) {
   const anchor = input.closest("form") || input;
   anchor.after(note);
   let lastMessage = "";
+  // Whether the path on the board is this typing's (a trace's own path is left alone).
+  let lit = false;
 
   const unlight = () => {
     for (const cell of board.querySelectorAll(".cell.typing")) cell.classList.remove("typing");
@@ -117,9 +119,11 @@ export function lightTyping(board, input) {
   const light = (path) => {
     unlight();
     if (!path.length) {
-      clearPath(board);
+      if (lit) clearPath(board);
+      lit = false;
       return;
     }
+    lit = true;
     drawPath(board, path);
     for (const [r, c] of path) board.querySelector(`.cell[data-r="${r}"][data-c="${c}"]`).classList.add("typing");
   };

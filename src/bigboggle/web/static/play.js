@@ -1,6 +1,7 @@
-// Starting a solo game: the settings become POST /api/games; the game page takes over.
+// Starting a solo game: the settings become POST /api/games (startgame.js); the game page takes over.
 import { api } from "./api.js";
 import { showError } from "./roundform.js";
+import { startGame } from "./startgame.js";
 
 const form = document.getElementById("play-form");
 const errorNode = document.getElementById("play-error");
@@ -19,6 +20,8 @@ if (current) {
     localStorage.removeItem("bigboggle:game");
   }
 }
+// A "Change settings" link carries the family filter in its query, as it does the other options.
+if (new URLSearchParams(location.search).get("family") === "True") document.getElementById("family").checked = true;
 const savedName = localStorage.getItem("bigboggle:name");
 if (savedName && value("player") === "you") document.getElementById("player").value = savedName;
 
@@ -29,6 +32,7 @@ form.addEventListener("submit", async (event) => {
   if (value("timer")) request.options.timer = Number(value("timer"));
   if (document.getElementById("advanced").checked) request.options.advanced = true;
   if (document.getElementById("challenge").checked) request.options.challenge = true;
+  if (document.getElementById("family").checked) request.options.family = true;
   if (value("dictionary")) request.dictionary = value("dictionary");
   if (value("band")) request.band = value("band");
   const useBoard = document.getElementById("use-board");
@@ -50,11 +54,7 @@ form.addEventListener("submit", async (event) => {
   const button = document.getElementById("start-button");
   button.disabled = true;
   try {
-    const game = await api("POST", "/api/games", request);
-    localStorage.setItem("bigboggle:game", game.id);
-    localStorage.setItem(`bigboggle:key:${game.id}`, game.key);
-    localStorage.setItem("bigboggle:name", request.player);
-    location.href = `/games/${game.id}`;
+    await startGame(request);
   } catch (err) {
     showError(errorNode, err.message);
     button.disabled = false;
