@@ -1,0 +1,143 @@
+"""The family filter and the solver's board in a real browser (Chromium against a live server).
+
+- The solver hides the offensive words of a board built to hold some behind one "N offensive
+  words hidden - Show" toggle (keyboard-usable); Show shows them, and the choice is remembered
+  after a reload, in both directions.
+- On a phone (390x844) and on a desktop, the solver's board stays in view while the word list
+  scrolls: a word tapped low in the list draws its path where the player can see it (defect 5).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from playwright.sync_api import expect
+
+from browser_support import DESKTOP, PHONE, shot
+from live_server import LiveServer
+
+pytestmark = pytest.mark.once
+
+ROOT = Path(__file__).resolve().parents[1]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+#: A Big Boggle board built to hold offensive words (sluts, porn, shit, slut) among its 246.
+BOARD = "SLUTS/HEARD/ITMOP/TBCKI/PORNW"
+OFFENSIVE_ON_BOARD = {"sluts", "porn", "shit", "slut"}
+
+
+def solver_url(server: LiveServer) -> str:
+    return f"{server.url}/solve?board={quote(BOARD)}"
+
+
+def assert_axe_clean(tab: Any, where: str) -> None:
+    """No serious or critical axe-core violation in the page's main part as it stands."""
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
+    tab.evaluate(AXE.read_text())  # the test's own script: the page's CSP stays as it is
+    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
+    assert [v for v in bad if v[1] in ("serious", "critical")] == [], f"{where}: {bad}"
+
+
+def visible_words(tab: Any) -> set[str]:
+    return set(
+        tab.eval_on_selector_all(
+            "#word-list > li",
+            "items => items.filter(i => i.checkVisibility()).map(i => i.dataset.word)",
+        )
+    )
+
+
+def test_the_solver_hides_offensive_words_until_asked_and_remembers(
+    open_page: Any, server: LiveServer
+) -> None:
+    tab = open_page(**DESKTOP)
+    tab.goto(solver_url(server))
+    items = tab.locator("#word-list > li")
+    expect(items).to_have_count(246)
+    offensive = tab.locator("#word-list > li.offensive")
+    assert set(offensive.evaluate_all("items => items.map(i => i.dataset.word)")) == (
+        OFFENSIVE_ON_BOARD
+    )
+    toggle = tab.locator(".family-toggle")
+    expect(toggle).to_contain_text("4 offensive words hidden")
+    for item in offensive.all():
+        expect(item).to_be_hidden()
+    shown = visible_words(tab)
+    assert len(shown) == 242 and not shown & OFFENSIVE_ON_BOARD
+    expect(tab.locator("#filter-count")).to_contain_text("242 words shown")
+    assert_axe_clean(tab, "the solver, offensive words hidden")
+
+    # By keyboard: the toggle follows the filters.
+    tab.focus("#filter-start")
+    tab.keyboard.press("Tab")
+    button = toggle.get_by_role("button", name="Show")
+    expect(button).to_be_focused()
+    tab.keyboard.press("Enter")
+    expect(toggle).to_contain_text("4 offensive words shown")
+    expect(toggle.get_by_role("button", name="Hide")).to_be_focused()
+    expect(tab.locator("#filter-count")).to_contain_text("246 words shown")
+    assert visible_words(tab) >= OFFENSIVE_ON_BOARD
+    # The length filter still applies to them: 4 letters shows porn, shit, slut, not sluts.
+    tab.select_option("#filter-length", "4")
+    assert {"porn", "shit", "slut"} <= visible_words(tab) and "sluts" not in visible_words(tab)
+    tab.select_option("#filter-length", "")
+    assert_axe_clean(tab, "the solver, offensive words shown")
+    shot(tab, "family-solver-shown")
+
+    tab.reload()
+    expect(tab.locator(".family-toggle")).to_contain_text("4 offensive words shown")
+    assert visible_words(tab) >= OFFENSIVE_ON_BOARD
+    tab.locator(".family-toggle").get_by_role("button", name="Hide").click()
+    expect(tab.locator(".family-toggle")).to_contain_text("4 offensive words hidden")
+    tab.reload()
+    expect(tab.locator(".family-toggle")).to_contain_text("4 offensive words hidden")
+    assert not visible_words(tab) & OFFENSIVE_ON_BOARD
+
+    # A board with no offensive word has no toggle.
+    tab.goto(f"{server.url}/solve?board={quote('ABCD/EFGH/IJKL/MNOP')}")
+    expect(tab.locator("#word-list > li").first).to_be_visible()
+    expect(tab.locator(".family-toggle")).to_have_count(0)
+
+
+def in_view(box: dict[str, float], height: float) -> bool:
+    return box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_solvers_board_stays_in_view_while_the_words_scroll(
+    open_page: Any, server: LiveServer, size: dict[str, int]
+) -> None:
+    tab = open_page(**size, has_touch=True)
+    tab.goto(solver_url(server))
+    board = tab.locator(".solve-result .board")
+    expect(board).to_be_visible()
+    # Scroll to the end of the list, as a thumb would, and tap a word there.
+    tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    tab.wait_for_function("window.scrollY > 0")
+    word = tab.locator("#word-list > li:not(.offensive) button.word").last
+    name = word.locator(".w").inner_text()
+    word.tap()
+    expect(tab.locator("#path-caption")).to_contain_text(name)
+    height = size["height"]
+    board_box = board.bounding_box()
+    line_box = board.locator(".path-line").bounding_box()
+    word_box = word.bounding_box()
+    assert board_box and line_box and word_box
+    assert in_view(board_box, height), board_box
+    assert in_view(line_box, height), line_box
+    assert in_view(word_box, height), word_box
+    # The word is not under the board, and the board shows the path's cells.
+    assert word_box["y"] >= board_box["y"] + board_box["height"] or (
+        word_box["x"] >= board_box["x"] + board_box["width"]
+    )
+    expect(board.locator(".cell.on-path").first).to_be_visible()
+    if size is PHONE:
+        # At least a third of the screen is left for the words.
+        assert board_box["height"] <= height * 0.5, board_box
+        assert_axe_clean(tab, "the solver on a phone, scrolled")
+    shot(tab, f"family-solver-scrolled-{size['width']}")
