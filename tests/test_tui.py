@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Static
 from bigboggle import Board, Dictionary, Rules, shake, solve, tui
 from bigboggle.tui import BoggleApp, PlaySettings
 from bigboggle.tui.board_view import BoardView
-from bigboggle.tui.help import HelpScreen
+from bigboggle.tui.help import HelpScreen, rules_text
 from bigboggle.tui.host import GameHost
 from bigboggle.tui.solo import PlayScreen, ResultsScreen
 from bigboggle.tui.table import EntryScreen, TableResultsScreen, TrayScreen
@@ -397,6 +397,124 @@ def test_boards_to_order_in_the_terminal_game(standard: Dictionary) -> None:
     run(app, script)
     with pytest.raises(ValueError, match="widen"):
         PlaySettings(rules, standard, seed=1, band=Band(min_points=10**6))
+
+
+def test_a_repeat_says_what_the_word_was(standard: Dictionary) -> None:
+    """A word typed again is told its own verdict, not "already found" (issue 13, defect 9)."""
+    app = solo_app(standard, FakeClock())
+
+    async def script(pilot: Pilot[None]) -> None:
+        for word, line in [
+            ("xyzzy", "XYZZY: not on the board"),
+            ("xyzzy", "XYZZY: not on the board (again)"),
+            ("lines", "LINES: 2 points"),
+            ("lines", "LINES: repeated (already found)"),
+            ("lin", "LIN: too short"),
+            ("lin", "LIN: too short (again)"),
+        ]:
+            await pilot.press(*word, "enter")
+            await pilot.pause()
+            assert text_of(app, "#verdict") == line
+
+    run(app, script)
+
+
+def test_after_the_game_is_over_n_starts_a_new_game(standard: Dictionary) -> None:
+    """ "The game is over: ann wins!" offers what works: n starts a new game, from round 1."""
+    clock = FakeClock()
+    settings = PlaySettings(
+        Rules.preset("big"), standard, board=BOARD, players=("ann", "bob"), rounds=1
+    )
+    app = BoggleApp(settings, clock=clock, key_guard=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("ctrl+e")
+        await until(pilot, on_screen(pilot, EntryScreen, "#list"))
+        await pilot.press(*"lines", "ctrl+s")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await until(pilot, on_screen(pilot, TableResultsScreen, "#summary"))
+        summary = text_of(app, "#summary")
+        assert "The game is over: ann wins!" in summary
+        assert "n: new game," in summary and "next round" not in summary
+        offered = app.screen.active_bindings
+        assert offered["n"].binding.action == "new_game"
+        assert offered["n"].binding.description == "New game"
+        first_board = app.screen.result.board  # type: ignore[attr-defined]
+        await pilot.press("n")
+        await until(pilot, on_screen(pilot, TrayScreen, "#clock"))
+        assert isinstance(app.screen, TrayScreen)
+        assert app.round_number == 1 and app.screen.board != first_board
+        assert app.tournament is not None and app.tournament.results == []
+        assert "Round 1:" in str(app.screen.query(Static).first().render())
+
+    run(app, script)
+
+
+def test_team_totals_and_repeats_are_explained_at_the_table(standard: Dictionary) -> None:
+    clock = FakeClock()
+    settings = PlaySettings(
+        Rules.preset("big"),
+        standard,
+        board=BOARD,
+        players=("ann", "amy", "bob"),
+        teams={"red": ["ann", "amy"], "blue": ["bob"]},
+    )
+    app = BoggleApp(settings, clock=clock, key_guard=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("ctrl+e")
+        await until(pilot, on_screen(pilot, EntryScreen, "#list"))
+        await pilot.press(*"lines quilt", "ctrl+s")
+        await pilot.pause()
+        await pilot.press(*"lines dream", "ctrl+s")
+        await pilot.pause()
+        await pilot.press(*"zzzz zzzz", "ctrl+s")
+        await until(pilot, on_screen(pilot, TableResultsScreen, "#summary"))
+        summary = text_of(app, "#summary")
+        result = app.screen.result  # type: ignore[attr-defined]
+        ann, amy = result.players["ann"].score, result.players["amy"].score
+        red = result.teams["red"].score
+        assert red == ann + amy - 2
+        assert f"red {red} = ann {ann} + amy {amy} - 2 shared (lines: once for the team)" in (
+            summary
+        )
+        table = app.screen.query_one("#verdicts", DataTable)
+        rows = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+        assert ["ann", "lines", "scored (shared: once for red)", "2"] in rows
+        assert ["amy", "dream", "scored", "2"] in rows
+        assert ["bob", "zzzz", "not on the board", ""] in rows
+        assert ["bob", "zzzz", "not on the board (again)", ""] in rows
+
+    run(app, script)
+
+
+def test_offensive_missed_words_wait_behind_a_key() -> None:
+    words = Dictionary.from_words(["anus", "sun"])  # A N / S U holds both; "anus" is offensive
+    settings = PlaySettings(Rules.preset("classic"), words, board=Board("AN/SU"))
+    app = BoggleApp(settings, clock=FakeClock(), key_guard=0)
+
+    def shown() -> list[list[str]]:
+        table = app.screen.query_one("#words", DataTable)
+        return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("ctrl+e")
+        await until(pilot, on_screen(pilot, ResultsScreen, "#words"))
+        assert shown() == [
+            ["sun", "1", "missed"],
+            ["…", "", "1 offensive word hidden: press o to show"],
+        ]
+        assert app.screen.active_bindings["o"].binding.action == "toggle_offensive"
+        await pilot.press("o")
+        await pilot.pause()
+        assert shown() == [["anus", "1", "missed"], ["sun", "1", "missed"]]
+
+    run(app, script)
+    family = PlaySettings(
+        Rules.preset("classic", family=True), words, board=Board("AN/SU"), show_offensive=True
+    )
+    assert "Family filter: offensive words are refused" in rules_text(family)
 
 
 @pytest.mark.once

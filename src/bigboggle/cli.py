@@ -21,6 +21,7 @@ from .board import Board, Position
 from .dice import CHALLENGE_CUBE, DICE_SETS, MAX_SEED, UNDERLINED_FACES, dice_set, new_seed, shake
 from .dictionary import BUILTIN_LEVELS, Dictionary
 from .errors import BoggleError, WordListError, quoted
+from .family import is_offensive
 from .limits import MAX_PLAYERS, MAX_ROUND_JSON, ServerLimits
 from .round_input import load_json, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
@@ -72,6 +73,29 @@ def _json_option(function: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(
         function
     )
+
+
+def _show_offensive_option(function: F) -> F:
+    return click.option(
+        "--show-offensive",
+        is_flag=True,
+        help="List offensive words too (hidden from the text by default, and counted; "
+        '--json always has them, marked "offensive": true).',
+    )(function)
+
+
+def _family_option(function: F) -> F:
+    return click.option(
+        "--family",
+        is_flag=True,
+        default=None,
+        help="Family filter: offensive words are refused (no points, nothing crossed off).",
+    )(function)
+
+
+def _hidden_note(hidden: int) -> str:
+    """The line that says how many offensive words the text leaves out, and how to see them."""
+    return f"{_plural(hidden, 'offensive word')} hidden (--show-offensive)"
 
 
 def _band_option(function: F) -> F:
@@ -232,6 +256,7 @@ def cli() -> None:
 @click.option(
     "--limit", type=click.IntRange(min=0), default=None, help="Show at most N words (text only)."
 )
+@_show_offensive_option
 @_json_option
 def solve_command(
     board_text: str | None,
@@ -242,13 +267,15 @@ def solve_command(
     dictionary_spec: str | None,
     min_length: int | None,
     limit: int | None,
+    show_offensive: bool,
     as_json: bool,
 ) -> None:
     """Find every word on BOARD, with its score and a path.
 
     BOARD is rows separated by '/': a letter per cell, Qu (or Q) for the Qu face, [Th] for a
     two-letter face, '.' for a blank and '*' after the challenge cube's cell. With --shake
-    (or --seed) instead of a BOARD, a board is shaken from the rules' dice.
+    (or --seed) instead of a BOARD, a board is shaken from the rules' dice. Offensive words
+    are left out of the list (and counted) unless --show-offensive.
 
     \b
     Examples:
@@ -291,10 +318,12 @@ def solve_command(
             data["standing"] = place.to_json()
         _print_json(data)
         return
-    _print_solution(solution, limit, place)
+    _print_solution(solution, limit, place, show_offensive=show_offensive)
 
 
-def _print_solution(solution: Solution, limit: int | None, place: Any = None) -> None:
+def _print_solution(
+    solution: Solution, limit: int | None, place: Any = None, *, show_offensive: bool = False
+) -> None:
     rules = solution.rules
     click.echo(solution.board.render())
     click.echo()
@@ -310,17 +339,23 @@ def _print_solution(solution: Solution, limit: int | None, place: Any = None) ->
     )
     if place is not None:
         click.echo(f"This board is {place.describe()}.")
-    if not solution.words:
+    listed = [found for found in solution.words if show_offensive or not is_offensive(found.word)]
+    hidden = solution.count - len(listed)
+    if not listed:
+        if hidden:
+            click.echo(_hidden_note(hidden))
         return
-    shown = solution.words if limit is None else solution.words[:limit]
+    shown = listed if limit is None else listed[:limit]
     rows = [
         (found.score, found.word + (" *" if found.bonus else ""), _path_text(found.path))
         for found in shown
     ]
     click.echo()
     click.echo(_table(["points", "word", "path (column letter, row number)"], rows, {0}))
-    if len(shown) < solution.count:
-        click.echo(f"... and {solution.count - len(shown)} more (drop --limit to see them)")
+    if len(shown) < len(listed):
+        click.echo(f"... and {len(listed) - len(shown)} more (drop --limit to see them)")
+    if hidden:
+        click.echo(_hidden_note(hidden))
 
 
 # -- shake ---------------------------------------------------------------------------------------
@@ -427,6 +462,8 @@ def _tray(board: Board) -> str:
     default=None,
     help="Cross off words two players found (cancel, the rule) or keep them (a house rule).",
 )
+@_family_option
+@_show_offensive_option
 @_json_option
 def score_command(
     source: str,
@@ -435,6 +472,8 @@ def score_command(
     dictionary_spec: str | None,
     advanced: bool | None,
     duplicates: str | None,
+    family: bool | None,
+    show_offensive: bool,
     as_json: bool,
 ) -> None:
     """Score a round from players' lists in a JSON FILE (or - for standard input).
@@ -464,6 +503,8 @@ def score_command(
             options["advanced"] = True
         if duplicates is not None:
             options["duplicates"] = duplicates
+        if family:
+            options["family"] = True
         rules = Rules.preset(rules_name or request.rules or "big", **options)
         words = _load_dictionary(dictionary_spec or request.dictionary, rules)
         _report_skipped(words)
@@ -475,7 +516,7 @@ def score_command(
     if as_json:
         _print_json(result.to_json())
         return
-    _print_round(result)
+    _print_round(result, show_offensive=show_offensive)
 
 
 def _points(value: int) -> str:
@@ -546,7 +587,7 @@ def _team_line(result: RoundResult, name: str) -> str:
     )
 
 
-def _print_round(result: RoundResult) -> None:
+def _print_round(result: RoundResult, *, show_offensive: bool = False) -> None:
     click.echo(result.board.render())
     click.echo()
     click.echo(f"Board {result.board}, rules {result.rules.name} ({result.rules.table.describe()})")
@@ -584,13 +625,17 @@ def _print_round(result: RoundResult) -> None:
     )
     click.echo(f"Ranking: {ranking}")
     missed = result.missed
+    listed = [found for found in missed if show_offensive or not is_offensive(found.word)]
+    hidden = len(missed) - len(listed)
     click.echo(
         f"The board holds {_plural(result.solution.count, 'word')} worth "
         f"{_points(result.solution.total_score)}; "
         + (
-            f"nobody found {len(missed)} of them: "
-            + ", ".join(found.word for found in missed[:10])
-            + (", ..." if len(missed) > 10 else "")
+            f"nobody found {len(missed)} of them"
+            + (": " if listed else "")
+            + ", ".join(found.word for found in listed[:10])
+            + (", ..." if len(listed) > 10 else "")
+            + (f" ({_hidden_note(hidden)})" if hidden else "")
             if missed
             else "every one was found."
         )
@@ -1060,6 +1105,8 @@ def _parse_handicaps(items: Sequence[str]) -> dict[str, int]:
 @click.option(
     "--rounds", type=click.IntRange(min=1), default=None, help="Table mode: play this many rounds."
 )
+@_family_option
+@_show_offensive_option
 def play_command(
     rules_name: str,
     seed: int | None,
@@ -1077,6 +1124,8 @@ def play_command(
     band: str | None,
     target: int | None,
     rounds: int | None,
+    family: bool | None,
+    show_offensive: bool,
 ) -> None:
     """Play Big Boggle in the terminal: solo, or as the tray for a real table (--players).
 
@@ -1095,6 +1144,7 @@ def play_command(
         advanced=advanced or None,
         duplicates=duplicates,
         min_length=min_length,
+        family=family,
     )
     try:
         board = Board.parse(board_text) if board_text is not None else None
@@ -1121,6 +1171,7 @@ def play_command(
             min_length=_parse_handicaps(handicaps),
             target=target,
             rounds=rounds,
+            show_offensive=show_offensive,
         )
     except BoggleError as exc:
         _fail(str(exc))

@@ -56,21 +56,38 @@ class BoggleApp(App[None]):
         #: being typed when time runs out do not quit or skip the results.
         self.key_guard = key_guard
         self.round_number = 0
+        #: Boards dealt over every game (round n's seed is ``seed + n - 1`` across new games,
+        #: so a new game does not replay the last one's boards).
+        self.boards_dealt = 0
         self.tournament: Tournament | None = None
-        if settings.table_mode and (settings.target or settings.rounds):
-            self.tournament = Tournament(target=settings.target, rounds=settings.rounds)
         self.totals: dict[str, int] = {}
+        self._reset_scores()
         #: The seed each round's board was shaken from (None for a given board).
         self.round_seeds: list[int | None] = []
+
+    def _reset_scores(self) -> None:
+        """Totals from nought, and a fresh tournament when the table plays one."""
+        settings = self.settings
+        self.tournament = None
+        if settings.table_mode and (settings.target or settings.rounds):
+            self.tournament = Tournament(target=settings.target, rounds=settings.rounds)
+        self.totals = {}
+
+    def new_game(self) -> None:
+        """Start a new game (a new tournament, totals from nought) on the next board."""
+        self._reset_scores()
+        self.round_number = 0
+        self.start_round()
 
     def next_board(self) -> Board:
         """The board of the next round (the given one first, then seeded or fresh shakes)."""
         self.round_number += 1
+        self.boards_dealt += 1
         settings = self.settings
-        if self.round_number == 1 and settings.board is not None:
+        if self.boards_dealt == 1 and settings.board is not None:
             self.round_seeds.append(None)
             return settings.board
-        seed = None if settings.seed is None else settings.seed + self.round_number - 1
+        seed = None if settings.seed is None else settings.seed + self.boards_dealt - 1
         if settings.band is not None:
             previous = self.round_seeds[-1] if self.round_seeds else None
             start = previous + 1 if previous is not None else seed

@@ -15,7 +15,8 @@ KEYS = """Keys
   ctrl+s   done with this list (table mode)
   ctrl+e   end the round now
   arrows   choose a word in a list: its path lights up (the first cube in italics)
-  r / n    rarer missed words / next board (on the results)
+  r / o    rarer / offensive missed words, shown or not (on the results)
+  n        next board or round; once a tournament is over, a new game
   q        quit (on the results; ctrl+q anywhere)
   ? or F1  this help; Escape closes it
 """
@@ -37,6 +38,8 @@ def rules_text(settings: PlaySettings) -> str:
         lines.append("  Advanced play: words of 5 or more letters.")
     if rules.challenge:
         lines.append(f"  Challenge cube (*): a word through it scores +{rules.challenge_bonus}.")
+    if rules.family:
+        lines.append("  Family filter: offensive words are refused (no points).")
     if settings.min_length:
         handicaps = ", ".join(f"{name} {n}+" for name, n in settings.min_length.items())
         lines.append(f"  Handicaps: {handicaps} (a 3-letter word scores 1).")

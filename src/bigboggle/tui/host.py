@@ -3,7 +3,7 @@
 The screens are leaves: they never import the app. They reach it through :class:`GameScreen`'s
 ``host``, typed as the :class:`GameHost` protocol below, which :class:`bigboggle.tui.app.BoggleApp`
 implements: the settings, the clock, the round count and totals, and the two ways to move on
-(the next round, the next screen).
+(the next round, a new game, the next screen).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class GameHost(Protocol):
     clock: Clock
     #: Seconds during which a results screen ignores its letter keys.
     key_guard: float
-    #: The round being played, from 1.
+    #: The round being played in this game, from 1.
     round_number: int
     #: The tournament in table mode with a target or a number of rounds, else None.
     tournament: Tournament | None
@@ -37,6 +37,9 @@ class GameHost(Protocol):
 
     def start_round(self) -> None:
         """Shake (or take) the next board and show the screen that plays it."""
+
+    def new_game(self) -> None:
+        """Start a new game (a new tournament, totals from nought) on the next board."""
 
     def switch_or_push(self, screen: Screen[None]) -> None:
         """Show ``screen`` in place of the current game screen (closing the help if open)."""

@@ -44,6 +44,9 @@ class PlaySettings:
     rounds: int | None = None
     #: Only boards in this band (an :class:`bigboggle.analysis.Band`), when set.
     band: Band | None = None
+    #: Whether the results list missed words the family filter marks offensive (else they
+    #: wait behind a key, counted).
+    show_offensive: bool = False
 
     def __post_init__(self) -> None:
         if self.players:

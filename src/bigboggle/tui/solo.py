@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import time
+from collections.abc import Iterable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,6 +14,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 from ..board import Board, Path
 from ..dictionary import COMMON_LEVEL
 from ..errors import BoggleError
+from ..family import is_offensive
 from ..round import Round
 from ..scoring import RoundResult
 from ..verdicts import Verdict, WordResult
@@ -23,14 +25,39 @@ from .host import GameScreen
 PLAYER = "you"
 
 
-def verdict_line(result: WordResult) -> str:
-    """A one-line verdict for the status line."""
+def verdict_line(result: WordResult, first: WordResult | None = None) -> str:
+    """A one-line verdict for the status line. ``first`` is the earlier entry a ``repeated``
+    one repeats: a word typed again is told what it was (``not on the board (again)``), and
+    only a good word reads "already found"."""
     if result.verdict is Verdict.SCORED:
         points = plural(result.score, "point")
         bonus = f" (+{result.bonus} challenge cube)" if result.bonus else ""
         return f"{result.word.upper()}: {points}{bonus}"
     shown = result.word.upper() if result.word else repr(result.entry)
-    return f"{shown}: {result.verdict.label}"
+    return f"{shown}: {repeat_label(result, first)}"
+
+
+def repeat_label(result: WordResult, first: WordResult | None) -> str:
+    """The verdict's label, saying for a repeat what the first entry of the word was."""
+    if result.verdict is not Verdict.REPEATED or first is None:
+        return result.verdict.label
+    if first.verdict.is_valid:
+        return f"{result.verdict.label} (already found)"
+    return f"{first.verdict.label} (again)"
+
+
+def first_entries(results: Iterable[WordResult]) -> dict[str, WordResult]:
+    """Each word's first entry in a list (what its later repeats repeat)."""
+    first: dict[str, WordResult] = {}
+    for result in results:
+        if result.verdict is not Verdict.REPEATED:
+            first.setdefault(result.word, result)
+    return first
+
+
+def offensive_note(hidden: int, key: str) -> str:
+    """The row that stands for the missed words the family filter hides."""
+    return f"{plural(hidden, 'offensive word')} hidden: press {key} to show"
 
 
 def plural(count: int, noun: str) -> str:
@@ -106,12 +133,13 @@ class PlayScreen(GameScreen):
         if game.is_over(now):
             self.finish(now)
             return
+        earlier = first_entries(sub.result for sub in game.submissions if sub.player == PLAYER)
         try:
             result = game.submit(PLAYER, entry, now)
         except BoggleError as exc:
             self.query_one("#verdict", Static).update(str(exc))
             return
-        self.query_one("#verdict", Static).update(verdict_line(result))
+        self.query_one("#verdict", Static).update(verdict_line(result, earlier.get(result.word)))
         if result.verdict is Verdict.SCORED:
             found = self.query_one("#found", DataTable)
             found.add_row(*cells(result.word, result.score))
@@ -141,6 +169,7 @@ class ResultsScreen(GameScreen):
 
     BINDINGS = [
         Binding("r", "toggle_rare", "Rarer words"),
+        Binding("o", "toggle_offensive", "Offensive words"),
         Binding("n", "new_game", "New board"),
         Binding("q", "quit", "Quit"),
     ]
@@ -149,6 +178,8 @@ class ResultsScreen(GameScreen):
         super().__init__()
         self.result = result
         self.show_rare = False
+        #: Whether missed words the family filter marks offensive are listed (o toggles).
+        self.show_offensive: bool | None = None
         self.paths: dict[str, Path | None] = {}
         self.opened = time.monotonic()
 
@@ -174,10 +205,12 @@ class ResultsScreen(GameScreen):
         replay = self.replay_command()
         return (
             f"You scored {plural(player.score, 'point')} with {plural(found, 'word')}.\n"
-            f"The board holds {result.solution.count} words worth {best} points: "
+            f"The board holds {plural(result.solution.count, 'word')} worth "
+            f"{plural(best, 'point')}: "
             f"you found {share:.0f}% of the points.\n\n"
             f"Replay this board: {replay}\n\n"
             "Select a word to see its path. r: rarer missed words."
+            + (" o: offensive ones." if self.check_action("toggle_offensive", ()) else "")
         )
 
     def replay_command(self) -> str:
@@ -196,6 +229,8 @@ class ResultsScreen(GameScreen):
         return shlex.join(parts)
 
     def on_mount(self) -> None:
+        if self.show_offensive is None:
+            self.show_offensive = self.host.settings.show_offensive
         table = self.query_one("#words", DataTable)
         table.add_columns("word", "pts", "")
         self.fill()
@@ -213,8 +248,11 @@ class ResultsScreen(GameScreen):
                 *cells(entry.word, entry.score or "", f"yours: {note}"), key=f"y:{entry.word}"
             )
             self.paths[f"y:{entry.word}"] = entry.path
-        hidden = 0
+        hidden = offensive = 0
         for missed in self.result.missed:
+            if not self.show_offensive and is_offensive(missed.word):
+                offensive += 1
+                continue
             level = words.level(missed.word)
             if not self.show_rare and level is not None and level > COMMON_LEVEL:
                 hidden += 1
@@ -225,7 +263,9 @@ class ResultsScreen(GameScreen):
             )
             self.paths[f"m:{missed.word}"] = missed.path
         if hidden:
-            table.add_row(*cells("…", "", f"{hidden} rarer words: press r"), key="hidden")
+            table.add_row(*cells("…", "", f"{plural(hidden, 'rarer word')}: press r"), key="hidden")
+        if offensive:
+            table.add_row(*cells("…", "", offensive_note(offensive, "o")), key="offensive")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         key = event.row_key.value if event.row_key is not None else None
@@ -234,6 +274,17 @@ class ResultsScreen(GameScreen):
     def action_toggle_rare(self) -> None:
         if self.settled():
             self.show_rare = not self.show_rare
+            self.fill()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer ``o`` only when the family filter has missed words to hide or show."""
+        if action == "toggle_offensive":
+            return any(is_offensive(missed.word) for missed in self.result.missed)
+        return True
+
+    def action_toggle_offensive(self) -> None:
+        if self.settled():
+            self.show_offensive = not self.show_offensive
             self.fill()
 
     def action_new_game(self) -> None:

@@ -16,10 +16,13 @@ from textual.widgets import DataTable, Digits, Footer, TextArea
 
 from ..board import Board, Path
 from ..errors import BoggleError
+from ..family import is_offensive
 from ..scoring import RoundResult, score_round
+from ..verdicts import Verdict, WordResult
 from .board_view import BoardView, Plain, cells
 from .clock import clock_text
 from .host import GameScreen
+from .solo import first_entries, offensive_note, plural, repeat_label
 
 
 class TrayScreen(GameScreen):
@@ -151,11 +154,34 @@ class EntryScreen(GameScreen):
         self.host.switch_or_push(TableResultsScreen(result))
 
 
+def team_line(result: RoundResult, team: str) -> str | None:
+    """How a team's points come from its members' when some of them wrote the same word
+    (``red 3 = ann 2 + amy 2 - 1 shared (cats)``); ``None`` when nothing is shared."""
+    if result.teams is None:
+        return None
+    shared = result.shared_words(team)
+    if not shared:
+        return None
+    members = result.teams[team].members
+    scores = [(member, result.players[member].score) for member in members]
+    counted_twice = sum(score for _, score in scores) - result.teams[team].score
+    words = ", ".join(list(shared)[:5]) + (", ..." if len(shared) > 5 else "")
+    return (
+        f"{team} {result.teams[team].score} = "
+        + " + ".join(f"{member} {score}" for member, score in scores)
+        + f" - {counted_twice} shared ({words}: once for the team)"
+    )
+
+
 class TableResultsScreen(GameScreen):
-    """Everyone's verdicts, the round's points, the running totals and the words nobody found."""
+    """Everyone's verdicts, the round's points, the running totals and the words nobody found.
+
+    Once a tournament is over, ``n`` starts a new game (the next round would have no game)."""
 
     BINDINGS = [
         Binding("n", "next_round", "Next round"),
+        Binding("n", "new_game", "New game"),
+        Binding("o", "toggle_offensive", "Offensive words"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -163,6 +189,23 @@ class TableResultsScreen(GameScreen):
         super().__init__()
         self.result = result
         self.paths: dict[str, Path | None] = {}
+        self.show_offensive: bool | None = None
+
+    @property
+    def game_over(self) -> bool:
+        """Whether this round ended the tournament."""
+        tournament = self.host.tournament
+        return tournament is not None and tournament.is_over
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Offer ``n`` as the next round while the game goes on, as a new game once over."""
+        if action == "next_round":
+            return not self.game_over
+        if action == "new_game":
+            return self.game_over
+        if action == "toggle_offensive":
+            return any(is_offensive(missed.word) for missed in self.result.missed)
+        return True
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -192,34 +235,68 @@ class TableResultsScreen(GameScreen):
                 lines.append(f"The game is over: a tie between {' and '.join(tournament.leaders)}.")
         if result.teams is not None:
             lines.append("Team play: a word two team-mates wrote counts once for the team.")
+            lines.extend(line for team in result.teams if (line := team_line(result, team)))
         missed = result.missed
-        lines.append(f"Nobody found {len(missed)} words worth {sum(m.score for m in missed)}.")
-        lines.append("Select a row to see its path. n: next round, q: quit.")
+        worth = plural(sum(m.score for m in missed), "point")
+        lines.append(f"Nobody found {plural(len(missed), 'word')} worth {worth}.")
+        next_step = "n: new game" if self.game_over else "n: next round"
+        offensive = ", o: offensive words" if self.check_action("toggle_offensive", ()) else ""
+        lines.append(f"Select a row to see its path. {next_step}{offensive}, q: quit.")
         return "\n".join(lines)
 
     def on_mount(self) -> None:
+        if self.show_offensive is None:
+            self.show_offensive = self.host.settings.show_offensive
         table = self.query_one("#verdicts", DataTable)
         table.add_columns("player", "word", "verdict", "pts")
+        self.fill()
+        table.focus()
+
+    def verdict_text(self, name: str, entry: WordResult, first: WordResult | None) -> str:
+        """An entry's verdict, saying what a repeat repeats and when a team shares a word."""
+        label = repeat_label(entry, first)
+        result = self.result
+        if entry.verdict is Verdict.SCORED and result.teams is not None:
+            team = next(t for t, side in result.teams.items() if name in side.members)
+            if entry.word in result.shared_words(team):
+                label += f" (shared: once for {team})"
+        return label
+
+    def fill(self) -> None:
+        """Everyone's entries, then the words nobody found (offensive ones unless asked)."""
+        table = self.query_one("#verdicts", DataTable)
+        table.clear()
+        self.paths.clear()
         for name, player in self.result.players.items():
+            first = first_entries(player.words)
             for index, entry in enumerate(player.words):
                 key = f"{name}:{index}"
-                table.add_row(
-                    name, entry.word, entry.verdict.label, str(entry.score or ""), key=key
-                )
+                verdict = self.verdict_text(name, entry, first.get(entry.word))
+                table.add_row(*cells(name, entry.word, verdict, entry.score or ""), key=key)
                 self.paths[key] = entry.path
-        for missed in self.result.missed[:50]:
+        shown = self.result.missed
+        if not self.show_offensive:
+            shown = tuple(missed for missed in shown if not is_offensive(missed.word))
+        for missed in shown[:50]:
             key = f"missed:{missed.word}"
             table.add_row(*cells("(nobody)", missed.word, "missed", missed.score), key=key)
             self.paths[key] = missed.path
-        table.focus()
+        hidden = len(self.result.missed) - len(shown)
+        if hidden:
+            table.add_row(*cells("…", "", offensive_note(hidden, "o"), ""), key="offensive")
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         key = event.row_key.value if event.row_key is not None else None
         self.query_one("#board", BoardView).highlight(self.paths.get(key or ""))
 
     def action_next_round(self) -> None:
-        tournament = self.host.tournament
-        if tournament is not None and tournament.is_over:
-            self.notify("The tournament is over. q quits.")
-            return
-        self.host.start_round()
+        if not self.game_over:
+            self.host.start_round()
+
+    def action_new_game(self) -> None:
+        if self.game_over:
+            self.host.new_game()
+
+    def action_toggle_offensive(self) -> None:
+        self.show_offensive = not self.show_offensive
+        self.fill()
