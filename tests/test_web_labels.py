@@ -97,3 +97,20 @@ def test_the_servers_board_underlines_the_dices_faces(client: TestClient) -> Non
     underlined = re.findall(r'<div class="cell[^"]*\bunderlined\b[^"]*"[^>]*>([^<]*)</div>', html)
     expected = [face for face in BOARD.replace("/", "") if face in UNDERLINED_FACES]
     assert underlined == expected and expected  # M in HEMOP, W in PSTEW
+
+
+def test_a_family_games_page_labels_a_refused_word_as_python_does(client: TestClient) -> None:
+    """The family filter's verdict (an offensive word under the option ``family``) reads as
+    Python's label, and the refused word's item is marked for the pages' filter."""
+    game = client.post(
+        "/api/games", json={"board": BOARD, "player": "ann", "options": {"family": True}}
+    ).json()
+    key = {"X-Game-Key": game["key"]}
+    answer = client.post(f"/api/games/{game['id']}/words", json={"word": "porn"}, headers=key)
+    assert answer.status_code == 200, answer.text
+    result = answer.json()["result"]
+    assert (result["verdict"], result["score"], result["offensive"]) == ("refused", 0, True)
+    assert client.post(f"/api/games/{game['id']}/finish", headers=key).status_code == 200
+    html = client.get(f"/games/{game['id']}").text
+    item = re.search(r'<li class="offensive">(?:(?!</li>).)*v-refused">([^<]*)</span>', html, re.S)
+    assert item and item.group(1) == Verdict.REFUSED.label == "not allowed here (family filter)"
