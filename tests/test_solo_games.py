@@ -186,6 +186,23 @@ def test_options_and_bands_apply(games: SoloGames) -> None:
     assert solve(rich.game.board, words, rich.rules).total_score >= 300
 
 
+def test_a_family_game_refuses_offensive_words_and_leaves_them_out_of_its_points(
+    games: SoloGames, standard: Dictionary
+) -> None:
+    """The family filter is a solo option: an offensive word gets its own verdict and no
+    points, and the board's points the player's meter measures against leave such words out."""
+    board = "QuINES/TARDH/EMOPA/[Th]BCKI/PST.W"  # "porn" is on it
+    plain = games.start("big", board=board)
+    family = games.start("big", board=board, options={"family": True})
+    assert family.to_json()["options"] == {"family": True}
+    refused = games.submit(family.game.id, "porn", family.key).result
+    assert refused.verdict is Verdict.REFUSED and refused.score == 0
+    assert games.submit(plain.game.id, "porn", plain.key).result.verdict is Verdict.SCORED
+    total = solve(board, standard, Rules.preset("big")).total_score
+    assert plain.game.max_score == total
+    assert family.game.max_score == total - 1  # porn: one point, not counted
+
+
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [

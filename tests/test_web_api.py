@@ -257,6 +257,9 @@ def test_finishing_early_and_replaying(client: TestClient) -> None:
         "/api/games", json={"seed": 99, "options": {"advanced": True}, "player": "ann"}
     ).json()
     assert again["board"] == game["board"] and again["min_length"] == 5
+    family = client.post("/api/games", json={"seed": 99, "options": {"family": True}})
+    assert family.status_code == 201 and family.json()["options"] == {"family": True}
+    assert family.json()["replay"]["family"] is True
 
 
 def test_the_daily_board_and_its_leaderboard(client: TestClient, clock: FakeClock) -> None:

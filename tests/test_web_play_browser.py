@@ -10,13 +10,14 @@ daily board's refusal naming the game as players know it. Screenshots under
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from bigboggle import Dictionary, Rules, solve
-from browser_support import DESKTOP, PHONE, ROOT, shot
+from browser_support import DESKTOP, PHONE, ROOT, SHOTS, shot
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once
@@ -215,6 +216,13 @@ def test_a_scored_word_arrives_with_its_points_and_the_meter_moves(
     tab.locator("#word").press("Enter")
     expect(tab.locator("#score-so-far")).to_have_text("10")
     assert tab.evaluate("window.__sounds") == []
+    # Time nearly up: its own sound (a game with less than ten seconds left plays it at once).
+    tab.get_by_role("button", name="Sound").click()
+    hurry = start_game(server, board=BOARD, options={"timer": 8})
+    open_game(tab, server, hurry)
+    expect(tab.locator("#game")).to_have_class(re.compile(r"\bhurry\b"))
+    hurried = tab.evaluate("window.__sounds")
+    assert [sound["frequency"] for sound in hurried] == [880, 880, 880]
 
     # Under reduced motion: no sound at all, even turned on, and no animation.
     calm = open_page(**DESKTOP, name="reduced-motion", reduced_motion="reduce")
@@ -299,7 +307,7 @@ def test_on_a_phone_the_board_field_and_verdict_stay_in_view(
 ) -> None:
     from playwright.sync_api import expect
 
-    tab = open_page(**PHONE, has_touch=True)
+    tab = open_page(**PHONE, has_touch=True, color_scheme="dark")  # (the dark theme, too)
     # The daily board: the same feel, and its refusal names the game as players know it.
     tab.goto(server.url + "/daily")
     tab.fill("#player", "pat")
@@ -336,9 +344,10 @@ def test_on_a_phone_the_board_field_and_verdict_stay_in_view(
     assert tab.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     assert_axe_clean(tab, "a running game on a phone")
     shot(tab, "play-phone-running")
+    tab.screenshot(path=str(SHOTS / "play-phone-running-viewport.png"))  # what the player sees
     tab.once("dialog", lambda dialog: dialog.accept())
     tab.get_by_role("button", name="I'm done: end the game").click()
-    expect(tab.locator("#score-heading")).to_be_visible()
+    expect(tab.locator("#score-heading")).to_be_visible(timeout=15_000)  # scored, then shown
     expect(tab.get_by_role("button", name="Play again").first).to_be_visible()
     shot(tab, "play-phone-results")
     tab.goto(server.url + "/daily")
