@@ -1,16 +1,43 @@
-// The paper round's form: players with their lists, handicaps and teams, read into the API's JSON.
+// The paper round's form: players with their lists, handicaps and teams, read into the API's JSON;
+// beside the lists, the board as entered, so that it stays in view while the words are typed.
+import { el } from "./api.js";
+import { renderBoard } from "./board.js";
 import { mountGridEditor } from "./gridinput.js";
+
+// The board entered so far, drawn small beside the players' lists ("_" is a cell not typed yet).
+function showPeek(node, text) {
+  if (!node) return;
+  node.hidden = !text.trim();
+  if (node.hidden) node.replaceChildren();
+  else node.replaceChildren(el("p", { class: "peek-title", text: "The board" }), renderBoard(text, { label: "The board entered above" }));
+}
 
 export function setupRoundForm({ teamPlay, players = ["", ""], sizeFor = () => [5, 5] }) {
   const form = document.getElementById("round-form");
   const container = document.getElementById("players");
   const template = document.getElementById("player-template");
   const boardField = document.getElementById("board");
-  const editor = mountGridEditor(document.getElementById("grid-editor"), boardField, sizeFor);
+  const peek = document.getElementById("board-peek");
+  const teamsNote = document.getElementById("teams-note");
+  const editor = mountGridEditor(document.getElementById("grid-editor"), boardField, sizeFor, {
+    onChange: (text) => showPeek(peek, text),
+  });
   let counter = 0;
 
+  // The Team fields count only in team play: without it they are hidden and disabled, and if
+  // teams were typed before team play was turned off, the form says that they are not used.
   const showTeams = () => {
-    for (const field of form.querySelectorAll(".team-field")) field.hidden = !teamPlay();
+    const on = teamPlay();
+    for (const field of form.querySelectorAll(".team-field")) {
+      field.hidden = !on;
+      field.querySelector("input").disabled = !on;
+    }
+    if (!teamsNote) return;
+    const typed = [...new Set([...form.querySelectorAll(".player-team")].map((input) => input.value.trim()).filter(Boolean))];
+    teamsNote.textContent = !on && typed.length
+      ? `Team play is off, so the teams typed (${typed.join(", ")}) are not used: each player scores alone. Turn team play on to score by teams.`
+      : "";
+    teamsNote.hidden = !teamsNote.textContent;
   };
   const addPlayer = (name = "", details = {}) => {
     const node = template.content.firstElementChild.cloneNode(true);
@@ -37,6 +64,8 @@ export function setupRoundForm({ teamPlay, players = ["", ""], sizeFor = () => [
     if (typeof player === "string") addPlayer(player);
     else addPlayer(player.name, player);
   }
+  // A round has players: two rows to fill in when none (or one) were carried over.
+  while (container.querySelectorAll(".player").length < 2) addPlayer();
   document.getElementById("add-player").addEventListener("click", () => addPlayer().querySelector(".player-name").focus());
 
   const read = () => {

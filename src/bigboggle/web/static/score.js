@@ -11,6 +11,10 @@ const round = setupRoundForm({
   sizeFor: () => (presets[rulesField.value] ? [presets[rulesField.value].rows, presets[rulesField.value].cols] : [5, 5]),
 });
 teamBox.addEventListener("change", round.showTeams);
+// Another game's board size, while the grid is still empty (a board typed in is never cut).
+rulesField.addEventListener("change", () => {
+  if (!document.getElementById("board").value.trim()) round.editor.resize();
+});
 const errorNode = document.getElementById("round-error");
 const output = document.getElementById("round-result");
 
@@ -53,7 +57,7 @@ tournamentForm.addEventListener("submit", async (event) => {
     });
     const names = [...document.querySelectorAll(".player")].map((node) => ({
       name: node.querySelector(".player-name").value.trim(),
-      team: node.querySelector(".player-team").value.trim(),
+      team: teamBox.checked ? node.querySelector(".player-team").value.trim() : "",
       min: node.querySelector(".player-min").value,
     })).filter((player) => player.name);
     sessionStorage.setItem(`tournament-players:${created.id}`, JSON.stringify(names));

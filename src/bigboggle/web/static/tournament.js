@@ -42,7 +42,8 @@ if (key) {
 if (key && document.getElementById("round-form")) {
   const teamPlay = () => Boolean(document.getElementById("team-play-fixed").value);
   const stored = sessionStorage.getItem(`tournament-players:${data.id}`);
-  let players = stored ? JSON.parse(stored) : ["", ""];
+  // The players named on the scorekeeper (none if it was empty: the form then has two rows).
+  let players = stored ? JSON.parse(stored) : [];
   const last = data.played.filter((result) => !result.unscored).pop();
   if (last) {
     players = Object.entries(last.players).map(([name, player]) => {
@@ -50,7 +51,8 @@ if (key && document.getElementById("round-form")) {
       return { name, team: team ? team[0] : "", min: player.min_length === 3 ? "3" : "" };
     });
   }
-  const round = setupRoundForm({ teamPlay, players });
+  const { rows, cols } = document.getElementById("next-round").dataset;
+  const round = setupRoundForm({ teamPlay, players, sizeFor: () => [Number(rows) || 5, Number(cols) || 5] });
   const errorNode = document.getElementById("round-error");
   round.form.addEventListener("submit", async (event) => {
     event.preventDefault();
