@@ -23,6 +23,10 @@ from bigboggle.errors import RulesError
 from bigboggle.family import OFFENSIVE, is_offensive
 from bigboggle.judge import Judge
 from bigboggle.rules import RULES_OPTIONS, check_options
+from bigboggle.services.paper_games import PaperTournaments
+from bigboggle.services.rooms import RoomSettings
+from bigboggle.services.shelf import DictionaryShelf
+from bigboggle.services.store import Store
 from bigboggle.verdicts import VERDICT_LABELS, Verdict
 from bigboggle.web import create_app
 from conftest import FakeClock
@@ -352,3 +356,31 @@ def test_the_script_names_a_line_of_cuss_it_cannot_read(tmp_path: Path) -> None:
     cuss = _package(tmp_path / "c.tgz", "cuss", {"index.js": broken, "license": "MIT"})
     with pytest.raises(tool.BuildError, match=r"line 11: unexpected '  shit: maybe,'"):
         tool.build(naughty, cuss, tmp_path, dictionary=set())
+
+
+# -- the games that take the option --------------------------------------------------------------
+
+
+def test_a_tournament_with_the_family_option_refuses_offensive_words(
+    db_url: str, clock: FakeClock
+) -> None:
+    tournaments = PaperTournaments(Store(db_url), DictionaryShelf(), clock)
+    created = tournaments.create("Sunday", "classic", options={"family": True}, target=50)
+    lists = {"ann": ["shit", "tick"], "bob": ["shit"]}
+    scored, view = tournaments.add_round(
+        created.tournament.id, {"board": BOARD, "players": lists}, created.key
+    )
+    ann, bob = (scored.result["players"][name]["words"] for name in ("ann", "bob"))
+    assert [word["verdict"] for word in ann] == ["refused", "scored"]
+    assert bob[0]["verdict"] == "refused" and bob[0]["offensive"] is True
+    assert view.to_json()["totals"] == {"ann": 1, "bob": 0}
+    with pytest.raises(RulesError, match=r"option family='no' must be true or false"):
+        tournaments.create("Monday", options={"family": "no"})
+
+
+def test_a_rooms_settings_take_the_family_option() -> None:
+    settings = RoomSettings.from_json({"rules": "classic", "options": {"family": True}})
+    assert settings.ruleset().family is True
+    assert RoomSettings.from_json({"rules": "classic"}).ruleset().family is False
+    with pytest.raises(RulesError, match=r"option family=1 must be true or false"):
+        RoomSettings.from_json({"options": {"family": 1}})

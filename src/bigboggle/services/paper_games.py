@@ -59,7 +59,16 @@ from .store import Store, TournamentRoundRow, TournamentRow
 MAX_ROUNDS = MAX_TOURNAMENT_ROUNDS
 #: Rules options a tournament may set (the timer is the players' own sand-glass).
 TOURNAMENT_OPTIONS = frozenset(
-    {"advanced", "min_length", "challenge", "challenge_bonus", "teams", "duplicates", "scoring"}
+    {
+        "advanced",
+        "min_length",
+        "challenge",
+        "challenge_bonus",
+        "teams",
+        "duplicates",
+        "scoring",
+        "family",
+    }
 )
 
 

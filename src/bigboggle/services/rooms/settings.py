@@ -22,7 +22,9 @@ from ...round_setup import clean_handicaps, clean_teams, seat_handicaps, seat_te
 from ...rules import MAX_TIMER, Rules, check_options
 
 #: Rules options a room may set (besides the timer and the dictionary).
-ROOM_OPTIONS = frozenset({"advanced", "min_length", "challenge", "challenge_bonus", "duplicates"})
+ROOM_OPTIONS = frozenset(
+    {"advanced", "min_length", "challenge", "challenge_bonus", "duplicates", "family"}
+)
 
 
 @dataclass(frozen=True)
