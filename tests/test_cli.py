@@ -1140,7 +1140,7 @@ def test_seeds_any_up_to_max_seed_and_fresh_ones_below_the_fresh_bound() -> None
         assert 0 <= fresh < FRESH_SEED_BOUND
 
 
-# -- issue 13: what a new player hits ------------------------------------------------------------
+# -- what a new player meets first -------------------------------------------------------------
 
 
 def test_bigboggle_alone_prints_the_help_not_an_error() -> None:

@@ -400,7 +400,7 @@ def test_boards_to_order_in_the_terminal_game(standard: Dictionary) -> None:
 
 
 def test_a_repeat_says_what_the_word_was(standard: Dictionary) -> None:
-    """A word typed again is told its own verdict, not "already found" (issue 13, defect 9)."""
+    """A word typed again is told its own verdict; only a good word reads "already found"."""
     app = solo_app(standard, FakeClock())
 
     async def script(pilot: Pilot[None]) -> None:
