@@ -3,8 +3,9 @@
 - The solver hides the offensive words of a board built to hold some behind one "N offensive
   words hidden - Show" toggle (keyboard-usable); Show shows them, and the choice is remembered
   after a reload, in both directions.
-- On a phone (390x844) and on a desktop, the solver's board stays in view while the word list
-  scrolls: a word tapped low in the list draws its path where the player can see it (defect 5).
+- On a phone (390x844, dark theme) and on a desktop, the solver's board stays in view while the
+  word list scrolls: a word tapped low in the list draws its path where the player can see it
+  (defect 5). Both filter states and the phone's dark theme are checked with axe-core.
 """
 
 from __future__ import annotations
@@ -112,7 +113,9 @@ def in_view(box: dict[str, float], height: float) -> bool:
 def test_the_solvers_board_stays_in_view_while_the_words_scroll(
     open_page: Any, server: LiveServer, size: dict[str, int]
 ) -> None:
-    tab = open_page(**size, has_touch=True)
+    # The phone in the dark theme (its colours are checked by axe below), the desktop in light.
+    scheme = "dark" if size is PHONE else "light"
+    tab = open_page(**size, has_touch=True, color_scheme=scheme)
     tab.goto(solver_url(server))
     board = tab.locator(".solve-result .board")
     expect(board).to_be_visible()
@@ -139,5 +142,6 @@ def test_the_solvers_board_stays_in_view_while_the_words_scroll(
     if size is PHONE:
         # At least a third of the screen is left for the words.
         assert board_box["height"] <= height * 0.5, board_box
-        assert_axe_clean(tab, "the solver on a phone, scrolled")
+        assert tab.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+        assert_axe_clean(tab, "the solver on a phone in the dark theme, scrolled")
     shot(tab, f"family-solver-scrolled-{size['width']}")
