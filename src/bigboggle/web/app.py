@@ -186,6 +186,7 @@ DOCS_PAGE = """<!doctype html>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>bigboggle API</title>
   <link rel="stylesheet" href="/static/docs/swagger-ui.css">
+  <link rel="stylesheet" href="/static/docs.css">
   <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 </head>
 <body>
