@@ -1,21 +1,25 @@
 // The family filter on the pages: offensive words (items `li.offensive`, marked from the core's
 // `"offensive": true`, bigboggle.family) are hidden from word lists unless this browser's player
 // asked to see them. One toggle before each list says how many are hidden and shows or hides
-// them; the choice is remembered in localStorage and applies to every filtered list at once
-// (then the document gets a "bigboggle:family" event, detail {show}).
+// them; the choice is remembered in localStorage (key "bigboggle:show-offensive") and applies to
+// every filtered list at once, in every tab (then the document gets a "bigboggle:family" event,
+// detail {show}).
 import { el } from "./api.js";
 
 const KEY = "bigboggle:show-offensive";
 // The lists filtered on this page, each with its toggle (null while it has no offensive word).
 const toggles = new Map();
 let counter = 0;
+// The choice made on this page when the browser would not store it (private mode).
+let unstored = null;
 
 // Whether this browser's player asked to see offensive words (default: no).
 export function showOffensive() {
+  if (unstored !== null) return unstored;
   try {
     return localStorage.getItem(KEY) === "true";
   } catch {
-    return false; // storage refused (private mode, a sandboxed frame): the default
+    return false; // storage refused (a sandboxed frame): the default
   }
 }
 
@@ -24,13 +28,24 @@ export function setShowOffensive(show) {
   try {
     if (show) localStorage.setItem(KEY, "true");
     else localStorage.removeItem(KEY);
+    unstored = null;
   } catch {
-    // Not remembered; the page still follows the choice until it is left.
+    unstored = Boolean(show); // not remembered; this page follows the choice until it is left
   }
+  reapply(show);
+}
+
+// Every filtered list follows `show`; then the document hears of it, for a page that counts
+// what it shows (the solver's "N words shown").
+function reapply(show) {
   for (const list of [...toggles.keys()]) applyFamilyFilter(list, show);
-  // For a page that counts what it shows (the solver's "N words shown").
   document.dispatchEvent(new CustomEvent("bigboggle:family", { detail: { show } }));
 }
+
+// Another tab of this browser changed the choice: follow it here too.
+window.addEventListener("storage", (event) => {
+  if (event.key === KEY || event.key === null) reapply(showOffensive());
+});
 
 function plural(n) {
   return `${n} offensive word${n === 1 ? "" : "s"}`;
