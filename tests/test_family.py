@@ -85,6 +85,9 @@ def test_the_list_loads_and_holds_only_playable_lowercase_words() -> None:
         "niggle",
         "tinker",
         "spit",
+        "cocky",
+        "booby",
+        "spunky",
     ],
 )
 def test_innocent_words_are_not_offensive(word: str) -> None:

@@ -33,8 +33,8 @@ How the list is made (no word is added or removed by hand):
    rest (``shrimping``, ``pegging``, ``skeet``, ``domination``, ``hardcore``) are everyday
    words that only one list flags, which a word game should not hide.
 3. Inflections come from a source or from bigboggle's dictionary, never invented: a ``cuss`` word rated 1 or 2 is added
-   when it is a kept word plus ``s``, ``es``, ``ed``, ``ing``, ``ings``, ``er``, ``ers`` or
-   ``y`` (``fucked``, ``sluts``, ``wanker``); and a kept word's plural (``s``, or ``es`` after
+   when it is a kept word plus ``s``, ``es``, ``ed``, ``ing``, ``ings``, ``er`` or ``ers``
+   (``fucked``, ``sluts``, ``wanker``; not ``y``, which makes ``cocky`` of ``cock``); and a kept word's plural (``s``, or ``es`` after
    ``s``, ``x``, ``z``, ``ch``, ``sh``) is added when bigboggle's own ``huge`` dictionary
    (SCOWL) holds it (``cunts``, ``whores``, ``snatches``; so ``spic`` never yields ``spices``).
 
@@ -75,7 +75,8 @@ CUSS_ENTRY_RE = re.compile(
 )
 CUSS_START = "export const cuss = {"
 #: Endings by which a cuss word counts as an inflection of a kept word.
-INFLECTIONS = ("s", "es", "ed", "ing", "ings", "er", "ers", "y")
+#: (Not "y": it makes adjectives, and cocky, booby and spunky are everyday words.)
+INFLECTIONS = ("s", "es", "ed", "ing", "ings", "er", "ers")
 #: Endings after which a plural takes ``es`` rather than ``s``.
 SIBILANTS = ("s", "x", "z", "ch", "sh")
 
