@@ -180,6 +180,10 @@ def test_a_scored_word_arrives_with_its_points_and_the_meter_moves(
         f"5 of {total} points ({round(500 / total, 1):g}%)"
     )
     assert tab.evaluate("window.__sounds") == []  # sounds off: not one call
+    height = tab.viewport_size["height"]
+    for selector in (".board", "#word", "#verdict", "#board-meter"):  # all in view on a desktop
+        box = tab.locator(selector).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
     # Sounds on: the toggle says so, plays one note to show it, and each scored word plays.
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
@@ -342,6 +346,13 @@ def test_on_a_phone_the_board_field_and_verdict_stay_in_view(
     expect(tab.locator("#verdict")).to_contain_text(f"{traced.word}: scored")
     in_view(".board")
     assert tab.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    # The on-screen keyboard takes the lower part of the screen: the board gives way.
+    tab.set_viewport_size({"width": PHONE["width"], "height": 520})
+    viewport = tab.viewport_size
+    tab.locator("#word").focus()
+    for selector in (".board", "#word", "#verdict"):
+        in_view(selector)
+    tab.set_viewport_size(PHONE)
     assert_axe_clean(tab, "a running game on a phone")
     shot(tab, "play-phone-running")
     tab.screenshot(path=str(SHOTS / "play-phone-running-viewport.png"))  # what the player sees
