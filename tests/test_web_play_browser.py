@@ -292,6 +292,12 @@ def test_the_family_filter_on_play_and_among_the_missed_words(
     page.wait_for_url("**/games/*")
     _, game = server.call("GET", "/api/games/" + page.url.rsplit("/", 1)[1])
     assert game["options"].get("family") is True
+    key = page.evaluate(f"localStorage.getItem('bigboggle:key:{game['id']}')")
+    server.call("POST", f"/api/games/{game['id']}/finish", headers={"X-Game-Key": key})
+    page.reload()
+    expect(page.locator(".summary").first).to_contain_text("family filter")
+    page.get_by_role("link", name="Change settings").first.click()
+    expect(page.get_by_label("Family filter")).to_be_checked()
     # An unfiltered game's missed words hide the offensive ones, behind a toggle.
     plain = start_game(server, board=BOARD)
     server.call("POST", f"/api/games/{plain['id']}/finish", headers={"X-Game-Key": plain["key"]})
