@@ -114,6 +114,12 @@ def test_a_typed_q_is_the_qu_cube_on_score_and_solve(
     page.keyboard.type("e")
     expect(page.locator("#board")).to_have_value("QuEA*__/___X_/_____/_____/_____")
     expect(cells).to_have_count(25)
+    # By keyboard alone: the grid is one tab stop (the cell the cursor is in), arrows move in it.
+    page.locator("#board").focus()
+    page.keyboard.press("Tab")
+    expect(cells.nth(2)).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.locator("#rules")).to_be_focused()
 
     # The solver: the same grid; the board solves, and the page after it keeps all 25 cubes.
     page.goto(server.url + "/solve")
@@ -129,6 +135,11 @@ def test_a_typed_q_is_the_qu_cube_on_score_and_solve(
         "L", "I", "N", "E", "S", "T", "Qu", "A", "R", "D", "H", "E", "M", "O", "P",
         "A", "B", "C", "K", "I", "P", "S", "T", "E", "W",
     ]  # fmt: skip
+    # A board the server refused comes back in a grid of the rules' size, not cut to its rows.
+    page.goto(server.url + "/solve?board=LINES/TQ")
+    expect(page.locator("#solve-error")).to_contain_text("row 2 has 2 cells")
+    expect(page.locator(".grid-cells input")).to_have_count(25)
+    assert cell_values(page)[:8] == [*"LINES", "T", "Qu", ""]
     # A grid with a cube missing is not sent: the grid says which cell, and nothing moves.
     address = page.url
     clear_board(page)
@@ -167,12 +178,13 @@ def test_grid_sizes_two_letter_faces_blanks_and_paste(
     expect(cells).to_have_count(36)
     no_sideways_scroll(page)
     shot(page, "test_grid_sizes-6x6-phone")
-    # "[He" then Tab finishes a two-letter face too.
-    page.locator(".grid-cells input").nth(35).click()
+    # "[He" then Tab finishes a two-letter face too, and the next cell is next.
+    page.locator(".grid-cells input").nth(34).click()
     page.keyboard.type("[he")
     page.keyboard.press("Tab")
+    page.keyboard.type("r")
     expect(page.locator("#board")).to_have_value(
-        "[Th]ABCDE/.FGHIJ*/KLMNOP/QuRSTUV/WXYZAB/.C[In]EF[He]"
+        "[Th]ABCDE/.FGHIJ*/KLMNOP/QuRSTUV/WXYZAB/.C[In]E[He]R"
     )
     # A whole board pasted into a cell gives the grid its shape (a 5x5 into a 6x6 grid).
     paste_into_grid(page, "lines/tquard/hemop/abcki/pstew", cell=3)
@@ -254,7 +266,7 @@ def test_a_tournament_from_an_empty_scorekeeper_has_player_rows(
 ) -> None:
     from playwright.sync_api import expect
 
-    page = open_page(**DESKTOP)
+    page = open_page(**PHONE, has_touch=True)
     page.goto(server.url + "/score")
     page.fill("#t-name", "Empty start")
     page.get_by_role("button", name="Start a tournament").click()
@@ -270,19 +282,19 @@ def test_a_tournament_from_an_empty_scorekeeper_has_player_rows(
     expect(page.locator("#rounds > details")).to_have_count(1)
     # The next round's form has the players named in the last one.
     expect(page.locator(".player-name").nth(1)).to_have_value("bob")
+    no_sideways_scroll(page)
 
 
 TEAM_LISTS = {"ann": ["lines", "arsenite"], "bob": ["lines", "romaine"], "cat": ["moraines"]}
 TEAMS = {"red": ["ann", "bob"], "blue": ["cat"]}
 
 
-@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_team_totals_add_up_on_screen(
-    open_page: Callable[..., Any], server: LiveServer, standard: Dictionary, size: dict[str, int]
+    open_page: Callable[..., Any], server: LiveServer, standard: Dictionary
 ) -> None:
     from playwright.sync_api import expect
 
-    page = open_page(**size, bypass_csp=True)
+    page = open_page(**DESKTOP, bypass_csp=True)
     page.goto(server.url + "/score")
     page.get_by_label("Team play").check()
     page.get_by_role("button", name="Add a player").click()
@@ -324,7 +336,15 @@ def test_team_totals_add_up_on_screen(
     expect(ranking.locator("td.num")).to_have_text(str(red["score"]))
     expect(view.locator("table.team-sums tr[data-team='blue'] .shared-points")).to_have_text("none")
     no_sideways_scroll(page)
+    shot(page, "test_team_totals-desktop")
+    # The same results on a phone: nothing spills sideways.
+    page.set_viewport_size(PHONE)
+    expect(row.locator(".team-points")).to_be_visible()
+    no_sideways_scroll(page)
     assert axe_violations(page) == []
+    page.emulate_media(color_scheme="dark")  # the dark theme's contrast too
+    assert axe_violations(page) == []
+    shot(page, "test_team_totals-phone-dark")
 
 
 def test_offensive_missed_words_are_hidden_until_asked(

@@ -111,8 +111,9 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
   help.className = "help";
   help.id = "grid-help";
   help.textContent =
-    "Type the board cube by cube; the cursor moves on by itself. Q is the Qu cube, . a blank cube, " +
-    "* after a cube marks the challenge cube, [Th] a two-letter face. You may also paste a whole board.";
+    "Type the board cube by cube; the cursor moves on by itself. Q is the Qu cube; type a dot for a " +
+    "blank cube, * after a cube for the challenge cube, [Th] for a two-letter face. Arrows move between " +
+    "cells, Tab leaves the grid. Or paste a whole board.";
   const grid = document.createElement("div");
   grid.className = "grid-cells";
   grid.setAttribute("role", "group");
@@ -152,6 +153,7 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
       input.setAttribute("aria-label", `Row ${Math.floor(i / cols) + 1}, column ${(i % cols) + 1}`);
       input.setAttribute("aria-describedby", "grid-help");
       input.dataset.index = String(i);
+      input.tabIndex = i === 0 ? 0 : -1; // one tab stop: Tab passes the grid, arrows move in it
       return input;
     });
     grid.replaceChildren(...inputs);
@@ -302,6 +304,12 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
       event.preventDefault();
       const rowStart = i - (i % cols);
       inputs[event.key === "Home" ? rowStart : rowStart + cols - 1].focus();
+    } else if (event.key === "Tab" && !event.shiftKey && inDraft && i + 1 < inputs.length) {
+      // "[Th" then Tab: the face is finished and the next cell is next.
+      event.preventDefault();
+      cells[i] = finished(cells[i]);
+      moved = null;
+      finish(i + 1, { ignored: [] }, null);
     } else if (event.key === "Backspace" && !shown(cells[i]) && i > 0) {
       // On an empty cell, Backspace takes back the cube before it, as in a line of text.
       event.preventDefault();
@@ -311,6 +319,7 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
     }
   });
   grid.addEventListener("focusin", (event) => {
+    for (const input of inputs) input.tabIndex = input === event.target ? 0 : -1;
     if (moving) return;
     moved = null; // the user moved: a "u" or "*" typed now is for this cell
     if (cells[Number(event.target.dataset.index)].draft === null) event.target.select();
