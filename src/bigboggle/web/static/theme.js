@@ -74,6 +74,8 @@
   }
 
   apply(stored());
+  // Scripts run here: style.css may keep room for what they will draw (no layout shift).
+  root.classList.add("js");
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
   else wire();
 })();

@@ -1,0 +1,105 @@
+"""Lighthouse (12.x from npm, ``npm ci``) against Debian's Chromium on the home page, /play and
+/solve, as a phone sees them (Lighthouse's default mobile form factor and throttling):
+performance, accessibility and best practices each score at least 95. The scores are printed
+and each page's full report is kept under ``test-artifacts/lighthouse/``; the README's
+"Quality" paragraph records what was measured."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from browser_support import ROOT, chromium_path
+from live_server import LiveServer
+
+pytestmark = pytest.mark.once
+
+LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
+REPORTS = ROOT / "test-artifacts" / "lighthouse"
+PAGES = ("/", "/play", "/solve")
+CATEGORIES = ("performance", "accessibility", "best-practices")
+#: The bar each category must reach (Lighthouse scores run 0 to 1).
+MINIMUM = 0.95
+
+
+@pytest.fixture(scope="module")
+def lighthouse() -> list[str]:
+    """The command that runs Lighthouse here (skips, or fails under
+    ``BIGBOGGLE_REQUIRE_BROWSER``, without Node, Lighthouse or Chromium)."""
+    required = bool(os.environ.get("BIGBOGGLE_REQUIRE_BROWSER"))
+    missing = None
+    if chromium_path() is None:
+        missing = "Chromium (apt-get install chromium)"
+    elif not LIGHTHOUSE.exists():
+        missing = f"Lighthouse ({LIGHTHOUSE} is missing: run `npm ci` in {ROOT})"
+    if missing:
+        if required:
+            pytest.fail(f"{missing} is required for the Lighthouse check")
+        pytest.skip(f"no {missing}")
+    return ["node", str(LIGHTHOUSE)]
+
+
+def run_lighthouse(command: list[str], url: str, report: Path) -> dict[str, float]:
+    """Lighthouse's category scores for ``url`` (its JSON report saved as ``report``)."""
+    report.parent.mkdir(parents=True, exist_ok=True)
+    chromium = chromium_path()
+    assert chromium is not None
+    done = subprocess.run(
+        [
+            *command,
+            url,
+            "--quiet",
+            "--output=json",
+            f"--output-path={report}",
+            f"--only-categories={','.join(CATEGORIES)}",
+            "--chrome-flags=--headless=new --no-sandbox --disable-gpu --no-first-run",
+        ],
+        env={**os.environ, "CHROME_PATH": chromium},
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
+    assert done.returncode == 0, f"lighthouse failed on {url}: {done.stderr[-2000:]}"
+    result = json.loads(report.read_text())
+    return {name: result["categories"][name]["score"] for name in CATEGORIES}
+
+
+def shortfalls(report: Path) -> list[str]:
+    """The audits that cost points in a report, for a readable failure."""
+    result = json.loads(report.read_text())
+    lines = []
+    for audit in result["audits"].values():
+        score = audit.get("score")
+        if score is not None and score < 0.9 and audit.get("scoreDisplayMode") == "binary":
+            lines.append(f"    {audit['id']}: {audit['title']}")
+        elif score is not None and score < 0.9 and audit.get("scoreDisplayMode") == "numeric":
+            lines.append(f"    {audit['id']}: {audit.get('displayValue', '')} ({score:.2f})")
+    return lines
+
+
+def test_lighthouse_scores_of_the_main_pages(lighthouse: list[str], server: LiveServer) -> None:
+    scores: dict[str, dict[str, float]] = {}
+    for path in PAGES:
+        name = "home" if path == "/" else path.strip("/")
+        scores[path] = run_lighthouse(lighthouse, server.url + path, REPORTS / f"{name}.json")
+    table = "\n".join(
+        f"  {path:8} " + "  ".join(f"{cat} {round(100 * score)}" for cat, score in found.items())
+        for path, found in scores.items()
+    )
+    print(f"\nLighthouse (mobile):\n{table}")
+    failing = {
+        path: [cat for cat, score in found.items() if score < MINIMUM]
+        for path, found in scores.items()
+    }
+    problems = []
+    for path, cats in failing.items():
+        if cats:
+            name = "home" if path == "/" else path.strip("/")
+            problems.append(f"{path}: {', '.join(cats)} below {round(100 * MINIMUM)}")
+            problems += shortfalls(REPORTS / f"{name}.json")
+    assert not problems, f"Lighthouse scores:\n{table}\n" + "\n".join(problems)
