@@ -102,6 +102,9 @@ def test_a_typed_q_is_the_qu_cube_on_score_and_solve(
     type_into_grid(page, "quuA*[th].")
     expect(page.locator("#board")).to_have_value("QuUA*[Th]./_____/_____/_____/_____")
     assert cell_values(page)[:5] == ["Qu", "U", "A*", "Th", "."]
+    page.keyboard.type("*")  # a blank cube is never the challenge cube
+    expect(page.locator(".grid-status")).to_contain_text("a blank cube can't be it")
+    expect(page.locator("#board")).to_have_value("QuUA*[Th]./_____/_____/_____/_____")
     # Backspace takes back the cube before the cursor; arrows move without typing.
     page.keyboard.press("Backspace")
     page.keyboard.press("Backspace")

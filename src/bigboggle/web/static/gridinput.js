@@ -187,12 +187,15 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
     moving = false;
   };
 
+  // The challenge cube is one lettered cube: false for a blank (it could never earn the bonus).
   const markChallenge = (target) => {
-    if (target < 0 || !cells[target].face) return;
+    if (target < 0 || !cells[target].face) return true;
+    if (cells[target].face === ".") return false;
     cells.forEach((cell, i) => {
       if (cell.star && i !== target) cells[i] = { ...cell, star: false };
     });
     cells[target] = { ...cells[target], star: true };
+    return true;
   };
 
   // Fill `items` (from readCubes) into the cells from cell `start`; where the cursor ends.
@@ -200,10 +203,11 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
     let at = start;
     let last = null;
     let overflow = 0;
+    let blankStar = false;
     for (const item of items) {
       if (item.star) {
         const target = last ?? (moved && moved.to === start ? moved.from : cells[start].face ? start : start - 1);
-        if (target !== null) markChallenge(target);
+        if (!markChallenge(target)) blankStar = true;
       } else if (item.row) {
         if (at % cols !== 0) at = Math.min(cells.length, (Math.floor(at / cols) + 1) * cols);
       } else if (at >= cells.length) overflow++;
@@ -216,7 +220,7 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
     }
     if (draft !== null && at < cells.length) cells[at] = { ...EMPTY, draft };
     const q = endsInQ && last !== null && draft === null;
-    return { at, last, overflow, q };
+    return { at, last, overflow, q, blankStar };
   };
 
   // A run of cubes typed or pasted into cell `start`.
@@ -243,13 +247,14 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
     const placed = place(start, read);
     const to = Math.min(placed.at, cells.length - 1);
     moved = placed.last !== null && placed.at > placed.last ? { from: placed.last, to, q: placed.q } : null;
-    finish(placed.at, read, placed.overflow);
+    finish(placed.at, read, placed.overflow, placed.blankStar);
   };
 
-  const finish = (at, read, overflow) => {
+  const finish = (at, read, overflow, blankStar = false) => {
     render();
     toText();
     const notes = [];
+    if (blankStar) notes.push("* marks the challenge cube, which has a letter: a blank cube can't be it");
     if (overflow) notes.push(`${overflow} more cube${overflow === 1 ? "" : "s"} than the grid's ${rows}×${cols} cells: left out`);
     if (read.ignored.length) {
       notes.push(`${JSON.stringify(read.ignored.slice(0, 5).join(""))} left out: a cube is a letter, Qu, [Th], . (blank) or * (challenge)`);
@@ -268,7 +273,9 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
     const wasMoved = moved;
     moved = null;
     if (event.inputType && event.inputType.startsWith("delete")) {
-      cells[i] = { ...EMPTY };
+      // A cube deleted goes whole; a letter deleted from an unfinished "[Th" leaves "[T".
+      const draft = cells[i].draft !== null && value.startsWith("[") ? value : null;
+      cells[i] = { ...EMPTY, draft };
       finish(i, { ignored: [] }, null);
       return;
     }
