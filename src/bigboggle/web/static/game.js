@@ -20,6 +20,25 @@ function soundOf(verdict) {
   return "invalid";
 }
 
+// On a phone the game takes the screen: the board, the field and the verdict in view at once,
+// the board sized to the height left when the on-screen keyboard is up (play.css reads
+// --view-height), and the game brought back into view when that height changes.
+function fitToScreen(game) {
+  const phone = window.matchMedia("(max-width: 40rem)");
+  let viewHeight = null;
+  const fit = () => {
+    const view = window.visualViewport;
+    // The height unzoomed: a pinch zoom changes the visual viewport but is not a keyboard.
+    const height = Math.round(view ? view.height * view.scale : window.innerHeight);
+    if (height === viewHeight) return;
+    viewHeight = height;
+    game.style.setProperty("--view-height", `${height}px`);
+    if (phone.matches) game.scrollIntoView({ block: "start" });
+  };
+  fit();
+  if (window.visualViewport) window.visualViewport.addEventListener("resize", fit);
+}
+
 // The running game: the clock, the words, the feedback.
 function playGame(game) {
   const data = JSON.parse(document.getElementById("game-data").textContent);
@@ -140,21 +159,7 @@ function playGame(game) {
       location.reload();
     }
   });
-  // On a phone the game takes the screen: the board, the field and the verdict in view at once,
-  // the board sized to the height left when the on-screen keyboard is up (play.css reads it).
-  const phone = window.matchMedia("(max-width: 40rem)");
-  let viewHeight = null;
-  const fit = () => {
-    const view = window.visualViewport;
-    // The height unzoomed: a pinch zoom changes the visual viewport but is not a keyboard.
-    const height = Math.round(view ? view.height * view.scale : window.innerHeight);
-    if (height === viewHeight) return;
-    viewHeight = height;
-    game.style.setProperty("--view-height", `${height}px`);
-    if (phone.matches) game.scrollIntoView({ block: "start" });
-  };
-  fit();
-  if (window.visualViewport) window.visualViewport.addEventListener("resize", fit);
+  fitToScreen(game);
   if (key) {
     // The page was drawn without the words (they are private); fetch them with the key.
     api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, withKey)
