@@ -99,7 +99,7 @@ function playGame(game) {
     clock.textContent = formatClock(left);
     announcer.update(left);
     game.classList.toggle("hurry", left <= 10);
-    if (left <= 10 && left > 0 && !hurried) {
+    if (left <= 10 && left > 0 && !hurried && key) {
       hurried = true;
       playSound("hurry");
     }
