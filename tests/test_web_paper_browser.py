@@ -371,3 +371,37 @@ def test_offensive_missed_words_are_hidden_until_asked(
     expect(nude.first).to_be_visible()
     toggle.get_by_role("button", name="Hide").click()
     expect(nude.first).to_be_hidden()
+
+
+@pytest.mark.parametrize("options", [{}, {"duplicates": "keep"}], ids=["cancel", "keep"])
+def test_the_score_json_holds_what_explains_team_totals(
+    standard: Dictionary, options: dict[str, str]
+) -> None:
+    """roundview.js adds each team up from the score JSON alone: its members' points
+    (``players[m].score``, every scored word counted), less what each word several members
+    scored counted more than once (their ``words[].score`` less ``teams[t].words[w]``), is
+    ``teams[t].score``. A challenge cube's bonus and a house rule that keeps words two teams
+    found included."""
+    lists = {
+        "ann": ["lines", "arsenite", "moraines"],
+        "bob": ["lines", "romaine", "moraines"],
+        "cat": ["moraines", "dear"],
+        "dan": ["dear", "lines"],
+    }
+    teams = {"red": ["ann", "bob"], "blue": ["cat", "dan"]}
+    rules = Rules.preset("big").with_options(teams=True, **options)
+    result = score_round("LINES*/TQARD/HEMOP/ABCKI/PSTEW", lists, rules, standard, teams=teams)
+    data = result.to_json()
+    shared_somewhere = False
+    for team, info in data["teams"].items():
+        scored: dict[str, list[int]] = {}
+        for member in info["members"]:
+            for word in data["players"][member]["words"]:
+                if word["verdict"] == "scored":
+                    scored.setdefault(word["word"], []).append(word["score"])
+        extra = sum(sum(points) - info["words"][w] for w, points in scored.items())
+        shared_somewhere |= any(len(points) > 1 for points in scored.values())
+        members = sum(data["players"][m]["score"] for m in info["members"])
+        assert members - extra == info["score"], team
+        assert set(scored) == set(info["words"])
+    assert shared_somewhere
