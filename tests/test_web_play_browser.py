@@ -366,8 +366,11 @@ def test_on_a_phone_the_board_field_and_verdict_stay_in_view(
     tab.get_by_role("button", name="I'm done: end the game").click()
     expect(tab.locator("#score-heading")).to_be_visible(timeout=15_000)  # scored, then shown
     expect(tab.get_by_role("button", name="Play again").first).to_be_visible()
+    in_view("#score-heading")  # the results open at their top, however far play had scrolled
+    in_view("#play-again")
     assert_axe_clean(tab, "a game's results on a phone, dark")
     shot(tab, "play-phone-results")
+    tab.screenshot(path=str(SHOTS / "play-phone-results-viewport.png"))
     tab.goto(server.url + "/daily")
     tab.fill("#player", "Pat")
     tab.get_by_role("button", name="Start the clock").click()

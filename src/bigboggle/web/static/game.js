@@ -25,6 +25,8 @@ function soundOf(verdict) {
 // --view-height), and the game brought back into view when that height changes.
 function fitToScreen(game) {
   const phone = window.matchMedia("(max-width: 40rem)");
+  // The results replace this page by a reload: they open at their top, not where play left off.
+  history.scrollRestoration = "manual";
   let viewHeight = null;
   const fit = () => {
     const view = window.visualViewport;
