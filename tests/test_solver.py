@@ -68,9 +68,9 @@ def small_boards(draw: st.DrawFn) -> Board:
     rows = draw(st.integers(2, 3))
     cols = draw(st.integers(2, 4))
     faces = [[draw(st.sampled_from(FACES)) for _ in range(cols)] for _ in range(rows)]
-    challenge = None
-    if draw(st.booleans()):
-        challenge = (draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))
+    # The challenge cube always shows a letter: it never lands on a blank cell.
+    lettered = [(r, c) for r in range(rows) for c in range(cols) if faces[r][c]]
+    challenge = draw(st.sampled_from(lettered)) if lettered and draw(st.booleans()) else None
     return Board.from_faces(faces, challenge=challenge)
 
 
