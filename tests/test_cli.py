@@ -1227,6 +1227,8 @@ def test_serve_on_a_busy_port_says_so_before_anything_starts(tmp_path: Path) -> 
     assert "Open" not in result.output and len(message.splitlines()) == 1
     assert not (tmp_path / "serve.sqlite3").exists()  # refused before the database was made
     fails(run("serve", "--host", "192.0.2.1", "--port", str(port)), "cannot listen on")
+    message = fails(run("serve", "--host", "bad\x00" + "h" * 100_000), "cannot listen on")
+    assert len(message) <= LONGEST_ERROR
 
 
 def test_serve_help_says_what_the_web_app_offers() -> None:

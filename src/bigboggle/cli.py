@@ -1190,6 +1190,8 @@ def _check_port(host: str, port: int) -> None:
         with socket.socket(family, socket.SOCK_STREAM) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
+    except (UnicodeError, ValueError, TypeError) as exc:  # no resolver takes it (a NUL, ...)
+        _fail(f"cannot listen on --host {quoted(host)}: {exc}")
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             other = port + 1 if 0 < port < 65535 else 8080
