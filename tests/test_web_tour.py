@@ -421,3 +421,48 @@ def test_a_game_from_the_home_page_by_keyboard_alone(page: Any, server: LiveServ
         pytest.fail("Tab never reached the end button")
     page.keyboard.press("Enter")
     expect(page.locator("#score-heading")).to_be_visible()
+
+
+def fetch(server: LiveServer, path: str, headers: dict[str, str] | None = None) -> Any:
+    """GET ``path`` as a browser would, answer unread: its status, headers and raw body."""
+    import urllib.request
+
+    request = urllib.request.Request(server.url + path, headers=headers or {})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return answer.status, answer.headers, answer.read()
+
+
+def test_static_files_are_versioned_cached_and_pages_compressed(server: LiveServer) -> None:
+    """The pages link their style sheet and scripts under URLs versioned by content, which
+    browsers may keep for a year; an unversioned file is revalidated; pages come gzipped."""
+    import gzip
+
+    status, headers, body = fetch(server, "/", {"Accept-Encoding": "gzip"})
+    assert status == 200 and headers["Content-Encoding"] == "gzip"
+    page = gzip.decompress(body).decode()
+    linked = re.search(r'href="(/static/style\.css\?v=([0-9a-f]{12}))"', page)
+    assert linked is not None, "style.css is not linked with a version"
+    _, headers, css = fetch(server, linked.group(1))
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert css == STYLE.read_bytes()
+    _, headers, _ = fetch(server, "/static/api.js")  # imported by modules, unversioned
+    assert headers["Cache-Control"] == "no-cache" and headers["ETag"]
+    assert re.search(r'src="/static/theme\.js\?v=[0-9a-f]{12}"', page)
+
+
+def test_the_home_page_tells_how_todays_daily_board_went(server: LiveServer) -> None:
+    """Today's daily board on the home page: nobody yet, then a finished game's player, score
+    and the board's points (stored numbers: the page solves nothing)."""
+    _, _, before = fetch(server, "/")
+    if b"No one has finished it yet" not in before:  # another test of this server played it
+        assert re.search(rb"\d+ players? so far", before)
+    status, game = server.call("POST", "/api/games", {"player": "dora", "daily": True})
+    assert status == 201, game
+    status, done = server.call(
+        "POST", f"/api/games/{game['id']}/finish", {}, {"X-Game-Key": game["key"]}
+    )
+    assert status == 200, done
+    _, _, after = fetch(server, "/")
+    text = " ".join(after.decode().split())
+    assert re.search(r"\d+ players? so far; best \d+ of \d+ points, by \w+", text), text[:2000]
+    assert f"of {done['max_score']} points" in text
