@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bigboggle import Dictionary, Rules, score_round, solve
-from browser_support import DESKTOP, PHONE, ROOT, shot
+from browser_support import DESKTOP, PHONE, ROOT, SHOTS, shot
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once
@@ -253,6 +253,8 @@ def test_the_team_field_only_with_team_play_and_never_silently_dropped(
         "([x, y]) => document.elementFromPoint(x, y).className", [box["x"] + 20, box["y"] + 10]
     )
     assert on_top == "player-words"
+    SHOTS.mkdir(parents=True, exist_ok=True)  # the screen as the player sees it while typing
+    page.screenshot(path=str(SHOTS / "test_the_team_field-typing-phone.png"))
     no_sideways_scroll(page)
     page.get_by_role("button", name="Score the round").click()
     expect(page.locator("#round-result table.ranking caption")).to_have_text("Players, best first")
