@@ -192,6 +192,14 @@ def test_enable2k_loads(enable2k: Dictionary) -> None:
     assert enable2k.report.not_letters == 0
 
 
+def test_the_load_summary_counts_one_as_one() -> None:
+    words = Dictionary.from_words(["cat", "cat", "a", "qat"])
+    assert words.report.describe() == (
+        "2 words; 1 entry skipped (1 shorter than 3 letters); 1 duplicate; "
+        "1 word with a q not followed by u (never playable)"
+    )
+
+
 def test_words_too_long_for_any_board_are_counted(tmp_path: Path) -> None:
     words = Dictionary.from_words(["cat", "a" * 300, "b" * 255])
     assert sorted(words) == ["b" * 255, "cat"]

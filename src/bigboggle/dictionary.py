@@ -72,7 +72,7 @@ class LoadReport:
 
     def describe(self) -> str:
         """A one-line summary for people."""
-        parts = [f"{self.words} words"]
+        parts = [_count(self.words, "word")]
         if self.skipped:
             reasons = []
             if self.not_letters:
@@ -85,12 +85,19 @@ class LoadReport:
                 reasons.append(
                     f"{self.names} capitalised as names or abbreviations in a list that mixes cases"
                 )
-            parts.append(f"{self.skipped} entries skipped ({', '.join(reasons)})")
+            skipped = _count(self.skipped, "entry", "entries")
+            parts.append(f"{skipped} skipped ({', '.join(reasons)})")
         if self.duplicates:
-            parts.append(f"{self.duplicates} duplicates")
+            parts.append(_count(self.duplicates, "duplicate"))
         if self.q_without_u:
-            parts.append(f"{self.q_without_u} words with a q not followed by u (never playable)")
+            with_q = _count(self.q_without_u, "word")
+            parts.append(f"{with_q} with a q not followed by u (never playable)")
         return "; ".join(parts)
+
+
+def _count(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 word``, ``2 words``; ``1 entry``, ``2 entries``."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def normalise(entry: str) -> str:

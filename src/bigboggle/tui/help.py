@@ -56,7 +56,9 @@ def rules_text(settings: PlaySettings) -> str:
         )
     if settings.target or settings.rounds:
         goal = (
-            f"first to {settings.target} points" if settings.target else f"{settings.rounds} rounds"
+            f"first to {settings.target} points"
+            if settings.target
+            else f"{settings.rounds} round{'' if settings.rounds == 1 else 's'}"
         )
         lines.append(f"  Tournament: {goal}; ties go to the longer words.")
     return "\n".join(lines)
