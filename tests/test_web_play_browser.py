@@ -114,7 +114,10 @@ def test_the_typed_words_path_lights_up_and_a_dead_letter_shows_at_once(
     expect(field).to_have_class("no-path")
     expect(field).to_have_attribute("aria-invalid", "true")
     note = page.locator(".livepath-note")
-    expect(note).to_have_text('"quitx" is not on the board: "x" cannot follow "quit"')
+    expect(note).to_have_text('Not on the board: "x" cannot follow "quit"')
+    field.press_sequentially("y")  # more letters: the same message, not announced again
+    expect(note).to_have_text('Not on the board: "x" cannot follow "quit"')
+    page.keyboard.press("Backspace")
     expect(note).to_have_attribute("aria-live", "polite")
     expect(page.locator(".cell.typing")).to_have_count(3)
     shot(page, "play-dead-letter-desktop")
@@ -135,7 +138,7 @@ def test_the_typed_words_path_lights_up_and_a_dead_letter_shows_at_once(
     field.fill("")
     field.press_sequentially("z")
     expect(field).to_have_class("no-path")
-    expect(note).to_contain_text("no cube starts it")
+    expect(note).to_have_text('Not on the board: no cube starts "z"')
     expect(page.locator(".cell.typing")).to_have_count(0)
     field.fill("")
     # Tracing still works beside typing: a word dragged across its cells is sent.
@@ -149,6 +152,15 @@ def test_the_typed_words_path_lights_up_and_a_dead_letter_shows_at_once(
     page.mouse.up()
     expect(page.locator("#verdict")).to_have_text("theta: scored, 2 points")
     assert_axe_clean(page, "a running game")
+    # Lit again for a new board (a room's next round): one message line, not two.
+    notes = page.evaluate(
+        """async () => {
+          const { lightTyping } = await import('/static/livepath.js');
+          lightTyping(document.querySelector('.board'), document.getElementById('word')).stop();
+          return document.querySelectorAll('.livepath-note').length;
+        }"""
+    )
+    assert notes == 1
 
 
 def test_a_scored_word_arrives_with_its_points_and_the_meter_moves(

@@ -81,26 +81,31 @@ export function findPath(board, word) {
   return search(facesOf(board), normal(word), false).path;
 }
 
-// A short sentence for the polite live region beside the input.
+// A short sentence for the polite live region beside the input. It names where the word
+// stops, not the whole word, so letters typed after a dead one do not repeat the announcement.
 function deadMessage(word, litLength) {
   const letter = word.slice(litLength, litLength + 1);
   return litLength
-    ? `"${word}" is not on the board: "${letter}" cannot follow "${word.slice(0, litLength)}"`
-    : `"${word}" is not on the board: no cube starts it`;
+    ? `Not on the board: "${letter}" cannot follow "${word.slice(0, litLength)}"`
+    : `Not on the board: no cube starts "${letter}"`;
 }
 
 // While the player types in `input`, the word's path lights on `board` (its cells get the class
 // `typing`); when the letters cannot go on, the input gets the class `no-path` and
 // aria-invalid="true", the part that can be spelled stays lit, and one short polite message says
 // so (a live region made after the input's form). clear() puts it all back, for after a word is
-// sent or when a trace takes over.
+// sent or when a trace takes over. stop() clears it and stops listening (a page that draws a
+// new board, a room's next round, calls lightTyping again for it; the message is reused).
 export function lightTyping(board, input) {
-  const note = document.createElement("p");
-  note.className = "livepath-note";
-  note.setAttribute("aria-live", "polite");
   const anchor = input.closest("form") || input;
-  anchor.after(note);
-  let lastMessage = "";
+  let note = anchor.nextElementSibling;
+  if (!note || !note.classList.contains("livepath-note")) {
+    note = document.createElement("p");
+    note.className = "livepath-note";
+    note.setAttribute("aria-live", "polite");
+    anchor.after(note);
+  }
+  let lastMessage = note.textContent;
   // Whether the path on the board is this typing's (a trace's own path is left alone).
   let lit = false;
 
@@ -149,12 +154,17 @@ export function lightTyping(board, input) {
     }
   };
   input.addEventListener("input", update);
+  const clear = () => {
+    light([]);
+    setDead("");
+  };
   return {
-    clear() {
-      light([]);
-      setDead("");
-    },
+    clear,
     update,
+    stop() {
+      input.removeEventListener("input", update);
+      clear();
+    },
   };
 }
 
