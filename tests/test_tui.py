@@ -511,10 +511,16 @@ def test_offensive_missed_words_wait_behind_a_key() -> None:
         assert shown() == [["anus", "1", "missed"], ["sun", "1", "missed"]]
 
     run(app, script)
-    family = PlaySettings(
-        Rules.preset("classic", family=True), words, board=Board("AN/SU"), show_offensive=True
-    )
+    family = PlaySettings(Rules.preset("classic", family=True), words, board=Board("AN/SU"))
     assert "Family filter: offensive words are refused" in rules_text(family)
+    app = BoggleApp(family, clock=FakeClock(), key_guard=0)
+
+    async def refused(pilot: Pilot[None]) -> None:
+        await pilot.press(*"anus", "enter")
+        await pilot.pause()
+        assert text_of(app, "#verdict") == "ANUS: not allowed here (family filter)"
+
+    run(app, refused)
 
 
 @pytest.mark.once

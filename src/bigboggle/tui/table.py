@@ -190,6 +190,10 @@ class TableResultsScreen(GameScreen):
         self.result = result
         self.paths: dict[str, Path | None] = {}
         self.show_offensive: bool | None = None
+        teams = result.teams or {}
+        #: Player -> team, and each team's words several members wrote (team play only).
+        self.team_of = {member: name for name, team in teams.items() for member in team.members}
+        self.shared = {name: result.shared_words(name) for name in teams}
 
     @property
     def game_over(self) -> bool:
@@ -255,11 +259,9 @@ class TableResultsScreen(GameScreen):
     def verdict_text(self, name: str, entry: WordResult, first: WordResult | None) -> str:
         """An entry's verdict, saying what a repeat repeats and when a team shares a word."""
         label = repeat_label(entry, first)
-        result = self.result
-        if entry.verdict is Verdict.SCORED and result.teams is not None:
-            team = next(t for t, side in result.teams.items() if name in side.members)
-            if entry.word in result.shared_words(team):
-                label += f" (shared: once for {team})"
+        team = self.team_of.get(name)
+        if entry.verdict is Verdict.SCORED and team is not None and entry.word in self.shared[team]:
+            label += f" (shared: once for {team})"
         return label
 
     def fill(self) -> None:
