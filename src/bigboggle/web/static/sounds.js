@@ -85,6 +85,12 @@ export function soundToggle(button) {
     if (soundsOn()) playSound("scored");
   });
   show();
+  // Browsers let a page's audio start only after a gesture: wake it at the player's first one,
+  // so a sound that comes on its own (time nearly up) is heard too.
+  const wake = () => {
+    if (soundsOn() && !reducedMotion()) audio();
+  };
+  for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, wake, { once: true, capture: true });
   return {
     get on() {
       return soundsOn();
