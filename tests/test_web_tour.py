@@ -161,8 +161,8 @@ def test_every_page_in_both_themes_and_widths_has_no_serious_axe_violation(
     expect(page.locator("#score-heading")).to_be_visible()
     tour.look("game-results")
 
-    # A room: its lobby, a round being played, the round's results (a 5-second round).
-    status, room = server.call("POST", "/api/rooms", {"host": "ann", "settings": {"timer": 5}})
+    # A room: its lobby, a round being played, the round's results (an 8-second round).
+    status, room = server.call("POST", "/api/rooms", {"host": "ann", "settings": {"timer": 8}})
     assert status == 201, room
     page.evaluate(
         "([code, token]) => { localStorage.setItem(`bigboggle:room:${code}`, token);"
@@ -174,7 +174,8 @@ def test_every_page_in_both_themes_and_widths_has_no_serious_axe_violation(
     tour.look("room-lobby")
     page.locator("#start-round").click()
     expect(page.locator("#play")).to_be_visible()
-    expect(page.locator("#play .cell").first).to_be_visible(timeout=10_000)
+    expect(page.locator("#clock")).to_contain_text("0:", timeout=10_000)  # past the countdown
+    expect(page.locator("#play .cell").first).to_be_visible()
     tour.look("room-playing")
     expect(page.locator("#results")).to_be_visible(timeout=30_000)
     tour.look("room-results")
