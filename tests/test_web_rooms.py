@@ -31,7 +31,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from bigboggle import Dictionary, Rules, solve
 from bigboggle.errors import BudgetExceededError, BusyError
-from bigboggle.limits import ServerLimits
+from bigboggle.limits import PRESENCE_BURST, PRESENCE_RATE, ServerLimits
 from bigboggle.services.compute import run_here
 from bigboggle.services.rooms import GRACE, START_DELAY, Rooms, Seat
 from bigboggle.services.shelf import DictionaryShelf
@@ -1266,3 +1266,116 @@ def test_the_addresses_a_window_keeps_are_limits_pys(clock: FakeClock) -> None:
     for n in range(limits.ADDRESSES_KEPT + 5):
         window.hit(f"10.0.{n // 256}.{n % 256}")
     assert len(window) == limits.ADDRESSES_KEPT
+
+
+# -- presence and rematch ------------------------------------------------------------------------
+
+
+def presence_until(
+    socket: WebSocketTestSession, wanted: dict[str, str], limit: int = 30
+) -> dict[str, Any]:
+    """The first ``presence`` message (skipping others) whose map is ``wanted``."""
+    seen = []
+    for _ in range(limit):
+        message = until(socket, "presence")
+        seen.append(message["presence"])
+        if message["presence"] == wanted:
+            return message
+    raise AssertionError(f"presence never became {wanted}; seen {seen}")
+
+
+def test_a_player_whose_page_closes_is_offline_for_everyone_at_once(client: TestClient) -> None:
+    room = create(client)
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        with client.websocket_connect("/ws") as bob:
+            join(client, bob, room=room["room"], name="bob")
+            assert answer(ann, {"type": "state"})["state"]["presence"] == {
+                "ann": "online",
+                "bob": "online",
+            }
+        presence_until(ann, {"ann": "online", "bob": "offline"})
+        assert answer(ann, {"type": "state"})["state"]["presence"]["bob"] == "offline"
+
+
+def test_a_hidden_tab_is_away_for_everyone_then_online_again(client: TestClient) -> None:
+    room = create(client)
+    with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+        join(client, ann, token=room["token"])
+        join(client, bob, room=room["room"], name="bob")
+        hidden = answer(bob, {"type": "presence", "state": "away"})
+        assert hidden["type"] == "presence" and hidden["presence"]["bob"] == "away"
+        presence_until(ann, {"ann": "online", "bob": "away"})
+        assert answer(ann, {"type": "state"})["state"]["presence"]["bob"] == "away"
+        assert answer(bob, {"type": "presence", "state": "online"})["presence"]["bob"] == "online"
+        presence_until(ann, {"ann": "online", "bob": "online"})
+
+
+def test_a_hidden_host_keeps_the_role(client: TestClient, clock: FakeClock) -> None:
+    """Away is not gone: the host role passes only when the host has no connection open."""
+    room = create(client)
+    with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+        join(client, ann, token=room["token"])
+        join(client, bob, room=room["room"], name="bob")
+        answer(ann, {"type": "presence", "state": "away"})
+        clock.advance(ServerLimits().host_away * 2)
+        assert services(client).rooms.hand_over_if_away(room["room"]) is None
+        assert answer(bob, {"type": "state"})["state"]["host"] == "ann"
+
+
+def test_presence_changes_are_limited_per_connection(client: TestClient, clock: FakeClock) -> None:
+    room = create(client)
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        states = itertools.cycle(["away", "online"])
+        for _ in range(PRESENCE_BURST):
+            assert answer(ann, {"type": "presence", "state": next(states)})["type"] == "presence"
+        refused = answer(ann, {"type": "presence", "state": next(states)})
+        assert refused["code"] == "rate_limited" and "presence" in refused["message"]
+        clock.advance(1 / PRESENCE_RATE)
+        assert answer(ann, {"type": "presence", "state": "away"})["presence"]["ann"] == "away"
+
+
+def test_a_presence_message_is_checked(client: TestClient) -> None:
+    room = create(client)
+    with client.websocket_connect("/ws") as ann:
+        before = answer(ann, {"type": "presence", "state": "away"})
+        assert before["code"] == "not_joined"
+        join(client, ann, token=room["token"])
+        for bad in ({"state": "gone"}, {}, {"state": "away", "player": "bob"}):
+            refused = answer(ann, {"type": "presence", **bad})
+            assert refused["code"] == "bad_message", refused
+        assert answer(ann, {"type": "state"})["state"]["presence"] == {"ann": "online"}
+
+
+def test_a_rematch_is_the_hosts_once_the_game_is_over(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with a_word_in(client, clock, standard) as (ann, bob):
+        assert answer(ann, {"type": "rematch"})["code"] == "not_now"  # not over yet
+        answer(ann, {"type": "end"})
+        assert answer(bob, {"type": "rematch"})["code"] == "not_host"
+
+
+def test_a_rematch_starts_a_new_game_in_the_room_with_the_totals_reset(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    with a_word_in(client, clock, standard) as (ann, bob):
+        answer(ann, {"type": "end"})
+        over = until(bob, "results")
+        assert over["over"] and over["totals"]["bob"] > 0
+        again = answer(ann, {"type": "rematch"})["state"]
+        assert not again["over"] and again["winner"] is None
+        assert again["totals"] == {} and again["rounds_played"] == 0 and again["last"] is None
+        assert again["players"] == ["ann", "bob"]
+        state = until(bob, "state")["state"]
+        while state["over"]:
+            state = until(bob, "state")["state"]
+        assert state["last"] is None and state["totals"] == {}
+        started = answer(ann, {"type": "start"})["state"]
+        assert started["round"]["number"] == 2  # the room's rounds go on counting
+        clock.advance(START_DELAY + 200)
+        client.portal.call(services(client).room_timers.recheck)  # type: ignore[union-attr]
+        results = until(bob, "results")
+        assert results["round"]["number"] == 2 and results["over"] is False
+        assert answer(ann, {"type": "state"})["state"]["rounds_played"] == 1

@@ -94,6 +94,10 @@ ROOM_EVENT_QUEUE = 100
 ADDRESSES_KEPT = 10_000
 #: Rounds' boards and judges kept in memory per process (one per round being played).
 JUDGE_CACHE = 64
+#: Presence changes (a tab hidden, shown again) one connection may send at once, and then
+#: per second: each is told to everyone in the room, so a page toggling fast is refused.
+PRESENCE_BURST = 6
+PRESENCE_RATE = 0.5
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,21 @@ Client to server (``"v": 1`` may be given; another version is refused)::
     {"type": "end"}                                        the host: end the game now; a running
                                                            round is scored as it stands
                                                            (answers state; everyone gets results)
+    {"type": "rematch"}                                    the host, once the game is over: a new
+                                                           game in the same room, same settings,
+                                                           totals from nothing (answers state)
+    {"type": "presence", "state": "away"}                  this page's tab is hidden ("away") or
+                                                           in view again ("online"); at most
+                                                           limits.PRESENCE_BURST at once, then
+                                                           PRESENCE_RATE a second (else
+                                                           rate_limited); answers presence
 
 Server to client, each with ``"v"`` and the room's event counter ``"seq"`` (a gap means a
 missed event: ask for ``state``): ``welcome``, ``state``, ``verdict``, ``results``, ``pong`` and
-``error`` (``{"code", "message", "re"}``). A bad message gets an ``error`` and changes nothing;
+``error`` (``{"code", "message", "re"}``); and ``presence`` (``"seq": null``: presence does not
+move the counter), ``{"presence": {"ann": "online", "bob": "away", "cy": "offline"}}``, sent to
+everyone in the room when a player connects, leaves (their last connection closed) or hides or
+shows their tab; the ``state`` carries the same ``"presence"``. A bad message gets an ``error`` and changes nothing;
 the connection stays open. The ``state``'s ``host`` says who the host is now: when the host has
 been away too long the role passes to the next connected player, and a fresh ``state`` says so.
 
@@ -146,6 +157,15 @@ class End(_Message):
     type: Literal["end"]
 
 
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+class PresenceChange(_Message):
+    type: Literal["presence"]
+    state: Literal["online", "away"]
+
+
 class StateRequest(_Message):
     type: Literal["state"]
     since: int | None = Field(None, ge=0)
@@ -156,11 +176,22 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Configure | Start | Submit | StateRequest | Ping | Kick | End,
+    Join | Configure | Start | Submit | StateRequest | Ping | Kick | End | Rematch | PresenceChange,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = ("join", "configure", "start", "submit", "state", "ping", "kick", "end")
+MESSAGE_TYPES = (
+    "join",
+    "configure",
+    "start",
+    "submit",
+    "state",
+    "ping",
+    "kick",
+    "end",
+    "rematch",
+    "presence",
+)
 
 
 def parse(raw: str | bytes, limit: int = MAX_MESSAGE_BYTES) -> ClientMessage:

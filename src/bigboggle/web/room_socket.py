@@ -31,6 +31,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import BoggleError, NotFoundError
+from ..limits import PRESENCE_BURST, PRESENCE_RATE
 from ..services.rooms import GRACE, Rooms, Seat, normal_code
 from . import protocol
 from .error_table import code_of
@@ -38,7 +39,7 @@ from .hub import LocalHub
 from .plumbing import services
 from .protocol import CloseCode, ErrorCode
 from .room_guards import RoomGuards, TokenBucket, client_address
-from .room_timers import RoomTimers, end_if_due
+from .room_timers import RoomTimers, end_if_due, publish_presence
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,8 @@ class Connection:
         self.queue: asyncio.Queue[dict[str, Any]] | None = None
         self.forwarder: asyncio.Task[None] | None = None
         self.bucket = TokenBucket(self.limits.ws_burst, self.limits.ws_rate, rooms.clock)
+        #: Presence changes are told to the whole room: a bucket of their own, smaller.
+        self.presence_bucket = TokenBucket(PRESENCE_BURST, PRESENCE_RATE, rooms.clock)
         self.dropped = 0
         self.warned = False
         self.closed = False
@@ -192,9 +195,32 @@ class Connection:
                 self.timers.watch_round(seat.room, moved=True)
             await self.send_state(msg.id)
             await self.hub.publish(seat.room, {"kind": "ended" if ended else "changed"})
+        elif isinstance(msg, protocol.Rematch):
+            await run_in_threadpool(self.rooms.rematch, seat)
+            await self.send_state(msg.id)
+            await self.hub.publish(seat.room, {"kind": "changed"})
+        elif isinstance(msg, protocol.PresenceChange):
+            await self.change_presence(seat, msg)
         elif isinstance(msg, protocol.StateRequest):
             await end_if_due(self.rooms, self.hub, seat.room, self.metrics)
             await self.send_state(msg.id)
+
+    async def change_presence(self, seat: Seat, msg: protocol.PresenceChange) -> None:
+        """The page's tab was hidden or shown: stored, answered with the room's presence, and
+        told to everyone (only if it changed anything), within the presence rate."""
+        if not self.presence_bucket.take():
+            self.metrics.refused(ErrorCode.RATE_LIMITED)
+            raise protocol.ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"presence changes too often (at most {PRESENCE_BURST} at once, then one "
+                f"every {1 / PRESENCE_RATE:g} s); this one is not recorded",
+                msg.id,
+            )
+        changed = await run_in_threadpool(self.rooms.set_away, seat, msg.state == "away")
+        presence = await publish_presence(self.rooms, self.hub, seat.room) if changed else None
+        if presence is None:
+            presence = await run_in_threadpool(self.rooms.presence, seat.room)
+        await self.send(protocol.message("presence", None, re=msg.id, presence=presence))
 
     async def join(self, msg: protocol.Join) -> None:
         if self.seat is not None:
@@ -245,6 +271,8 @@ class Connection:
             fields["token"] = token
         if token is not None or presence.new_host is not None:
             await self.hub.publish(seat.room, {"kind": "changed"})
+        else:  # a player back: everyone sees them online (a "changed" state says it too)
+            await publish_presence(self.rooms, self.hub, seat.room)
         await self.send(protocol.message("welcome", None, **fields))
         await self.send_state(None)
 
@@ -258,6 +286,11 @@ class Connection:
         while True:
             event = await self.queue.get()
             try:
+                if event.get("kind") == "presence":  # public, read once by its publisher
+                    await self.send(
+                        protocol.message("presence", None, presence=event.get("presence", {}))
+                    )
+                    continue
                 if event.get("kind") == "kicked" and event.get("player") == self.seat.player:
                     await self.close(
                         CloseCode.KICKED,

@@ -194,7 +194,8 @@ class RoomTimers:
         self._tasks.spawn(work)
 
     async def left(self, seat: Seat) -> None:
-        """A connection of ``seat`` closed: count it, and time the host's absence."""
+        """A connection of ``seat`` closed: count it, time the host's absence, and tell the
+        room (a player whose last connection closed is offline at once)."""
         try:
             host_due = await run_in_threadpool(self.rooms.disconnected, seat)
         except Exception:  # the database is gone: presence is reset at start-up
@@ -202,6 +203,7 @@ class RoomTimers:
             return
         if host_due is not None:
             self.at((seat.room, "host"), host_due)
+        await publish_presence(self.rooms, self.hub, seat.room)
 
     async def _watch(self, room: str) -> None:
         try:
@@ -270,3 +272,17 @@ async def end_if_due(rooms: Rooms, hub: LocalHub, room: str, metrics: Metrics | 
     except Exception as exc:  # Redis away: the round is scored; players see it on their resync
         log.warning("could not announce the end of a round of room %s: %r", room, exc)
     return "scored"
+
+
+async def publish_presence(rooms: Rooms, hub: LocalHub, room: str) -> dict[str, str] | None:
+    """Tell everyone in ``room`` (in every process) who is online, away or offline, as the
+    store says now; the event carries the map, so no connection reads the database for it.
+    Returns the map, or ``None`` if it could not be read or sent (logged: presence comes
+    again with the next state)."""
+    try:
+        presence = await run_in_threadpool(rooms.presence, room)
+        await hub.publish(room, {"kind": "presence", "presence": presence})
+    except Exception as exc:
+        log.warning("could not tell room %s who is present: %r", room, exc)
+        return None
+    return presence

@@ -92,3 +92,18 @@ def round_players(played: RoomRoundRow) -> list[str]:
     """The players of a round: those seated when it started, in join order."""
     players: list[str] = played.settings["players"]
     return players
+
+
+def seat_presence(session: Session, code: str) -> dict[str, str]:
+    """Each seated player's presence, in join order: ``"online"`` (a connection open, its
+    tab in view), ``"away"`` (connected, but the tab is hidden: ``away_since`` is set while
+    connected) or ``"offline"`` (no connection open)."""
+    rows = session.execute(
+        select(RoomPlayerRow.name, RoomPlayerRow.sockets, RoomPlayerRow.away_since)
+        .where(RoomPlayerRow.room == code, RoomPlayerRow.kicked_at.is_(None))
+        .order_by(RoomPlayerRow.id)
+    ).all()
+    return {
+        name: "offline" if not sockets else "online" if away_since is None else "away"
+        for name, sockets, away_since in rows
+    }

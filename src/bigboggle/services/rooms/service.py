@@ -52,6 +52,7 @@ from .queries import (
     lock_round,
     played_settings,
     round_players,
+    seat_presence,
     seated_players,
 )
 from .scoring import CatchUp, RoundEnds
@@ -283,6 +284,33 @@ class Rooms:
                 return Presence(new_host=row.name)
         return Presence()
 
+    def set_away(self, seat: Seat, away: bool) -> bool:
+        """The seat's page says its tab is hidden (``away``) or in view again: while the seat
+        has a connection open, ``away_since`` says since when it is away (with none open,
+        since when it has had none, as before). Returns whether anything changed (a seat with
+        no connection open, or already so, changes nothing)."""
+        with self.store.write_session() as session:
+            row = session.scalar(
+                select(RoomPlayerRow)
+                .where(
+                    RoomPlayerRow.room == seat.room,
+                    RoomPlayerRow.name == seat.player,
+                    RoomPlayerRow.kicked_at.is_(None),
+                )
+                .with_for_update()
+            )
+            if row is None or not row.sockets or (row.away_since is not None) == away:
+                return False
+            row.away_since = self.clock() if away else None
+            return True
+
+    def presence(self, code: str) -> dict[str, str]:
+        """Each seated player's presence, in join order: ``"online"``, ``"away"`` (connected,
+        the tab hidden) or ``"offline"`` (no connection open); read from the store, so every
+        server process on it answers alike."""
+        with self.store.session() as session:
+            return seat_presence(session, normal_code(code))
+
     def reset_presence(self) -> None:
         """Forget every connection (for a server that is the only one on its database, at
         start-up: connections of a process that died are not open any more)."""
@@ -408,6 +436,26 @@ class Rooms:
                     locked.deadline = max(now, locked.starts_at)
             bump(session, seat.room)
         return self.end_round_if_due(seat.room, grace=False)
+
+    def rematch(self, seat: Seat) -> None:
+        """The host starts a new game in the room once the last one is over: the same
+        settings and players, the totals from nothing (the earlier rounds stay readable, and
+        belong to the game before: :attr:`Standings.first_round`)."""
+        with self.store.write_session() as session:
+            room = lock_room(session, seat.room)
+            self._require_host(room, seat)
+            self._require_open(room)
+            if not room.over:
+                raise GameStateError("the game is not over yet; a rematch comes after it")
+            if current_round(session, seat.room) is not None:
+                raise GameStateError("the last round is still being scored; try again")
+            played = session.scalar(
+                select(func.max(RoomRoundRow.number)).where(RoomRoundRow.room == seat.room)
+            )
+            room.standings = Standings(first_round=(played or 0) + 1).to_json()
+            room.over = False
+            room.active_at = self.clock()
+            bump(session, seat.room)
 
     # -- words -------------------------------------------------------------------------------
 
@@ -558,6 +606,9 @@ class Rooms:
             players = seated_players(session, seat.room)
             current = current_round(session, seat.room)
             last = last_scored(session, seat.room)
+            presence = seat_presence(session, seat.room)
+        if last is not None and last.number < standings.first_round:
+            last = None  # a round of the game before a rematch
         playing = None
         if current is not None:
             playing = RoomRoundView(
@@ -588,6 +639,7 @@ class Rooms:
             rounds_played=standings.rounds,
             over=room.over,
             winner=standings.winner(room.over),
+            presence=presence,
         )
 
     def public(self, code: str) -> RoomPublicView:

@@ -37,6 +37,9 @@ class Standings:
     rounds: int = 0
     totals: dict[str, int] = field(default_factory=dict)
     lengths: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: The number of this game's first round in the room: a rematch starts a new game (its
+    #: totals from nothing) in the same room, whose earlier rounds belong to the games before.
+    first_round: int = 1
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Standings:
@@ -44,15 +47,19 @@ class Standings:
             int(data.get("rounds", 0)),
             dict(data.get("totals", {})),
             {name: dict(counts) for name, counts in data.get("lengths", {}).items()},
+            int(data.get("first_round", 1)),
         )
 
     def to_json(self) -> dict[str, Any]:
         """The totals as stored (copies: storing them shares nothing with this object)."""
-        return {
+        stored: dict[str, Any] = {
             "rounds": self.rounds,
             "totals": dict(self.totals),
             "lengths": {name: dict(counts) for name, counts in self.lengths.items()},
         }
+        if self.first_round != 1:  # a rematch's (a room's first game stores what it did)
+            stored["first_round"] = self.first_round
+        return stored
 
     def add(self, tally: Mapping[str, Any]) -> None:
         """Count one scored round (its :func:`tally_of`)."""

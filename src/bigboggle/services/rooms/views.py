@@ -7,7 +7,7 @@ front ends send ``view.to_json()`` as it is; nothing here is an ORM row or reads
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -110,6 +110,8 @@ class RoomView:
     rounds_played: int
     over: bool
     winner: str | None
+    #: Each seated player's presence: ``"online"``, ``"away"`` (tab hidden) or ``"offline"``.
+    presence: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,6 +130,7 @@ class RoomView:
             "rounds_played": self.rounds_played,
             "over": self.over,
             "winner": self.winner,
+            "presence": dict(self.presence),
         }
 
 
