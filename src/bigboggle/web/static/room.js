@@ -1,11 +1,18 @@
 // A multiplayer room over the WebSocket protocol (see bigboggle/web/protocol.py): join or come
 // back with the private token kept in this browser, play rounds on the server's clock, see results.
+// One board on screen: a new round hides the last round's results (the totals stay); the board
+// stays hidden through the countdown; a word that cannot be sent yet says why, where its verdict
+// would go. Presence (online / away / offline) is shown per player; this page says "away" while
+// its tab is hidden.
 import { el } from "./api.js";
 import { renderBoard } from "./board.js";
 import { clockAnnouncer, formatClock } from "./clock.js";
+import { addScoredWord } from "./feedback.js";
+import { lightTyping } from "./livepath.js";
 import { renderRound } from "./roundview.js";
+import { playSound, soundToggle } from "./sounds.js";
 import { traceable } from "./trace.js";
-import { verdictSentence, wordItem } from "./words.js";
+import { plural, verdictSentence, wordItem } from "./words.js";
 
 const root = document.getElementById("room");
 const code = root.dataset.room;
@@ -21,12 +28,16 @@ let offset = 0; // server clock minus this device's clock, in seconds
 let nextId = 1;
 let retry = 0;
 let tracer = null;
+let typing = null;
 let boardText = null;
 let shownResults = 0;
 let lastSeq = null; // the room's event counter as last seen: a gap means news was missed
 let knownHost = null; // the host as last seen: a change is announced
 let stopped = false; // the server closed this page's connection for good (removed, replaced)
 let timeUpShown = false; // "Time is up" said for the round in play
+let hurried = false; // the "time nearly up" sound played for the round in play
+let lastPhase = null;
+let presence = {};
 const announcer = clockAnnouncer($("clock-announce"));
 
 // Errors after which reconnecting would not help (the server closes the socket after them).
@@ -36,8 +47,10 @@ const FINAL_ERRORS = {
   too_many_sockets: "Too many connections from your address; close some tabs and reload.",
   flooding: "This page sent too many messages and was disconnected; reload to come back.",
 };
+const PRESENCE_LABELS = { online: "online", away: "away", offline: "offline" };
 
 const serverNow = () => Date.now() / 1000 + offset;
+const connected = () => socket && socket.readyState === WebSocket.OPEN && me !== null;
 
 function showError(message) {
   errorNode.textContent = message || "";
@@ -49,7 +62,7 @@ function send(message) {
     socket.send(JSON.stringify({ v: 1, id: nextId++, ...message }));
     return true;
   }
-  showError("not connected; reconnecting…");
+  showError("Not connected; reconnecting…");
   return false;
 }
 
@@ -57,21 +70,24 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws`);
   connection.textContent = "Connecting…";
+  connection.dataset.state = "connecting";
   socket.addEventListener("open", () => {
     retry = 0;
-    connection.textContent = "Connected.";
+    connection.textContent = "Connected";
+    connection.dataset.state = "open";
     const token = localStorage.getItem(tokenKey);
     if (token) send({ type: "join", room: code, token });
     else $("join-form").hidden = false;
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
+    connection.dataset.state = "closed";
+    me = null;
     if (stopped) {
-      connection.textContent = "Disconnected.";
+      connection.textContent = "Disconnected";
       return;
     }
     connection.textContent = "Connection lost; reconnecting…";
-    me = null;
     retry = Math.min(retry + 1, 5);
     setTimeout(connect, 500 * 2 ** retry);
   });
@@ -89,9 +105,13 @@ function receive(message) {
       localStorage.setItem("bigboggle:name", me);
       $("join-form").hidden = true;
       showError("");
+      if (document.visibilityState === "hidden") send({ type: "presence", state: "away" });
       break;
     case "state":
       render(message.state);
+      break;
+    case "presence":
+      showPresence(message.presence);
       break;
     case "verdict":
       showVerdict(message.result);
@@ -104,8 +124,7 @@ function receive(message) {
         stopped = true;
         if (message.code === "kicked") localStorage.removeItem(tokenKey);
         showError(`${FINAL_ERRORS[message.code]} (${message.message})`);
-        $("host-end").hidden = true;
-        $("host-controls").hidden = true;
+        $("host-panel").hidden = true;
         return;
       }
       if (message.code === "not_found" && localStorage.getItem(tokenKey) && !me) {
@@ -113,61 +132,156 @@ function receive(message) {
         $("join-form").hidden = false;
       }
       if (message.code === "rate_limited") return;
-      showError(message.message);
-      $("verdict").textContent = message.message;
+      if (state && state.round) sayVerdict(message.message, "refused");
+      else showError(message.message);
       break;
     default:
       break;
   }
 }
 
+// -- the room as a whole ---------------------------------------------------------------------
+
 function render(next) {
   state = next;
   offset = next.now - Date.now() / 1000;
   $("lobby").hidden = false;
-  const isHost = next.you === next.host;
   announceHost(next);
-  const players = $("players");
-  players.replaceChildren(
-    ...next.players.map((name) =>
-      el(
-        "li",
-        {},
-        name,
-        name === next.host ? " (host)" : "",
-        name === next.you ? " — you" : "",
-        isHost && name !== next.you && !next.over
-          ? el("button", { type: "button", class: "kick", "data-player": name, "aria-label": `Remove ${name} from the room`, text: "Remove" })
-          : "",
+  showPresence(next.presence || {});
+  showSettingsSummary(next);
+  const running = next.round;
+  if (running) showRound(running);
+  else {
+    $("play").hidden = true;
+    if (typing) typing.clear();
+  }
+  if (next.last && next.last.number !== shownResults) showResults(next.last, next);
+  else showTotals(next);
+  if (running || (!next.last && !next.over)) hideResults();
+  else if (next.over) $("results").hidden = false;
+  showControls(next);
+  showPhase();
+}
+
+function isHost() {
+  return state && state.you === state.host;
+}
+
+// lobby | countdown | playing | scoring | results | over
+function phaseOf(view) {
+  if (!view) return "lobby";
+  const round = view.round;
+  if (round) {
+    const now = serverNow();
+    if (now < round.starts_at) return "countdown";
+    if (round.scoring || now >= round.deadline) return "scoring";
+    return "playing";
+  }
+  if (view.over) return "over";
+  return view.last ? "results" : "lobby";
+}
+
+function bannerText(phase, view) {
+  const round = view.round;
+  const host = view.host === view.you ? "you" : view.host;
+  switch (phase) {
+    case "countdown":
+      return `Round ${round.number} is about to start: get ready.`;
+    case "playing":
+      return round.playing ? `Round ${round.number} is on: find words!` : `Round ${round.number} is on; you play the next one.`;
+    case "scoring":
+      return `Time is up: round ${round.number} is being scored…`;
+    case "results":
+      return host === "you"
+        ? `Results of round ${view.last.number}. Start the next round when everyone is ready.`
+        : `Results of round ${view.last.number}. Waiting for ${host} to start the next round.`;
+    case "over":
+      return view.winner ? `Game over: ${view.winner} wins.` : "Game over.";
+    default:
+      return host === "you" ? "Lobby: start a round when everyone is here." : `Lobby: waiting for ${host} to start a round.`;
+  }
+}
+
+function showPhase() {
+  if (!state) return;
+  const phase = phaseOf(state);
+  const banner = $("room-banner");
+  banner.hidden = false;
+  banner.dataset.phase = phase;
+  const text = bannerText(phase, state);
+  if (banner.textContent !== text) banner.textContent = text;
+  if (phase !== lastPhase) {
+    lastPhase = phase;
+    showControls(state);
+  }
+}
+
+function showControls(view) {
+  const host = isHost();
+  const phase = phaseOf(view);
+  const between = !view.round;
+  $("host-panel").hidden = !host || stopped;
+  $("start-round").hidden = !between || view.over;
+  $("start-round").textContent = view.last ? "Next round" : "Start a round";
+  $("rematch").hidden = !view.over;
+  $("end-game").hidden = view.over;
+  $("settings-panel").hidden = !between || view.over;
+  if (host && between && !view.over) fillSettings(view);
+  const kickable = view.players.filter((name) => name !== view.you);
+  $("kick-area").hidden = !host || view.over || !kickable.length;
+  if (host) {
+    $("kick-list").replaceChildren(
+      ...kickable.map((name) =>
+        el("li", {}, el("button", { type: "button", class: "kick", "data-player": name, "aria-label": `Remove ${name} from the room`, text: `Remove ${name}` })),
       ),
-    ),
-  );
-  const s = next.settings;
+    );
+  }
+  const waiting = $("waiting");
+  const who = view.host;
+  let text = "";
+  if (!host && between) {
+    if (view.over) text = `Waiting for ${who} to start a rematch.`;
+    else if (view.last) text = `Waiting for ${who} to start the next round.`;
+    else text = `Waiting for ${who} to start a round.`;
+  }
+  waiting.hidden = !text;
+  if (waiting.textContent !== text) waiting.textContent = text;
+  if (phase === "playing" && $("word") !== document.activeElement && !$("word").disabled) $("word").focus();
+}
+
+function showSettingsSummary(view) {
+  const s = view.settings;
   const ends = s.target ? `first to ${s.target} points` : s.rounds ? `${s.rounds} rounds` : "no set end";
   const options = [
     s.options.advanced ? "advanced" : "",
     s.options.challenge ? "challenge cube" : "",
+    s.options.family ? "family filter" : "",
     s.options.duplicates === "keep" ? "duplicates kept" : "",
     s.teams ? `teams: ${Object.entries(s.teams).map(([t, m]) => `${t} (${m.join(", ")})`).join("; ")}` : "",
     Object.keys(s.handicaps).length ? `3-letter words for ${Object.keys(s.handicaps).join(", ")}` : "",
   ].filter(Boolean);
   $("settings-summary").textContent =
     `${s.rules}, ${s.timer ? `${s.timer} s` : "the game's timer"}, ${ends}${options.length ? `; ${options.join("; ")}` : ""}. ` +
-    `${next.rounds_played} round${next.rounds_played === 1 ? "" : "s"} played.`;
-  const running = next.round;
-  $("host-controls").hidden = !isHost || next.over || Boolean(running);
-  $("host-end").hidden = !isHost || next.over;
-  $("waiting").hidden = isHost || next.over || Boolean(next.round);
-  if (isHost) fillSettings(next);
-  $("start-round").disabled = Boolean(running);
-  if (running) showRound(running);
-  else $("play").hidden = true;
-  if (next.last && next.last.number !== shownResults) showResults(next.last, next);
-  else if (next.last) showTotals(next);
-  else if (next.over) {
-    $("results").hidden = false; // ended by the host before any round was scored
-    showTotals(next);
-  }
+    `${plural(view.rounds_played, "round")} played.`;
+}
+
+function showPresence(next) {
+  presence = next || {};
+  if (!state) return;
+  $("players").replaceChildren(
+    ...state.players.map((name) => {
+      const where = presence[name] || "offline";
+      return el(
+        "li",
+        { "data-player": name, "data-presence": where },
+        el("span", { class: `presence-dot p-${where}`, "aria-hidden": "true" }),
+        el("span", { class: "name", text: name }),
+        name === state.host ? el("span", { class: "tag", text: "host" }) : "",
+        name === state.you ? el("span", { class: "tag", text: "you" }) : "",
+        el("span", { class: `presence p-${where}`, text: PRESENCE_LABELS[where] || where }),
+      );
+    }),
+  );
 }
 
 function announceHost(next) {
@@ -182,41 +296,130 @@ function announceHost(next) {
   knownHost = next.host;
 }
 
+// -- a round in play -------------------------------------------------------------------------
+
 function showRound(round) {
   $("play").hidden = false;
   $("round-number").textContent = round.number;
   if (boardText !== round.board) {
     boardText = round.board;
+    if (typing) typing.stop();
     $("board-slot").replaceChildren(renderBoard(round.board, { interactive: true }));
-    tracer = traceable($("board-slot").querySelector(".board"), {
-      onChange: (text) => ($("word").value = text),
+    const board = $("board-slot").querySelector(".board");
+    tracer = traceable(board, {
+      onChange: (text) => {
+        if (typing) typing.clear();
+        $("word").value = text;
+      },
       onSubmit: (word) => {
         $("word").value = "";
         submit(word);
       },
     });
+    typing = lightTyping(board, $("word"));
     $("my-words").replaceChildren();
-    $("verdict").textContent = round.playing
-      ? `Round ${round.number}: the board is here. Type words and press Enter, or trace them.`
-      : "You joined during this round: play the next one.";
+    $("verdict").textContent = round.playing ? "" : "You joined during this round: play the next one.";
+    $("verdict").className = "verdict-line";
     announcer.reset();
     timeUpShown = false;
-    if (round.playing) $("word").focus();
+    hurried = false;
   }
   $("my-words").replaceChildren(...round.words.slice().reverse().map((word) => wordItem(word)));
+  showScore(round.words);
   $("word").disabled = !round.playing;
+  tick();
+}
+
+// Why a word cannot be sent now, or "" if it can.
+function notNow() {
+  if (!connected()) return "Not connected: reconnecting… Your word is not sent yet.";
+  const round = state && state.round;
+  if (!round) return "No round is running.";
+  if (!round.playing) return "You joined during this round: play the next one.";
+  const now = serverNow();
+  if (now < round.starts_at) {
+    const left = Math.ceil(round.starts_at - now);
+    return `Not yet: the round starts in ${plural(left, "second")}. Your word is kept; press Enter once the board appears.`;
+  }
+  if (round.scoring || now >= round.deadline) return "Time is up: the round is being scored, so no more words.";
+  return "";
+}
+
+function sayVerdict(text, kind) {
+  $("verdict").textContent = text;
+  $("verdict").className = `verdict-line v-${kind}`;
 }
 
 function submit(word) {
   word = word.trim();
-  if (!word) return;
+  if (!word) return false;
+  const why = notNow();
+  if (why) {
+    sayVerdict(why, "not-now");
+    return false;
+  }
   send({ type: "submit", word });
+  return true;
+}
+
+function showScore(words) {
+  const scored = words.filter((w) => w.verdict === "scored");
+  const points = scored.reduce((sum, w) => sum + w.score, 0);
+  $("score-line").textContent = `Your score: ${plural(points, "point")} so far (${plural(scored.length, "word")}).`;
 }
 
 function showVerdict(result) {
-  $("verdict").textContent = verdictSentence(result, " so far");
-  $("verdict").className = `verdict-line v-${result.verdict}`;
-  if (result.verdict !== "repeated") $("my-words").prepend(wordItem(result));
+  sayVerdict(verdictSentence(result), result.verdict);
+  if (result.verdict === "scored") playSound("scored");
+  else if (result.verdict === "repeated") playSound("repeated");
+  else playSound("invalid");
+  if (state && state.round && result.verdict !== "repeated") {
+    state.round.words.push(result);
+    showScore(state.round.words);
+  }
+  if (result.verdict === "scored") addScoredWord($("my-words"), wordItem(result), result.score);
+  else if (result.verdict !== "repeated") $("my-words").prepend(wordItem(result));
+}
+
+function tick() {
+  showPhase();
+  if (!state || !state.round) return;
+  const round = state.round;
+  const now = serverNow();
+  const clock = $("clock");
+  const waiting = now < round.starts_at;
+  $("countdown").hidden = !waiting;
+  $("board-slot").hidden = waiting;
+  if (waiting) {
+    const left = String(Math.ceil(round.starts_at - now));
+    if ($("countdown-number").textContent !== left) $("countdown-number").textContent = left;
+    clock.textContent = "";
+    return;
+  }
+  const left = Math.max(0, round.deadline - now);
+  clock.textContent = formatClock(left);
+  announcer.update(left);
+  if (left <= 10 && left > 0 && !hurried && round.playing) {
+    hurried = true;
+    playSound("hurry");
+  }
+  if (left <= 0 && !timeUpShown) {
+    timeUpShown = true;
+    sayVerdict("Time is up. Scoring…", "not-now");
+    if (tracer) tracer.clear();
+    if (typing) typing.clear();
+    // The server scores the round at the deadline; ask again in case this news was missed.
+    setTimeout(() => send({ type: "state" }), 1500);
+  }
+}
+setInterval(tick, 250);
+
+// -- results and totals ----------------------------------------------------------------------
+
+function hideResults() {
+  $("results").hidden = true;
+  $("round-result").replaceChildren(); // one board on screen: the old round's goes
+  $("winner").hidden = true;
 }
 
 function showTotals(view) {
@@ -226,6 +429,7 @@ function showTotals(view) {
       el("tr", {}, el("td", { text: String(i + 1) }), el("th", { scope: "row", text: name }), el("td", { class: "num", text: String(view.totals[name]) })),
     ),
   );
+  $("standings").hidden = !view.standings.length;
   const winner = $("winner");
   if (view.over) {
     winner.hidden = false;
@@ -239,38 +443,16 @@ function showTotals(view) {
 
 function showResults(round, view) {
   shownResults = round.number;
+  if (state && state.round && state.round.number > round.number) return; // a newer round is on
   $("results").hidden = false;
   $("results-heading").textContent = `Results of round ${round.number}`;
-  $("round-result").replaceChildren(renderRound(round));
+  $("round-result").replaceChildren(round.reason ? el("p", { text: round.reason }) : renderRound(round));
   showTotals(view);
-  if (!state || !state.round) $("play").hidden = true;
+  $("play").hidden = true;
   $("results-heading").focus();
 }
 
-function tick() {
-  if (!state || !state.round) return;
-  const round = state.round;
-  const now = serverNow();
-  const clock = $("clock");
-  const form = $("word-form");
-  if (now < round.starts_at) {
-    clock.textContent = `Starts in ${Math.ceil(round.starts_at - now)}`;
-    form.querySelector("button").disabled = true;
-    return;
-  }
-  form.querySelector("button").disabled = false;
-  const left = Math.max(0, round.deadline - now);
-  clock.textContent = formatClock(left);
-  announcer.update(left);
-  if (left <= 0 && !timeUpShown) {
-    timeUpShown = true;
-    $("verdict").textContent = "Time is up. Scoring…";
-    if (tracer) tracer.clear();
-    // The server scores the round at the deadline; ask again in case this news was missed.
-    setTimeout(() => send({ type: "state" }), 1500);
-  }
-}
-setInterval(tick, 250);
+// -- the page's controls ---------------------------------------------------------------------
 
 $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -281,21 +463,52 @@ $("name").value = localStorage.getItem("bigboggle:name") || "";
 $("word-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const word = $("word").value;
+  if (!submit(word)) return; // kept in the box, with the reason beside it
   $("word").value = "";
   if (tracer) tracer.clear();
-  submit(word);
+  if (typing) typing.clear();
 });
 $("start-round").addEventListener("click", () => send({ type: "start" }));
+$("rematch").addEventListener("click", () => send({ type: "rematch" }));
 $("end-game").addEventListener("click", () => {
   const running = state && state.round ? " The round in play is scored as it stands." : "";
   if (confirm(`End the game for everyone now?${running}`)) send({ type: "end" });
 });
-$("players").addEventListener("click", (event) => {
+$("kick-list").addEventListener("click", (event) => {
   const button = event.target.closest("button.kick");
   if (!button) return;
   const player = button.dataset.player;
   if (confirm(`Remove ${player} from the room? They cannot come back under that name.`)) send({ type: "kick", player });
 });
+soundToggle($("sound-toggle"));
+
+document.addEventListener("visibilitychange", () => {
+  if (connected()) send({ type: "presence", state: document.visibilityState === "hidden" ? "away" : "online" });
+});
+
+// The share link: absolute, copied with one click (or selected to copy by hand), shared through
+// the phone's share sheet where the browser has one.
+const shareLink = $("share-link");
+shareLink.value = new URL(`/rooms/${code}`, location.origin).href;
+shareLink.addEventListener("focus", () => shareLink.select());
+$("copy-link").addEventListener("click", async () => {
+  const status = $("copy-status");
+  try {
+    await navigator.clipboard.writeText(shareLink.value);
+    status.textContent = "Copied the link.";
+  } catch {
+    shareLink.focus();
+    shareLink.select();
+    status.textContent = "Copying is not allowed here: the link is selected, copy it with Ctrl+C (or ⌘C).";
+  }
+});
+if (typeof navigator.share === "function") {
+  const share = $("share-button");
+  share.hidden = false;
+  share.addEventListener("click", () => {
+    navigator.share({ title: `Big Boggle room ${code}`, text: "Play Big Boggle with me:", url: shareLink.value }).catch(() => {});
+  });
+}
 
 function fillSettings(view) {
   const form = $("settings-form");
@@ -307,6 +520,7 @@ function fillSettings(view) {
   $("s-duplicates").value = s.options.duplicates || "cancel";
   $("s-advanced").checked = Boolean(s.options.advanced);
   $("s-challenge").checked = Boolean(s.options.challenge);
+  $("s-family").checked = Boolean(s.options.family);
   $("s-teams").checked = Boolean(s.teams);
   $("s-target").value = s.target || "";
   $("s-rounds").value = s.rounds || "";
@@ -331,6 +545,7 @@ $("settings-form").addEventListener("submit", (event) => {
   const options = {};
   if ($("s-advanced").checked) options.advanced = true;
   if ($("s-challenge").checked) options.challenge = true;
+  if ($("s-family").checked) options.family = true;
   if ($("s-duplicates").value !== "cancel") options.duplicates = $("s-duplicates").value;
   const handicaps = Object.create(null);
   for (const box of document.querySelectorAll(".p-handicap")) if (box.checked) handicaps[box.dataset.player] = 3;

@@ -1,0 +1,189 @@
+"""A room in Chromium, as its players see it: one board on screen from round to round (the last
+round's results go when the next starts; the totals stay), the countdown before the board (a word
+sent then is kept and the page says why), a word's verdict with its own points and the running
+score apart, the host's "Next round" and the others' waiting, a rematch once the game is over,
+the absolute share link copied, and each player's presence (away while their tab is hidden,
+offline once it is closed). Players are browser contexts; rounds are short (5 s)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bigboggle import Dictionary, Rules, solve
+from browser_support import DESKTOP, PHONE, ROOT, shot
+from live_server import LiveServer
+
+pytestmark = pytest.mark.once
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+#: Makes the page believe its tab was hidden (or shown): what a browser does when the player
+#: switches tabs or locks the phone.
+SET_VISIBILITY = """(hidden) => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => hidden ? "hidden" : "visible" });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+    document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def axe_clean(tab: Any, where: str) -> None:
+    """No serious or critical axe-core violation in the page's main part as it stands."""
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
+    tab.evaluate(AXE.read_text())
+    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
+    assert [v for v in bad if v[1] in ("serious", "critical")] == [], f"{where}: {bad}"
+
+
+def hosted(
+    server: LiveServer, open_page: Callable[..., Any], size: dict[str, int], **settings: Any
+) -> tuple[Any, str]:
+    """ann's tab in a new room she hosts (joined by her token), and the room's code."""
+    status, room = server.call("POST", "/api/rooms", {"host": "ann", "settings": settings})
+    assert status == 201, room
+    ann = open_page(size["width"], size["height"], name="ann")
+    ann.context.add_init_script(
+        f"localStorage.setItem('bigboggle:room:{room['room']}', '{room['token']}');"
+        " localStorage.setItem('bigboggle:name', 'ann');"
+    )
+    ann.goto(server.url + room["url"])
+    return ann, room["room"]
+
+
+def joined(server: LiveServer, open_page: Callable[..., Any], code: str, name: str) -> Any:
+    """A player's tab (a phone) that joined room ``code`` by name."""
+    tab = open_page(PHONE["width"], PHONE["height"], name=name, has_touch=True)
+    tab.goto(f"{server.url}/rooms/{code}")
+    tab.fill("#name", name)
+    tab.get_by_role("button", name="Join").click()
+    return tab
+
+
+def test_two_rounds_one_board_the_countdown_the_verdicts_and_a_rematch(
+    server: LiveServer, open_page: Callable[..., Any], standard: Dictionary
+) -> None:
+    from playwright.sync_api import expect
+
+    ann, code = hosted(server, open_page, DESKTOP, timer=5, rounds=2)
+    bob = joined(server, open_page, code, "bob")
+    expect(ann.locator("#players li[data-player='bob']")).to_be_visible()
+    expect(bob.locator("#waiting")).to_have_text("Waiting for ann to start a round.")
+    expect(ann.locator("#room-banner")).to_have_attribute("data-phase", "lobby")
+    axe_clean(ann, "the host's lobby")
+    ann.locator("#host-panel").get_by_role("button", name="Start a round").click()
+
+    # The countdown: no board yet, a word typed now is kept and the page says why.
+    for tab in (ann, bob):
+        expect(tab.locator("#countdown")).to_be_visible()
+        expect(tab.locator("#board-slot")).to_be_hidden()
+        expect(tab.locator("#room-banner")).to_have_attribute("data-phase", "countdown")
+    bob.fill("#word", "lines")
+    bob.keyboard.press("Enter")
+    expect(bob.locator("#verdict")).to_contain_text("Not yet: the round starts in")
+    expect(bob.locator("#word")).to_have_value("lines")
+    shot(bob, "room-countdown-phone")
+
+    # The round: the board, a verdict with the word's own points, the running score apart.
+    for tab in (ann, bob):
+        expect(tab.locator("#board-slot .cell").first).to_be_visible(timeout=6_000)
+        expect(tab.locator("#countdown")).to_be_hidden()
+    found = solve_all(ann, standard)
+    for word in found.words[:2]:
+        ann.fill("#word", word.word)
+        ann.keyboard.press("Enter")
+        points = f"{word.score} point{'s' if word.score != 1 else ''}"
+        expect(ann.locator("#verdict")).to_have_text(f"{word.word}: scored, {points}")
+    total = found.words[0].score + found.words[1].score
+    expect(ann.locator("#score-line")).to_have_text(
+        f"Your score: {total} point{'s' if total != 1 else ''} so far (2 words)."
+    )
+    expect(ann.locator("#my-words li")).to_have_count(2)
+    axe_clean(ann, "a round in play")
+    shot(bob, "room-playing-phone")
+    box = bob.locator("#board-slot .board").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"]  # the board in view
+
+    # Results: "Next round" for the host, waiting for the others.
+    for tab in (ann, bob):
+        expect(tab.locator("#results")).to_be_visible(timeout=15_000)
+        expect(tab.locator("#play")).to_be_hidden()
+    expect(ann.locator("#start-round")).to_have_text("Next round")
+    expect(ann.locator("#host-panel")).to_be_visible()
+    expect(bob.locator("#host-panel")).to_be_hidden()
+    expect(bob.locator("#waiting")).to_have_text("Waiting for ann to start the next round.")
+    expect(bob.locator("#room-banner")).to_contain_text("Waiting for ann to start the next round")
+    axe_clean(bob, "a round's results")
+    shot(ann, "room-results-desktop")
+    ann.locator("#start-round").click()
+
+    # Round 2: round 1's results are gone, one board on screen, the totals stay.
+    for tab in (ann, bob):
+        expect(tab.locator("#results")).to_be_hidden()
+        expect(tab.locator("#round-result .board")).to_have_count(0)
+        expect(tab.locator("#standings")).to_be_visible()
+        expect(tab.locator("#standings")).to_contain_text("ann")
+        expect(tab.locator("#round-number")).to_have_text("2")
+        expect(tab.locator("#board-slot .cell").first).to_be_visible(timeout=6_000)
+        expect(tab.locator(".board:visible")).to_have_count(1)
+    shot(ann, "room-round-two-desktop")
+
+    # The game is over after 2 rounds: a rematch for the host, the totals from zero.
+    expect(ann.locator("#rematch")).to_be_visible(timeout=15_000)
+    expect(bob.locator("#waiting")).to_have_text("Waiting for ann to start a rematch.")
+    expect(ann.locator("#room-banner")).to_have_attribute("data-phase", "over")
+    ann.locator("#rematch").click()
+    for tab in (ann, bob):
+        expect(tab.locator("#room-banner")).to_have_attribute("data-phase", "lobby")
+        expect(tab.locator("#standings")).to_be_hidden()
+        expect(tab.locator("#results")).to_be_hidden()
+    expect(ann.locator("#start-round")).to_have_text("Start a round")
+    expect(bob.locator("#waiting")).to_have_text("Waiting for ann to start a round.")
+
+
+def solve_all(tab: Any, standard: Dictionary) -> Any:
+    """Every word of the board on ``tab`` with its points."""
+    faces = tab.locator("#board-slot .cell").evaluate_all("cells => cells.map(c => c.dataset.face)")
+    rows = [
+        "".join(f if len(f) == 1 else f"[{f}]" for f in faces[r * 5 : r * 5 + 5]) for r in range(5)
+    ]
+    return solve("/".join(rows).replace("[Qu]", "Qu"), standard, Rules.preset("big"))
+
+
+def test_the_share_link_is_absolute_and_copied_and_presence_follows_the_tabs(
+    server: LiveServer, open_page: Callable[..., Any]
+) -> None:
+    from playwright.sync_api import expect
+
+    ann, code = hosted(server, open_page, DESKTOP)
+    ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    link = f"{server.url}/rooms/{code}"
+    expect(ann.locator("#share-link")).to_have_value(link)
+    ann.get_by_role("button", name="Copy").click()
+    expect(ann.locator("#copy-status")).to_have_text("Copied the link.")
+    assert ann.evaluate("navigator.clipboard.readText()") == link
+
+    bob = joined(server, open_page, code, "bob")
+    cy = joined(server, open_page, code, "cy")
+    expect(ann.locator("#players li[data-player='bob']")).to_have_attribute(
+        "data-presence", "online"
+    )
+    expect(ann.locator("#players li[data-player='cy']")).to_contain_text("online")
+    bob.evaluate(SET_VISIBILITY, True)  # bob switches to another tab
+    expect(ann.locator("#players li[data-player='bob']")).to_have_attribute("data-presence", "away")
+    expect(cy.locator("#players li[data-player='bob']")).to_contain_text("away")
+    shot(cy, "room-presence-phone")
+    axe_clean(cy, "the lobby on a phone")
+    bob.evaluate(SET_VISIBILITY, False)  # and back
+    expect(ann.locator("#players li[data-player='bob']")).to_have_attribute(
+        "data-presence", "online"
+    )
+    bob.goto("about:blank")  # bob closes the room's tab (the tab itself stays for its screenshot)
+    expect(ann.locator("#players li[data-player='bob']")).to_have_attribute(
+        "data-presence", "offline"
+    )
+    expect(cy.locator("#players li[data-player='bob']")).to_contain_text("offline")
+    shot(ann, "room-presence-desktop")
