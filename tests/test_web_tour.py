@@ -79,6 +79,9 @@ class Tour:
             assert page.evaluate(self.source + "\n;Boolean(window.axe)")
         for size_name, size in SIZES.items():
             page.set_viewport_size(size)
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            if wide > size["width"]:
+                self.problems.append(f"- {state}-{size_name}: the page is {wide} px wide")
             for theme in THEMES:
                 page.emulate_media(color_scheme=theme, reduced_motion="reduce")
                 label = f"tour-{state}-{size_name}-{theme}"
@@ -158,7 +161,7 @@ def test_every_page_in_both_themes_and_widths_has_no_serious_axe_violation(
     expect(page.locator("#verdict")).to_contain_text("lines")
     tour.look("game-playing")
     page.locator("#end-button").click()
-    expect(page.locator("#score-heading")).to_be_visible()
+    expect(page.locator("#score-heading")).to_be_visible(timeout=20_000)
     tour.look("game-results")
 
     # A room: its lobby, a round being played, the round's results (an 8-second round).
@@ -421,7 +424,7 @@ def test_a_game_from_the_home_page_by_keyboard_alone(page: Any, server: LiveServ
     else:
         pytest.fail("Tab never reached the end button")
     page.keyboard.press("Enter")
-    expect(page.locator("#score-heading")).to_be_visible()
+    expect(page.locator("#score-heading")).to_be_visible(timeout=20_000)
 
 
 def fetch(server: LiveServer, path: str, headers: dict[str, str] | None = None) -> Any:
