@@ -225,7 +225,8 @@ def test_the_timer_menu_and_the_checkboxes_sit_in_their_boxes(
     open_page: Callable[..., Any], server: LiveServer
 ) -> None:
     """Issue defect 12's cosmetics on /play: the Timer menu stays within its form at phone
-    width, and each checkbox is centred on its label's line."""
+    width and shows its whole text at desktop width, and each checkbox is centred on its
+    label's line."""
     page = open_page(PHONE["width"], PHONE["height"], name="play-phone")
     page.goto(server.url + "/play")
     form = page.locator("#play-form").bounding_box()
@@ -241,6 +242,19 @@ def test_the_timer_menu_and_the_checkboxes_sit_in_their_boxes(
         # Centred on the first line of the label (a line is at most ~1.6rem high).
         assert label["y"] <= middle <= label["y"] + 26, (box, check, label)
         assert check["height"] < 24
+    # At desktop width the menu is wide enough for its chosen text (it was cut short).
+    page.set_viewport_size(DESKTOP)
+    room = page.evaluate(
+        """() => {
+          const menu = document.getElementById("timer");
+          const style = getComputedStyle(menu);
+          const pen = document.createElement("canvas").getContext("2d");
+          pen.font = style.font;
+          const text = pen.measureText(menu.selectedOptions[0].text).width;
+          return menu.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - text;
+        }"""
+    )
+    assert room >= 16, f"the Timer menu's text needs {-room:.0f} px more (an arrow takes ~16)"
 
 
 def test_the_theme_toggle_is_remembered_and_applied_before_the_first_paint(
