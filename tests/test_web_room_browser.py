@@ -91,6 +91,11 @@ def test_two_rounds_one_board_the_countdown_the_verdicts_and_a_rematch(
     for tab in (ann, bob):
         expect(tab.locator("#board-slot .cell").first).to_be_visible(timeout=6_000)
         expect(tab.locator("#countdown")).to_be_hidden()
+    expect(bob.locator("#verdict")).to_have_text(
+        "The board is here: press Enter to send your word."
+    )
+    bob.locator("#word").press("Enter")  # the kept word goes now
+    expect(bob.locator("#verdict")).to_contain_text("lines: ")
     found = solve_all(ann, standard)
     for word in found.words[:2]:
         ann.fill("#word", word.word)

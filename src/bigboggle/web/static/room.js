@@ -29,6 +29,7 @@ let nextId = 1;
 let retry = 0;
 let tracer = null;
 let typing = null;
+let typingDue = false; // the typed path lights once the board is shown (not in the countdown)
 let boardText = null;
 let shownResults = 0;
 let lastSeq = null; // the room's event counter as last seen: a gap means news was missed
@@ -304,6 +305,7 @@ function showRound(round) {
   if (boardText !== round.board) {
     boardText = round.board;
     if (typing) typing.stop();
+    typing = null;
     $("board-slot").replaceChildren(renderBoard(round.board, { interactive: true }));
     const board = $("board-slot").querySelector(".board");
     tracer = traceable(board, {
@@ -316,7 +318,7 @@ function showRound(round) {
         submit(word);
       },
     });
-    typing = lightTyping(board, $("word"));
+    typingDue = true;
     $("my-words").replaceChildren();
     $("verdict").textContent = round.playing ? "" : "You joined during this round: play the next one.";
     $("verdict").className = "verdict-line";
@@ -381,6 +383,18 @@ function showVerdict(result) {
   else if (result.verdict !== "repeated") $("my-words").prepend(wordItem(result));
 }
 
+// The countdown is over: the typed path may light on the board now, and a word kept during the
+// countdown may be sent.
+function boardShown() {
+  typingDue = false;
+  const input = $("word");
+  typing = lightTyping($("board-slot").querySelector(".board"), input);
+  if ($("verdict").classList.contains("v-not-now")) {
+    sayVerdict(input.value.trim() ? "The board is here: press Enter to send your word." : "", "go");
+  }
+  if (input.value) input.dispatchEvent(new Event("input"));
+}
+
 function tick() {
   showPhase();
   if (!state || !state.round) return;
@@ -396,6 +410,7 @@ function tick() {
     clock.textContent = "";
     return;
   }
+  if (typingDue) boardShown();
   const left = Math.max(0, round.deadline - now);
   clock.textContent = formatClock(left);
   announcer.update(left);
