@@ -165,3 +165,24 @@ def test_the_host_on_one_process_removes_a_player_on_the_other(
         assert again.ask({"type": "join", "token": bob_token})["code"] == "kicked"
         ended = ann.ask({"type": "end"})
         assert ended["state"]["over"] is True
+
+
+def test_presence_crosses_processes(two_servers: list[LiveServer]) -> None:
+    """bob, on the other process, hides his tab, then closes it: ann sees him away, then
+    offline (the seats' connections are counted in the database, the news comes by Redis)."""
+    first, second = two_servers
+    _, room = first.call("POST", "/api/rooms", {"host": "ann", "settings": {"timer": 30}})
+    with ExitStack() as stack:
+        ann, bob = Player(first, stack), Player(second, stack)
+        ann.ask({"type": "join", "token": room["token"]})
+        bob.ask({"type": "join", "room": room["room"], "name": "bob"})
+        ann.until(
+            lambda m: (
+                m["type"] == "state"
+                and m["state"]["presence"] == {"ann": "online", "bob": "online"}
+            )
+        )
+        assert bob.ask({"type": "presence", "state": "away"})["presence"]["bob"] == "away"
+        ann.until(lambda m: m["type"] == "presence" and m["presence"]["bob"] == "away")
+        bob.socket.close()
+        ann.until(lambda m: m["type"] == "presence" and m["presence"]["bob"] == "offline")
