@@ -1379,3 +1379,14 @@ def test_a_rematch_starts_a_new_game_in_the_room_with_the_totals_reset(
         results = until(bob, "results")
         assert results["round"]["number"] == 2 and results["over"] is False
         assert answer(ann, {"type": "state"})["state"]["rounds_played"] == 1
+
+
+def test_the_family_filter_is_a_rooms_setting(client: TestClient) -> None:
+    """The room page's "Family filter" box sends ``options.family``; the room keeps it."""
+    room = create(client)
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        saved = answer(ann, {"type": "configure", "settings": {"options": {"family": True}}})
+        assert saved["state"]["settings"]["options"] == {"family": True}
+        refused = answer(ann, {"type": "configure", "settings": {"options": {"family": "yes"}}})
+        assert refused["code"] == "bad_input" and "family" in refused["message"]
