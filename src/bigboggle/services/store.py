@@ -224,7 +224,8 @@ class RoomPlayerRow(Base):
     joined_at: Mapped[float] = mapped_column(Float)
     #: When the host removed this seat (its token no longer works; the name stays taken).
     kicked_at: Mapped[float | None] = mapped_column(Float)
-    #: Open sockets of this seat (none for old rows: 0), and since when it has had none.
+    #: Open sockets of this seat (none for old rows: 0), and since when it has had none (while
+    #: it has some: since when its page's tab is hidden, shown as "away"; ``None`` if in view).
     sockets: Mapped[int | None] = mapped_column(Integer)
     away_since: Mapped[float | None] = mapped_column(Float)
 

@@ -3,7 +3,9 @@
 Events carry no private data (a word's verdict goes only to its player, straight from the
 handler): they say "the room changed" (``changed``), "a round started" or "ended", or "the host
 removed a player" (``kicked`` with the ``player``: that seat's connections close, in every
-process), and each connection then reads what its own player may see from the database. :class:`LocalHub` delivers within this process;
+process), and each connection then reads what its own player may see from the database; or who
+is present (``presence``, with the public map of players to ``"online"``, ``"away"`` and
+``"offline"`` read once by its publisher, passed on as it is). :class:`LocalHub` delivers within this process;
 :class:`RedisHub` publishes through Redis, so that players connected to different server
 processes behind one load balancer share a room.
 """
