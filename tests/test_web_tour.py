@@ -82,6 +82,12 @@ class Tour:
             wide = page.evaluate("document.documentElement.scrollWidth")
             if wide > size["width"]:
                 self.problems.append(f"- {state}-{size_name}: the page is {wide} px wide")
+            folded = page.evaluate(
+                """() => [...document.querySelectorAll(".board")].filter((board) =>
+                     board.checkVisibility() && board.getBoundingClientRect().width < 100).length"""
+            )
+            if folded:
+                self.problems.append(f"- {state}-{size_name}: {folded} board(s) under 100 px wide")
             for theme in THEMES:
                 page.emulate_media(color_scheme=theme, reduced_motion="reduce")
                 label = f"tour-{state}-{size_name}-{theme}"
