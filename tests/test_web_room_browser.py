@@ -20,6 +20,9 @@ pytestmark = pytest.mark.once
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
+#: A phone's share sheet (Debian's Chromium has none on Linux): it keeps what it was given.
+SHARE_SHEET = "navigator.share = (data) => { window.__shared = data; return Promise.resolve(); };"
+
 #: Makes the page believe its tab was hidden (or shown): what a browser does when the player
 #: switches tabs or locks the phone.
 SET_VISIBILITY = """(hidden) => {
@@ -54,9 +57,13 @@ def hosted(
     return ann, room["room"]
 
 
-def joined(server: LiveServer, open_page: Callable[..., Any], code: str, name: str) -> Any:
-    """A player's tab (a phone) that joined room ``code`` by name."""
+def joined(
+    server: LiveServer, open_page: Callable[..., Any], code: str, name: str, script: str = ""
+) -> Any:
+    """A player's tab (a phone) that joined room ``code`` by name (running ``script`` first)."""
     tab = open_page(PHONE["width"], PHONE["height"], name=name, has_touch=True)
+    if script:
+        tab.context.add_init_script(script)
     tab.goto(f"{server.url}/rooms/{code}")
     tab.fill("#name", name)
     tab.get_by_role("button", name="Join").click()
@@ -172,7 +179,10 @@ def test_the_share_link_is_absolute_and_copied_and_presence_follows_the_tabs(
     assert ann.evaluate("navigator.clipboard.readText()") == link
 
     bob = joined(server, open_page, code, "bob")
-    cy = joined(server, open_page, code, "cy")
+    expect(bob.locator("#share-button")).to_be_hidden()  # no share sheet: no button
+    cy = joined(server, open_page, code, "cy", SHARE_SHEET)
+    cy.get_by_role("button", name="Share…").click()
+    assert cy.evaluate("window.__shared.url") == link
     expect(ann.locator("#players li[data-player='bob']")).to_have_attribute(
         "data-presence", "online"
     )
