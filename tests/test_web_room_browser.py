@@ -36,6 +36,7 @@ def axe_clean(tab: Any, where: str) -> None:
     """No serious or critical axe-core violation in the page's main part as it stands."""
     if not AXE.is_file():
         pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
+    tab.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")  # at rest
     tab.evaluate(AXE.read_text())
     found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
@@ -202,3 +203,40 @@ def test_the_share_link_is_absolute_and_copied_and_presence_follows_the_tabs(
     )
     expect(cy.locator("#players li[data-player='bob']")).to_contain_text("offline")
     shot(ann, "room-presence-desktop")
+
+
+def tab_to(tab: Any, selector: str, presses: int = 60) -> None:
+    """Press Tab until ``selector`` has the focus (and shows it), at most ``presses`` times."""
+    for _ in range(presses):
+        tab.keyboard.press("Tab")
+        if tab.evaluate("(s) => document.activeElement === document.querySelector(s)", selector):
+            style = tab.locator(selector).evaluate(
+                "n => { const s = getComputedStyle(n);"
+                " return s.outlineStyle !== 'none' || s.boxShadow !== 'none'; }"
+            )
+            assert style, f"the focus on {selector} does not show"
+            return
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_a_host_plays_a_round_and_starts_the_next_by_keyboard_alone(
+    server: LiveServer, open_page: Callable[..., Any], standard: Dictionary
+) -> None:
+    from playwright.sync_api import expect
+
+    ann, _code = hosted(server, open_page, PHONE, timer=5)
+    expect(ann.locator("#host-panel")).to_be_visible()
+    tab_to(ann, "#start-round")
+    ann.keyboard.press("Enter")
+    expect(ann.locator("#board-slot .cell").first).to_be_visible(timeout=6_000)
+    expect(ann.locator("#word")).to_be_focused()  # typing goes to the word at once
+    word = solve_all(ann, standard).words[0]
+    ann.keyboard.type(word.word)
+    ann.keyboard.press("Enter")
+    expect(ann.locator("#verdict")).to_contain_text(f"{word.word}: scored")
+    expect(ann.locator("#results-heading")).to_be_focused(timeout=15_000)
+    tab_to(ann, "#start-round")
+    expect(ann.locator("#start-round")).to_have_text("Next round")
+    ann.keyboard.press("Enter")
+    expect(ann.locator("#round-number")).to_have_text("2")
+    expect(ann.locator("#results")).to_be_hidden()
