@@ -1,18 +1,7 @@
 // One-click solo play: the home page's "Play now" starts a game with the default settings (Big
-// Boggle, its own timer and dictionary, the name this browser used last) the way /play does,
-// keeping the game's key in localStorage as play.js does, and opens the game. Without
-// scripts the button's form simply opens /play.
-import { api } from "./api.js";
-
-// Start a solo game from `request` (the POST /api/games body) and remember it in this browser
-// (bigboggle:game, its key, the player's name) as the play page does; returns the game.
-export async function startSoloGame(request) {
-  const game = await api("POST", "/api/games", request);
-  localStorage.setItem("bigboggle:game", game.id);
-  localStorage.setItem(`bigboggle:key:${game.id}`, game.key);
-  localStorage.setItem("bigboggle:name", request.player);
-  return game;
-}
+// Boggle, its own timer and dictionary, the name this browser used last) through startgame.js,
+// as /play does, and opens it. Without scripts the button's form simply opens /play.
+import { startGame } from "./startgame.js";
 
 const form = document.getElementById("quick-play");
 if (form) {
@@ -24,8 +13,7 @@ if (form) {
     errorNode.hidden = true;
     try {
       const player = localStorage.getItem("bigboggle:name") || "you";
-      const game = await startSoloGame({ rules: "big", player, options: {} });
-      location.href = `/games/${encodeURIComponent(game.id)}`;
+      await startGame({ rules: "big", player, options: {} });
     } catch (err) {
       errorNode.textContent = `The game did not start: ${err.message}`;
       errorNode.hidden = false;
