@@ -106,8 +106,8 @@ def test_a_word_too_late_ends_and_scores_the_game(games: SoloGames, clock: FakeC
 class EnginesCounted(SoloGames):
     """Solo games that note each round engine they restore (which solves the board)."""
 
-    def __init__(self, *args: Any) -> None:
-        super().__init__(*args)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.restored: list[str] = []
 
     def _fresh_game(self, row: SoloGameRow) -> Round:
@@ -131,11 +131,12 @@ def test_a_word_too_late_solves_no_board_to_be_refused(db_url: str, clock: FakeC
     again = SoloGames(store, DictionaryShelf(), clock).start("big", board=BOARD)
     later.submit(again.game.id, "lines", again.key)
     assert later.restored == [again.game.id]
-    # The server that starts a game keeps the engine it made then (its judge gave the board's
-    # points): the first word restores none.
+    # A start makes no engine (its board's points come from the runner): the game's first
+    # word makes one, on the server that started it too.
     mine = later.start("big", board=BOARD)
+    assert mine.game.id not in later._engines
     later.submit(mine.game.id, "lines", mine.key)
-    assert later.restored == [again.game.id]
+    assert later.restored == [again.game.id, mine.game.id]
 
 
 def test_results_add_up_found_missed_and_share(
@@ -437,7 +438,8 @@ def test_a_finished_game_is_scored_once_and_read_back(db_url: str, clock: FakeCl
     started = games.start("big", board=BOARD)
     for entry in ("lines", "arsenite", "zzzz"):
         games.submit(started.game.id, entry, started.key)
-    assert jobs == []  # submits are judged one at a time, never scored whole
+    assert jobs == ["board_points"]  # the start's; submits are judged one at a time
+    jobs.clear()
     ended = games.finish(started.game.id, started.key).to_json()
     assert jobs == ["score_solo_game"] and ended["score"] == 13
     for _ in range(3):
@@ -467,6 +469,43 @@ class Runner:
         return run_here(fn, *args)
 
 
+def test_a_start_solves_its_board_through_the_runner_and_caches_no_engine(
+    db_url: str, clock: FakeClock
+) -> None:
+    """The board's points (the running game's max_score) are the runner's job (the web
+    server's bounded worker pool), equal to the board's solution; a start takes no place in
+    the engines' cache, so starts never push out the engines of games being played."""
+    runner = Runner()
+    games = EnginesCounted(Store(db_url), DictionaryShelf(), clock, runner=runner)
+    started = games.start("big", board=BOARD)
+    assert runner.jobs == ["board_points"] and games.restored == [] and not games._engines
+    best = solve(BOARD, games.shelf.get("standard"), Rules.preset("big")).total_score
+    assert started.to_json()["max_score"] == best == games.get(started.game.id).game.max_score
+    family = games.start("big", board=BOARD, options={"family": True})
+    assert family.game.max_score is not None and family.game.max_score <= best
+    assert runner.jobs == ["board_points"] * 2 and not games._engines
+    assert games.finish(family.game.id, family.key).to_json()["max_score"] == family.game.max_score
+
+
+def test_a_daily_start_is_refused_before_any_work_on_the_board(
+    db_url: str, clock: FakeClock
+) -> None:
+    """A name that has played today's board is refused by a lookup of its slot, before the
+    board is shaken or solved; two starts racing for one slot: the second's insert refuses."""
+    runner = Runner()
+    games = EnginesCounted(Store(db_url), DictionaryShelf(), clock, runner=runner)
+    games.start("big", daily=True, player="ann")
+    assert runner.jobs == ["board_points"]
+    with pytest.raises(GameStateError, match="already played"):
+        games.start("big", daily=True, player="Ann")
+    assert runner.jobs == ["board_points"] and games.restored == [] and not games._engines
+    # The race: another start for bob takes the slot while this one solves its board.
+    other = SoloGames(Store(db_url), DictionaryShelf(), clock)
+    runner.before = lambda: other.start("big", daily=True, player="bob")
+    with pytest.raises(GameStateError, match=r"^'bob' \(or a name that looks the same\) has"):
+        games.start("big", daily=True, player="bob")
+
+
 def test_an_expired_game_is_scored_once_whoever_asks(db_url: str, clock: FakeClock) -> None:
     """Two servers on one database: while one scores the game, the other's request (even its
     player's) reads "scoring" and scores nothing."""
@@ -481,7 +520,8 @@ def test_an_expired_game_is_scored_once_whoever_asks(db_url: str, clock: FakeClo
     runner.before = lambda: seen.append(other.get(started.game.id, started.key).to_json()["phase"])
     ended = games.get(started.game.id, started.key).to_json()
     assert ended["phase"] == "ended" and ended["score"] == 2
-    assert seen == ["scoring"] and other_runner.jobs == [] and runner.jobs == ["score_solo_game"]
+    assert seen == ["scoring"] and other_runner.jobs == []
+    assert runner.jobs == ["board_points", "score_solo_game"]  # the start's, then the end's
     assert other.get(started.game.id, started.key).to_json() == {**ended, "now": clock.now}
     assert other_runner.jobs == []
 
@@ -494,10 +534,11 @@ def test_a_failed_or_abandoned_scoring_is_tried_again(db_url: str, clock: FakeCl
     def busy() -> None:
         raise BusyError("the worker pool is full")
 
-    runner = Runner(before=busy)
+    runner = Runner()
     games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=runner)
     started = games.start("big", board=BOARD)
     clock.advance(500)
+    runner.before = busy  # the scoring's job
     with pytest.raises(BusyError):
         games.get(started.game.id, started.key)
     assert games.get(started.game.id, started.key).over  # the claim was let go: scored now
@@ -604,7 +645,7 @@ def test_a_timer_retries_a_refused_scoring_and_says_once_when_it_gives_up(
     from bigboggle.web import solo_timers
     from bigboggle.web.solo_timers import SoloTimers
 
-    refusals = [1]
+    refusals = [0]  # the starts' jobs run
 
     def refusing(fn: Callable[..., T], /, *args: Any) -> T:
         if refusals[0] > 0:
@@ -620,6 +661,7 @@ def test_a_timer_retries_a_refused_scoring_and_says_once_when_it_gives_up(
     second = games.start("big", board=BOARD)
     games.submit(second.game.id, "lines", second.key)
     clock.advance(500)
+    refusals[0] = 1  # the first scoring's job is refused
     timers = SoloTimers(lambda: games)
     caplog.set_level(logging.WARNING, logger=solo_timers.__name__)
     asyncio.run(timers._settle(first.game.id))
@@ -656,7 +698,8 @@ def test_timers_score_at_most_two_games_at_once(db_url: str, clock: FakeClock) -
         return run_here(fn, *args)
 
     games = SoloGames(Store(db_url), DictionaryShelf(), clock, runner=holding)
-    started = [games.start("big", board=BOARD) for _ in range(4)]
+    starter = SoloGames(games.store, games.shelf, clock)  # the starts' jobs are not held
+    started = [starter.start("big", board=BOARD) for _ in range(4)]
     for game in started:
         games.submit(game.game.id, "lines", game.key)
     clock.advance(500)

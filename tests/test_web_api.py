@@ -285,6 +285,38 @@ def test_the_daily_board_and_its_leaderboard(client: TestClient, clock: FakeCloc
     assert daily["leaderboard"][0]["score"] > 0
 
 
+def test_a_start_solves_its_board_in_the_worker_pool(db_url: str, clock: FakeClock) -> None:
+    """A start's board work (the board's points) is a job in the bounded worker pool: with
+    the pool full it is refused with 503 and Retry-After, while a daily start for a name that
+    has played is refused (409) by a lookup, with no job at all."""
+    import threading
+    import time
+
+    from bigboggle.web.pool import WorkerPool
+
+    pool = WorkerPool(workers=1, queue=0, budget=30, kind="thread")
+    client = TestClient(create_app(db_url, clock=clock, pool=pool))
+    ann = client.post("/api/games", json={"daily": True, "player": "ann"})
+    assert ann.status_code == 201 and ann.json()["max_score"] > 0
+    gate = threading.Event()
+    holder = threading.Thread(target=pool.call, args=(gate.wait, 30))
+    holder.start()
+    try:
+        deadline = time.monotonic() + 30
+        while pool.in_flight == 0:  # the one worker is taken
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        busy = client.post("/api/games", json={"board": BOARD})
+        assert busy.status_code == 503 and int(busy.headers["Retry-After"]) >= 1
+        again = client.post("/api/games", json={"daily": True, "player": "Ann"})
+        assert again.status_code == 409 and "already played" in again.json()["error"]
+    finally:
+        gate.set()
+        holder.join()
+    assert client.post("/api/games", json={"board": BOARD}).json()["max_score"] == 469
+    pool.shutdown()
+
+
 def test_a_tournament_over_the_api(client: TestClient) -> None:
     created = client.post("/api/tournaments", json={"name": "Friday", "rounds": 2})
     assert created.status_code == 201

@@ -105,6 +105,17 @@ def solve_board(
     return data
 
 
+def board_points(
+    spec: ShelfSpec, board: str, rules: str, options: Mapping[str, Any] | None, dictionary: str
+) -> int:
+    """The board's points under ``rules`` with ``options`` (what a solo game's meter measures
+    against): its solution's total, as the game's judge and its scoring count it (under the
+    family filter, without the offensive words no one can score)."""
+    ruleset = rules_with(rules, options)
+    solution = solve(board, words(spec, dictionary), ruleset)
+    return (solution.without_offensive() if ruleset.family else solution).total_score
+
+
 def score_paper_round(spec: ShelfSpec, request: Any) -> dict[str, Any]:
     """The JSON of ``bigboggle score --json`` for the JSON of ``bigboggle score`` (with
     optional ``rules``, ``dictionary`` and ``options``)."""

@@ -8,8 +8,11 @@ restarted server, or another server process on the same database, carries on whe
 stopped. A submit costs the same at the 2,000th word as at the first: the round engine judges the
 one entry against the stored list, looked up one word at a time; only the end replays the whole
 list, once, to score it. Words stored before verdicts were kept get theirs (replayed once) on the
-game's first use. Each game's engine (its judge has solved the board) is kept for its next word,
-in a bounded cache (``SOLO_ENGINE_CACHE``).
+game's first use. Each game's engine (its judge has solved the board) is made at the game's
+first word, where the words arrive, and kept for its next word in a bounded cache
+(``SOLO_ENGINE_CACHE``): a game started and never played takes no place in it. A start solves
+its board through the service's runner (the web server's worker pool) for the board's points,
+and a daily start whose name has played refuses before any work on the board.
 
 **No work on read.** A game past its deadline is ended and scored by its player's own request
 (with the key) or by :meth:`SoloGames.settle` (the web server's timer at the deadline, and at
@@ -28,7 +31,6 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, or_, select
@@ -45,7 +47,6 @@ from ..errors import (
     NotOwnerError,
     RulesError,
 )
-from ..judge import Judge
 from ..limits import MAX_ENTRY_LENGTH, SOLO_ENGINE_CACHE  # noqa: F401 (the first: an old path)
 from ..names import clean_name
 from ..round import Round, check_entry
@@ -171,13 +172,21 @@ class SoloGames:
                 raise RulesError("the daily board uses the preset's own dictionary")
         ruleset = self.rules_for(rules, options)
         words = self.shelf.get(dictionary or ruleset.dictionary)
-        date = None
+        date = slot = None
         if daily:
             date = utc_date(now)
+            slot = daily_key(date, ruleset.name, player)
+            self._check_daily_free(slot, player, ruleset, date)  # before any work on the board
             seed = self.daily_seed(ruleset.name, date)
         board_text, seed = _deal(ruleset, words, seed, board, band)
+        # The board's points, known from the start: what the player's meter measures against
+        # (nothing is solved on a read). Solving is CPU work a stranger asks for, so it runs
+        # through the runner (the web server's bounded worker pool), not in this thread; the
+        # game's round engine is made at its first word (see :meth:`submit`).
+        max_score = self.runner(
+            jobs.board_points, self.shelf.spec, board_text, ruleset.name, options, words.name
+        )
         key, owner_hash = new_key()
-        engine = self._round_of(board_text, ruleset, words, now, now + ruleset.timer)
         row = SoloGameRow(
             id=secrets.token_urlsafe(8)[:10],
             owner_hash=owner_hash,
@@ -188,26 +197,30 @@ class SoloGames:
             seed=seed,
             player=player,
             daily_date=date,
-            daily_key=daily_key(date, ruleset.name, player) if date else None,
+            daily_key=slot,
             started_at=now,
             deadline=now + ruleset.timer,
             word_count=0,
             score_so_far=0,
-            # The board's points, known from the start (its solution is the judge's, made now
-            # for the first word): what the player's meter measures against. Nothing is
-            # solved on a read.
-            max_score=engine.judge.solution.total_score,
+            max_score=max_score,
         )
         try:
             with self.store.session() as session:
                 session.add(row)
-        except IntegrityError:
-            raise GameStateError(
-                f"{player!r} (or a name that looks the same) has already played the "
-                f"{ruleset.title} daily board of {date}"
-            ) from None
-        self._keep_engine(row.id, engine.game)
+        except IntegrityError:  # the same slot taken meanwhile, by a start that raced this one
+            raise _played_already(player, ruleset, date) from None
         return SoloView(_game_of(row), ruleset, now, owner=True, key=key)
+
+    def _check_daily_free(self, slot: str, player: str, rules: Rules, date: str) -> None:
+        """:class:`GameStateError` if ``player`` (or a look-alike name) has already played this
+        daily board: a lookup of its slot, so a refused start costs no work on the board. (Two
+        starts at once may both pass; the slot's unique key refuses the second's insert.)"""
+        with self.store.session() as session:
+            taken = session.scalar(
+                select(SoloGameRow.id).where(SoloGameRow.daily_key == slot).limit(1)
+            )
+        if taken is not None:
+            raise _played_already(player, rules, date)
 
     def daily_seed(self, rules: str, date: str) -> int:
         """The seed of the daily board of ``rules`` on ``date`` (from the server's secret)."""
@@ -392,19 +405,14 @@ class SoloGames:
         stored deadline) with none of its words: judging one entry costs the same whatever the
         list holds. Its one player sits as :data:`SEAT`."""
         rules = self.rules_for(row.rules, row.options)
-        return self._round_of(row.board, rules, self._words(row), row.started_at, row.deadline).game
-
-    @staticmethod
-    def _round_of(
-        board: str, rules: Rules, words: Dictionary, started_at: float, deadline: float
-    ) -> _Engine:
-        """A round engine for a game with none of its words, and the judge it stands on (which
-        solved the board: its solution gives the board's points)."""
-        judge = Judge(Board.parse(board), rules, words)
-        game = Round.resume(
-            board, rules, words, [SEAT], started_at=started_at, deadline=deadline, judge=judge
+        return Round.resume(
+            row.board,
+            rules,
+            self._words(row),
+            [SEAT],
+            started_at=row.started_at,
+            deadline=row.deadline,
         )
-        return _Engine(game, judge)
 
     def _engine(self, row: SoloGameRow) -> Round:
         """The game's round engine from the cache (made once per game, not per word: making one
@@ -558,14 +566,6 @@ class SoloGames:
         return self._load(row.id)
 
 
-@dataclass(frozen=True)
-class _Engine:
-    """A game's round engine and its judge (whose solution holds the board's points)."""
-
-    game: Round
-    judge: Judge
-
-
 def _deal(
     rules: Rules, words: Dictionary, seed: int | None, board: str | None, band: Band | None
 ) -> tuple[str, int | None]:
@@ -604,6 +604,13 @@ def _game_of(row: SoloGameRow) -> SoloGame:
         score=row.score,
         max_score=row.max_score,
         has_owner=row.owner_hash is not None,
+    )
+
+
+def _played_already(player: str, rules: Rules, date: str | None) -> GameStateError:
+    return GameStateError(
+        f"{player!r} (or a name that looks the same) has already played the "
+        f"{rules.title} daily board of {date}"
     )
 
 
