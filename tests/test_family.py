@@ -387,3 +387,14 @@ def test_a_rooms_settings_take_the_family_option() -> None:
     assert RoomSettings.from_json({"rules": "classic"}).ruleset().family is False
     with pytest.raises(RulesError, match=r"option family=1 must be true or false"):
         RoomSettings.from_json({"options": {"family": 1}})
+
+
+@pytest.mark.parametrize("query", ["family=true", "family=True"])
+def test_the_play_page_fills_in_the_family_filter_from_its_query(
+    client: TestClient, query: str
+) -> None:
+    """A replay or "Change settings" link's family filter is checked by the server (scripts or
+    not), as the other options are; without it the box is clear."""
+    checked = re.compile(r'<input type="checkbox" id="family" checked>')
+    assert checked.search(client.get("/play?" + query).text)
+    assert not checked.search(client.get("/play").text)

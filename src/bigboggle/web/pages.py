@@ -131,6 +131,7 @@ def play(
     dictionary: Name = None,
     advanced: bool = False,
     challenge: bool = False,
+    family: bool = False,
     timer: Annotated[int | None, Query(ge=5, le=3600)] = None,
     code: Annotated[str | None, Query(max_length=80, description="RULES:SEED")] = None,
 ) -> Response:
@@ -156,6 +157,7 @@ def play(
             "dictionary": dictionary or "",
             "advanced": advanced,
             "challenge": challenge,
+            "family": family,
             "timer": timer,
         },
     )

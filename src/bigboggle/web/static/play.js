@@ -20,8 +20,6 @@ if (current) {
     localStorage.removeItem("bigboggle:game");
   }
 }
-// A "Change settings" link carries the family filter in its query, as it does the other options.
-if (new URLSearchParams(location.search).get("family") === "True") document.getElementById("family").checked = true;
 const savedName = localStorage.getItem("bigboggle:name");
 if (savedName && value("player") === "you") document.getElementById("player").value = savedName;
 
