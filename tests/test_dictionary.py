@@ -85,19 +85,22 @@ def test_from_file_normalises(tmp_path: Path) -> None:
     assert words.name == str(path)
 
 
-#: A list written as /usr/share/dict/words is: words in lowercase, names and abbreviations not.
-MIXED = "cat\nParis\nNASA\nMcDonald\npolish\nPolish\nÉmile\ncafé\nAaron's\nOK\ndog\n"
+#: A list written as /usr/share/dict/words is: words in lowercase, names and abbreviations not
+#: (a minority: here 8 lowercase entries to 7 with capitals).
+MIXED = (
+    "cat\nParis\nNASA\nMcDonald\npolish\nPolish\nÉmile\ncafé\nAaron's\nOK\ndog\nox\nrun\nsea\nzoo\n"
+)
 
 
 def test_a_list_that_mixes_cases_skips_its_names_and_counts_them(tmp_path: Path) -> None:
     path = tmp_path / "words"
     path.write_text(MIXED, encoding="utf-8")
     words = Dictionary.from_file(path)
-    assert list(words) == ["cafe", "cat", "dog", "polish"]
+    assert list(words) == ["cafe", "cat", "dog", "polish", "run", "sea", "zoo"]
     report = words.report
     assert report.names == 5  # Paris, NASA, McDonald, Polish, Émile
-    assert report.not_letters == 1 and report.too_short == 1  # Aaron's; OK is short anyway
-    assert report.skipped == 7
+    assert report.not_letters == 1 and report.too_short == 2  # Aaron's; OK and ox are short
+    assert report.skipped == 8
     assert "Paris" not in words and "nasa" not in words and "polish" in words
     assert "5 capitalised as names or abbreviations in a list that mixes cases" in (
         report.describe()
@@ -122,11 +125,36 @@ def test_a_list_in_one_case_is_read_whole(tmp_path: Path, entries: list[str]) ->
 def test_only_entries_with_letters_decide_whether_a_list_mixes_cases() -> None:
     from bigboggle.dictionary import mixes_cases
 
-    assert mixes_cases(["cat", "NASA"])
+    assert mixes_cases(["cat", "dog", "NASA"])
     assert mixes_cases(["  cat ", "x", "Émile"])
+    assert mixes_cases(["cat", "dog", "123", "456", "Paris"])
     assert not mixes_cases(["CAT", "123", "NASA"])
     assert not mixes_cases(["cat", "don't", "123"])
     assert not mixes_cases([])
+
+
+def test_a_list_mixes_cases_only_when_its_lowercase_entries_are_the_majority() -> None:
+    """Names are a minority where capitals mark them; a stray lowercase line in a list in
+    capitals (Collins, SOWPODS style) is a word, and so is every capitalised entry there."""
+    from bigboggle.dictionary import mixes_cases
+
+    capitals = Dictionary.from_words(["APPLE", "BANANA", "CHERRY", "DATES", "zzz"])
+    assert list(capitals) == ["apple", "banana", "cherry", "dates", "zzz"]
+    assert capitals.report.names == 0
+    title = Dictionary.from_words(["APPLE", "BANANA", "Cherry", "dates", "eggs"])
+    assert list(title) == ["apple", "banana", "cherry", "dates", "eggs"]  # 2 lowercase to 3
+    assert not mixes_cases(["cat", "NASA"])  # as many of each: no majority of words
+    assert mixes_cases(["cat", "dog", "NASA"])
+
+
+def test_the_systems_word_list_mixes_cases() -> None:
+    """/usr/share/dict/words (where installed): its names are skipped, its words kept."""
+    path = Path("/usr/share/dict/words")
+    if not path.is_file():
+        pytest.skip("no /usr/share/dict/words here")
+    words = Dictionary.from_file(path)
+    assert words.report.names > 1000
+    assert "cat" in words and "zebra" in words and "paris" not in words
 
 
 def test_a_cached_list_that_mixes_cases_keeps_its_reading(

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when the layout changes, or the reading of a list: old entries are then ignored.
-#: (4: a list that mixes cases skips its capitalised entries as names.)
-FORMAT_VERSION = 4
+#: (4: a list that mixes cases skips its capitalised entries as names. 5: a list mixes cases
+#: only when its all-lowercase entries outnumber those with capitals.)
+FORMAT_VERSION = 5
 _MAGIC = b"BBTRIE\x00\x00"
 _PREFIX = struct.Struct("<8sII")  # magic, format version, header length
 
