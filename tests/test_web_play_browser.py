@@ -324,6 +324,27 @@ def test_the_family_filter_on_play_and_among_the_missed_words(
     expect(porn).to_be_hidden()
 
 
+def test_a_refused_word_looks_like_the_other_refusals(page: Any, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    # Under the family filter an offensive word is refused, styled as the other refusals.
+    game = start_game(server, board=BOARD, options={"family": True})
+    open_game(page, server, game)
+    page.locator("#word").fill("porn")
+    page.keyboard.press("Enter")
+    expect(page.locator("#my-words .verdict.v-refused")).to_have_count(1)
+    styles = page.evaluate(
+        """() => {
+          const probe = document.createElement('span');
+          probe.className = 'verdict v-not_a_word';
+          document.body.append(probe);
+          const style = (node) => { const s = getComputedStyle(node); return [s.color, s.backgroundColor]; };
+          return [style(document.querySelector('#my-words .v-refused')), style(probe)];
+        }"""
+    )
+    assert styles[0] == styles[1], styles
+
+
 def test_on_a_phone_the_board_field_and_verdict_stay_in_view(
     open_page: Callable[..., Any], server: LiveServer, standard: Dictionary
 ) -> None:
