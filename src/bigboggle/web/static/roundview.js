@@ -25,10 +25,12 @@ export function teamSums(result) {
         const once = Math.max(...found.map((f) => f.score));
         return { word, members: found.map((f) => f.member), once, extra: found.reduce((sum, f) => sum + f.score, 0) - once };
       });
+    // Each shared word by its word, for the members' lists (a search per word was quadratic).
+    const sharedByWord = new Map(shared.map((s) => [s.word, s]));
     const members = info.members.map((member) => ({ member, score: result.players[member] ? result.players[member].score : 0 }));
     const membersTotal = members.reduce((sum, m) => sum + m.score, 0);
     const extra = shared.reduce((sum, s) => sum + s.extra, 0);
-    sums.set(team, { team, members, membersTotal, shared, extra, score: info.score });
+    sums.set(team, { team, members, membersTotal, shared, sharedByWord, extra, score: info.score });
   }
   return sums;
 }
@@ -73,7 +75,7 @@ function teamSumsTable(result, sums) {
 // A member's word item, marked when a teammate scored the word too.
 function memberWordItem(word, name, team, sum) {
   const item = wordItem(word, { linked: true, compared: true });
-  const shared = word.verdict === "scored" && sum && sum.shared.find((s) => s.word === word.word);
+  const shared = word.verdict === "scored" && sum && sum.sharedByWord.get(word.word);
   if (shared) {
     const others = shared.members.filter((member) => member !== name);
     item.classList.add("shared");
