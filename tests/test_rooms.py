@@ -212,6 +212,31 @@ def test_teams_must_cover_every_player(rooms: Rooms) -> None:
         rooms.start_round(Seat(code, "ann"))
 
 
+def test_a_latecomer_in_team_play_joins_the_smallest_team(rooms: Rooms) -> None:
+    """Teams set, then cat and dan join: each goes on the team with the fewest members (the
+    first such), so Start is not refused for a player on no team, and everyone sees it."""
+    code, _ = rooms.create("ann")
+    rooms.join(code, "bob")
+    rooms.configure(Seat(code, "ann"), {"teams": {"red": ["ann"], "blue": ["bob"]}})
+    rooms.join(code, "cat")
+    assert rooms.public(code).to_json()["settings"]["teams"] == {
+        "red": ["ann", "cat"],
+        "blue": ["bob"],
+    }
+    rooms.join(code, "dan")
+    assert rooms.public(code).to_json()["settings"]["teams"] == {
+        "red": ["ann", "cat"],
+        "blue": ["bob", "dan"],
+    }
+    assert rooms.start_round(Seat(code, "ann")).board
+
+
+def test_without_team_play_a_latecomer_is_on_no_team(rooms: Rooms) -> None:
+    code, _ = rooms.create("ann")
+    rooms.join(code, "bob")
+    assert rooms.public(code).to_json()["settings"]["teams"] is None
+
+
 def test_totals_carry_over_until_the_target(
     rooms: Rooms, clock: FakeClock, standard: Dictionary
 ) -> None:

@@ -134,7 +134,13 @@ def test_settle_setup_checks_and_seats_typed_names_in_one_call() -> None:
     assert teams == {"red": ["Ann", "Bob"], "blue": ["cy"]}
     assert handicaps == {"Bob": 3}
     assert settle_setup(["ann"], BIG) == (None, {})
-    with pytest.raises(RoundInputError, match=r"^players\.cy: 'cy' is on no team"):
+    with pytest.raises(
+        RoundInputError,
+        match=(
+            r"^players\.cy: 'cy' is on no team; in team play everyone is on a team: "
+            r"put them on one, or turn team play off$"
+        ),
+    ):
         settle_setup(["ann", "cy"], BIG, {"red": ["ann"]})
     with pytest.raises(RoundInputError, match=r"^teams: these rules are for team play"):
         settle_setup(["ann"], Rules.preset("big", teams=True))

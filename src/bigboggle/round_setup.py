@@ -305,7 +305,8 @@ def team_of(
     for name in players:
         if name not in placed:
             raise RoundInputError(
-                f"players.{name}: {name!r} is on no team; in team play everyone is"
+                f"players.{name}: {name!r} is on no team; in team play everyone is on a "
+                "team: put them on one, or turn team play off"
             )
     return placed
 

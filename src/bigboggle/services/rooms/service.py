@@ -150,7 +150,9 @@ class Rooms:
     def join(self, code: str, name: str) -> tuple[Seat, str]:
         """Seat ``name`` in room ``code``: the seat (the name in its normal form) and the
         player's private resume token. Names are unique in a room ignoring case, width and
-        look-alike letters (:func:`bigboggle.names.name_key`), removed players' names too."""
+        look-alike letters (:func:`bigboggle.names.name_key`), removed players' names too. In
+        team play the newcomer joins the team with the fewest members (the first such), so a
+        round can start without the host placing them: the settings everyone sees say so."""
         name = clean_name(name, "name")
         code = self._room(code).code
         taken = RoundInputError(f"name {quoted(name)} is taken in room {code}; choose another")
@@ -171,6 +173,8 @@ class Rooms:
                 if sum(1 for _, kicked in seated if kicked is None) >= settings.max_players:
                     raise RoomFullError(f"room {code} is full ({settings.max_players} players)")
                 room.active_at = self.clock()
+                if settings.teams is not None:  # team play: nobody may be on no team
+                    room.settings = settings.with_latecomer(name).to_json()
                 return Seat(code, name), self._seat(session, code, name)
         except IntegrityError:
             raise taken from None

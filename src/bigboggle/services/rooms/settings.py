@@ -127,6 +127,20 @@ class RoomSettings:
             teams = seat_teams(self.teams, players, "settings.teams", among=among)
         return RoomSettings(**{**self.__dict__, "handicaps": handicaps, "teams": teams})
 
+    def with_latecomer(self, player: str) -> RoomSettings:
+        """These settings with ``player`` (just seated) on the team with the fewest members,
+        the first such in the teams' order: in team play everyone is on a team, and a player
+        who joins after the host set the teams must not leave Start refused."""
+        current = self.teams
+        if not current:
+            return self
+        smallest = min(current, key=lambda team: len(current[team]))
+        teams = {
+            team: [*members, player] if team == smallest else list(members)
+            for team, members in current.items()
+        }
+        return RoomSettings(**{**self.__dict__, "teams": teams})
+
     def without(self, player: str) -> RoomSettings:
         """These settings with ``player`` out of the handicaps and teams (a team left empty
         goes; no team left means no team play)."""
