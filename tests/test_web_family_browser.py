@@ -145,3 +145,40 @@ def test_the_solvers_board_stays_in_view_while_the_words_scroll(
         assert tab.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
         assert_axe_clean(tab, "the solver on a phone in the dark theme, scrolled")
     shot(tab, f"family-solver-scrolled-{size['width']}")
+
+
+def test_offensive_words_are_hidden_from_the_first_paint_and_without_scripts(
+    open_page: Any, server: LiveServer
+) -> None:
+    # Without scripts the server's own markup is all there is: style.css alone hides them (no
+    # toggle then).
+    bare = open_page(**DESKTOP, name="no-js", java_script_enabled=False)
+    bare.goto(solver_url(server))
+    offensive = bare.locator("#word-list > li.offensive")
+    expect(offensive).to_have_count(4)
+    for item in offensive.all():
+        expect(item).to_be_hidden()
+    expect(bare.locator("#word-list > li:not(.offensive)").first).to_be_visible()
+
+    # With scripts, a stored "show" is on the root before any module runs: theme.js (blocking)
+    # sets it on every page, one without family.js too.
+    tab = open_page(**DESKTOP)
+    tab.goto(server.url + "/rules")
+    tab.evaluate("localStorage.setItem('bigboggle:show-offensive', 'true')")
+    tab.reload()
+    assert tab.evaluate("document.documentElement.classList.contains('show-offensive')")
+    tab.goto(solver_url(server))
+    expect(tab.locator(".family-toggle")).to_contain_text("4 offensive words shown")
+    # Hide, by keyboard: the root class goes, the words follow.
+    tab.locator(".family-toggle button").focus()
+    tab.keyboard.press("Enter")
+    expect(tab.locator(".family-toggle")).to_contain_text("4 offensive words hidden")
+    assert not tab.evaluate("document.documentElement.classList.contains('show-offensive')")
+    assert not visible_words(tab) & OFFENSIVE_ON_BOARD
+    # No item carries inline state: the filter is the root class alone.
+    assert (
+        tab.eval_on_selector_all(
+            "#word-list > li.offensive", "l => l.filter(i => i.style.display).length"
+        )
+        == 0
+    )

@@ -373,6 +373,20 @@ def test_offensive_missed_words_are_hidden_until_asked(
     expect(nude.first).to_be_visible()
     toggle.get_by_role("button", name="Hide").click()
     expect(nude.first).to_be_hidden()
+    # Scoring again replaces the results: the filter forgets the replaced lists.
+    for _ in range(2):
+        page.evaluate("document.querySelector('#round-result details.missed').dataset.old = 'yes'")
+        page.get_by_role("button", name="Score the round").click()
+        expect(page.locator("#round-result details.missed[data-old]")).to_have_count(0)
+        expect(page.locator("#round-result details.missed")).to_have_count(1)
+    page.locator("#round-result details.missed summary").click()
+    page.locator("#round-result .family-toggle button").click()
+    expect(page.locator("#round-result .family-toggle")).to_contain_text("shown")
+    assert (
+        page.evaluate("async () => (await import('/static/family.js')).filteredLists()")
+        == page.locator(".family-filtered").count()
+        == 1
+    )
 
 
 @pytest.mark.parametrize("options", [{}, {"duplicates": "keep"}], ids=["cancel", "keep"])

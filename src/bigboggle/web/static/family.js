@@ -1,13 +1,21 @@
 // The family filter on the pages: offensive words (items `li.offensive`, marked from the core's
 // `"offensive": true`, bigboggle.family) are hidden from word lists unless this browser's player
-// asked to see them. One toggle before each list says how many are hidden and shows or hides
-// them; the choice is remembered in localStorage (key "bigboggle:show-offensive") and applies to
-// every filtered list at once, in every tab (then the document gets a "bigboggle:family" event,
-// detail {show}).
+// asked to see them. The hiding is style.css's: the `li.offensive` of a list with the class
+// "family-filtered" (set by the server's templates, or here) is hidden unless the root element
+// has the class "show-offensive", which theme.js (a blocking script) sets before the first paint
+// from localStorage "bigboggle:show-offensive"; without scripts the words stay hidden. This module
+// puts one toggle before each list that holds offensive words ("N offensive words hidden - Show"),
+// which flips the root class and remembers the choice; it applies to every list at once, in every
+// tab (then the document gets a "bigboggle:family" event, detail {show}).
 import { el } from "./api.js";
 
 const KEY = "bigboggle:show-offensive";
+const SHOWN_CLASS = "show-offensive";
+const root = document.documentElement;
 // The lists filtered on this page, each with its toggle (null while it has no offensive word).
+// A list a re-render removed is dropped when the choice changes (forget), so replaced lists are
+// neither kept nor updated. (Not on each applyFamilyFilter: a list is often filtered before its
+// page part is put in the document.)
 const toggles = new Map();
 let counter = 0;
 // The choice made on this page when the browser would not store it (private mode).
@@ -32,12 +40,29 @@ export function setShowOffensive(show) {
   } catch {
     unstored = Boolean(show); // not remembered; this page follows the choice until it is left
   }
-  reapply(show);
+  reapply(Boolean(show));
+}
+
+// How many lists this page filters now (replaced ones are forgotten; the browser tests check it).
+export function filteredLists() {
+  forget();
+  return toggles.size;
+}
+
+// Drop the lists that are no longer in the document (a re-render replaced them), with their toggles.
+function forget() {
+  for (const [list, toggle] of toggles) {
+    if (list.isConnected) continue;
+    toggle?.node.remove();
+    toggles.delete(list);
+  }
 }
 
 // Every filtered list follows `show`; then the document hears of it, for a page that counts
 // what it shows (the solver's "N words shown").
 function reapply(show) {
+  root.classList.toggle(SHOWN_CLASS, show);
+  forget();
   for (const list of [...toggles.keys()]) applyFamilyFilter(list, show);
   document.dispatchEvent(new CustomEvent("bigboggle:family", { detail: { show } }));
 }
@@ -53,7 +78,8 @@ function plural(n) {
 
 function toggleFor(list) {
   let toggle = toggles.get(list);
-  if (!toggle || !toggle.node.isConnected) {
+  if (!toggle || toggle.node.parentNode !== list.parentNode) {
+    toggle?.node.remove();
     counter += 1;
     const id = `family-count-${counter}`;
     const count = el("span", { id, class: "family-count", "aria-live": "polite" });
@@ -68,23 +94,23 @@ function toggleFor(list) {
   return toggle;
 }
 
-// Hide `list`'s offensive items (its own <li class="offensive"> children) unless the
-// preference says show, and put or update the one "N offensive words hidden - Show" toggle before
-// the list (none when the list has no offensive word). Call it again after the list changes.
+// Filter `list`'s offensive items (its own <li class="offensive"> children; the list gets the class
+// "family-filtered", which the server's templates give it for a page without scripts): hidden by
+// style.css unless the preference says show (the root class follows `show`), and the one
+// "N offensive words hidden - Show" toggle is put or updated before the list (none when the list
+// has no offensive word). Call it again after the list changes.
 export function applyFamilyFilter(list, show = showOffensive()) {
   if (!list) return;
-  const items = [...list.children].filter((item) => item.matches("li.offensive"));
-  for (const item of items) {
-    // Inline display, not the hidden attribute, which other filters (rare words) also set.
-    item.style.display = show ? "" : "none";
-  }
-  if (items.length === 0) {
+  root.classList.toggle(SHOWN_CLASS, show);
+  list.classList.add("family-filtered");
+  const count = [...list.children].filter((item) => item.matches("li.offensive")).length;
+  if (count === 0) {
     toggles.get(list)?.node.remove();
     toggles.set(list, null); // still filtered: a later call, or the choice, may need a toggle
     return;
   }
   const toggle = toggleFor(list);
-  toggle.count.textContent = `${plural(items.length)} ${show ? "shown" : "hidden"}`;
+  toggle.count.textContent = `${plural(count)} ${show ? "shown" : "hidden"}`;
   toggle.button.textContent = show ? "Hide" : "Show";
   toggle.button.setAttribute("aria-expanded", show ? "true" : "false");
 }

@@ -128,7 +128,7 @@ export function renderRound(result, { title } = {}) {
     );
   }
   const missedPoints = result.missed.reduce((sum, word) => sum + word.score, 0);
-  const missedList = el("ul", { class: "words" }, result.missed.map((word) => wordItem(word, { linked: true, verdict: false })));
+  const missedList = el("ul", { class: "words family-filtered" }, result.missed.map((word) => wordItem(word, { linked: true, verdict: false })));
   const missed = el(
     "details",
     { class: "missed" },

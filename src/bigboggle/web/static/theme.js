@@ -74,6 +74,13 @@
   }
 
   apply(stored());
+  // The family filter (family.js): offensive words show from the first paint only where this
+  // browser asked to see them (style.css hides a filtered list's li.offensive unless html.show-offensive).
+  try {
+    if (localStorage.getItem("bigboggle:show-offensive") === "true") root.classList.add("show-offensive");
+  } catch (err) {
+    // storage refused: the default, hidden
+  }
   // Scripts run here: style.css may keep room for what they will draw (no layout shift).
   root.classList.add("js");
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
