@@ -1286,3 +1286,15 @@ def test_play_offers_the_family_filter() -> None:
     text = " ".join(succeeds("play", "--help").stdout.split())
     assert "--family" in text and "offensive words are refused" in text
     assert "--show-offensive" in text
+
+
+def test_score_refuses_a_word_that_would_send_a_terminal_escape_sequence() -> None:
+    # A word list from an untrusted file must not reach the terminal with its escapes.
+    stdin = (
+        '{"board":"LINES/TQARD/HEMOP/ABCKI/PSTEW",'
+        '"players":{"ann":["\\u001b]0;pwned\\u0007quilt"]}}'
+    )
+    result = CliRunner().invoke(cli, ["score", "-"], input=stdin)
+    assert result.exit_code == 2, result.output
+    assert "players.ann[0]" in result.stderr and "control character" in result.stderr
+    assert "\x1b" not in result.output and "\x07" not in result.output

@@ -163,3 +163,91 @@ def test_the_longest_band_text_still_parses(tiny: Dictionary) -> None:
     assert len(text) == MAX_SPEC_NAME
     band = parse_band(text, Rules.preset("big"), tiny)
     assert band == Band(min_words=int("1" * 16), max_words=int(text.rpartition("-")[2]))
+
+
+# -- invisible and control characters in words, on every path that takes words -----------------
+
+#: ``quilt`` as pasted with something invisible: a zero-width space, a soft hyphen, a BOM,
+#: a right-to-left mark, a zero-width joiner, a variation selector.
+INVISIBLE_QUILTS = [
+    "quilt\u200b",
+    "\u00adquilt",
+    "\ufeffquilt",
+    "qui\u200flt",
+    "qu\u200dilt",
+    "quilt\ufe0f",
+]
+#: Words with control characters in them: BEL, SOH, an OSC escape sequence, DEL, a C1 CSI.
+CONTROL_WORDS = ["\x07quilt", "ab\x01cd", "\x1b]0;pwned\x07quilt", "quil\x7ft", "\x9b31mquilt"]
+BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+
+
+@pytest.fixture
+def client(db_url: str) -> Any:
+    from fastapi.testclient import TestClient
+
+    from bigboggle.web import create_app
+
+    return TestClient(create_app(db_url))
+
+
+def test_the_score_api_judges_a_word_without_its_invisible_characters(client: Any) -> None:
+    answer = client.post("/api/score", json={"board": BOARD, "players": {"ann": INVISIBLE_QUILTS}})
+    assert answer.status_code == 200, answer.text
+    verdicts = [(w["word"], w["verdict"]) for w in answer.json()["players"]["ann"]["words"]]
+    assert verdicts[0] == ("quilt", "scored")
+    assert {verdict for _, verdict in verdicts[1:]} == {"repeated"}
+
+
+@pytest.mark.parametrize("word", CONTROL_WORDS)
+def test_the_score_api_refuses_a_control_character_naming_the_entry(client: Any, word: str) -> None:
+    answer = client.post("/api/score", json={"board": BOARD, "players": {"ann": ["lines", word]}})
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert "players.ann[1]" in error and "control character" in error and repr(word)[:8] in error
+    assert not any(char in error for char in "\x07\x1b\x9b\x7f\x01")
+
+
+def test_a_tournament_round_refuses_control_characters_and_cleans_invisible_ones(
+    client: Any,
+) -> None:
+    created = client.post("/api/tournaments", json={"name": "Friday", "rounds": 2}).json()
+    url, key = f"/api/tournaments/{created['id']}/rounds", {"X-Tournament-Key": created["key"]}
+    refused = client.post(
+        url, json={"board": BOARD, "players": {"ann": ["\x1bquilt"]}}, headers=key
+    )
+    assert refused.status_code == 400 and "players.ann[0]" in refused.json()["error"]
+    scored = client.post(
+        url, json={"board": BOARD, "players": {"ann": ["quilt\u200b"]}}, headers=key
+    )
+    assert scored.status_code == 201, scored.text
+    (word,) = scored.json()["round"]["players"]["ann"]["words"]
+    assert word["word"] == "quilt" and word["verdict"] == "scored"
+
+
+def test_a_solo_game_stores_the_word_judged_and_refuses_control_characters(client: Any) -> None:
+    game = client.post("/api/games", json={"board": BOARD, "options": {"timer": 60}}).json()
+    url, key = f"/api/games/{game['id']}/words", {"X-Game-Key": game["key"]}
+    for word in CONTROL_WORDS:
+        refused = client.post(url, json={"word": word}, headers=key)
+        assert refused.status_code == 400, refused.text
+        assert "control character" in refused.json()["error"]
+    answer = client.post(url, json={"word": "\u00adquilt"}, headers=key).json()["result"]
+    assert (answer["word"], answer["verdict"]) == ("quilt", "scored")
+    assert answer.get("entry", "quilt") == "quilt"
+    stored = client.get(f"/api/games/{game['id']}", headers=key).json()["words"]
+    assert [(w["word"], w.get("entry", "quilt")) for w in stored] == [("quilt", "quilt")]
+    only_invisible = client.post(url, json={"word": "\u200b\u200d"}, headers=key)
+    assert only_invisible.status_code == 400 and "expected a word" in only_invisible.json()["error"]
+
+
+def test_a_room_word_with_a_control_character_is_refused_by_the_socket(client: Any) -> None:
+    from test_web_rooms import answer, create, join
+
+    room = create(client)
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        answer(ann, {"type": "start"})
+        refused = answer(ann, {"type": "submit", "word": "\x1b]0;pwned\x07quilt"})
+        assert refused["type"] == "error", refused
+        assert "control character" in refused["message"] and "\x1b" not in refused["message"]

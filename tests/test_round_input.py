@@ -21,6 +21,7 @@ from bigboggle import (
     score_round,
 )
 from bigboggle.errors import kind_of
+from bigboggle.round import check_entry
 from bigboggle.services import jobs
 
 
@@ -433,3 +434,43 @@ def test_load_json_refuses_more_keys_than_it_takes_before_parsing() -> None:
     assert f"at most {MAX_JSON_KEYS} object keys" in message
     with pytest.raises(RoundInputError, match="at most 2 object keys"):
         load_json('{"a": 1, "b": 2, "c": 3}', max_keys=2)
+
+
+# -- invisible and control characters ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "entry", ["quilt\u200b", "\u00adquilt", "\ufeffquilt", "q\u200eu\u202eilt", "quilt\u2060"]
+)
+def test_invisible_characters_leave_an_entry_before_it_is_judged(entry: str) -> None:
+    request = parse_round_request({"players": {"ann": ["lines", entry]}})
+    assert request.players["ann"] == ["lines", "quilt"]
+    assert check_entry(entry) == "quilt"
+
+
+@pytest.mark.parametrize(
+    ("entry", "named"),
+    [
+        ("\x07quilt", "BEL, U+0007) at position 1"),
+        ("ab\x01cd", "U+0001) at position 3"),
+        ("\x1b]0;pwned\x07quilt", "ESC, U+001B) at position 1"),
+        ("  qu\x00ilt", "NUL, U+0000) at position 5"),
+        ("quilt\x9b", "CSI, U+009B) at position 6"),
+    ],
+)
+def test_a_control_character_in_an_entry_is_refused_by_name_and_position(
+    entry: str, named: str
+) -> None:
+    with pytest.raises(RoundInputError) as caught:
+        parse_round_request({"players": {"ann": ["lines", entry]}})
+    message = str(caught.value)
+    assert message.startswith("players.ann[1]: ") and named in message, message
+    assert message.isprintable()
+    with pytest.raises(RoundInputError, match=r"^word: .*control character"):
+        check_entry(entry)
+
+
+def test_blanks_around_an_entry_are_not_refused_as_controls() -> None:
+    request = parse_round_request({"players": {"ann": ["\tlines\n", " quilt\u200b\r\n"]}})
+    assert request.players["ann"] == ["\tlines\n", " quilt\r\n"]
+    assert check_entry("\tlines\n") == "lines"

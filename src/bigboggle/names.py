@@ -14,6 +14,7 @@ letter, using the Unicode confusables data of ``confusable-homoglyphs``. So ``Al
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -40,6 +41,12 @@ _INVISIBLE_RANGES: tuple[tuple[int, int], ...] = (
     (0xFFA0, 0xFFA0),
     (0xE0000, 0xE0FFF),
 )
+#: The characters of :data:`_INVISIBLE_RANGES` as one pattern, to find them at C speed.
+INVISIBLE = re.compile(
+    "["
+    + "".join(f"{re.escape(chr(low))}-{re.escape(chr(high))}" for low, high in _INVISIBLE_RANGES)
+    + "]"
+)
 #: Looked at before normalising, so a hostile string costs no more than this many times the
 #: longest name (room for combining marks and full-width forms that normalise shorter).
 _RAW_SLACK = 4
@@ -56,7 +63,7 @@ def clean_name(name: object, where: str = "name", *, max_length: int = MAX_NAME_
             f"{where}: name {quoted(name)} is longer than {max_length} characters"
         )
     for index, char in enumerate(name):
-        if unicodedata.category(char) in _REFUSED_CATEGORIES or _draws_nothing(char):
+        if unicodedata.category(char) in _REFUSED_CATEGORIES or draws_nothing(char):
             label = unicodedata.name(char, "")
             shown = f"{label}, U+{ord(char):04X}" if label else f"U+{ord(char):04X}"
             raise RoundInputError(
@@ -73,7 +80,9 @@ def clean_name(name: object, where: str = "name", *, max_length: int = MAX_NAME_
     return normal
 
 
-def _draws_nothing(char: str) -> bool:
+def draws_nothing(char: str) -> bool:
+    """Whether ``char`` is one of the characters that draw nothing although their category is
+    a visible one (the table above); words and names both leave them out."""
     code = ord(char)
     return any(low <= code <= high for low, high in _INVISIBLE_RANGES)
 

@@ -26,6 +26,7 @@ from .dictionary import Dictionary, normalise
 from .errors import GameStateError, RoundInputError, quoted
 from .judge import Judge
 from .limits import MAX_ENTRY_LENGTH, MAX_LIST_LENGTH
+from .round_input import clean_entry
 from .round_setup import RoundSetup, check_name, check_setup
 from .rules import Rules
 from .scoring import RoundResult, judge_round
@@ -339,7 +340,9 @@ class Round:
 def check_entry(entry: object) -> str:
     """``entry`` as a word to judge (stripped of surrounding blanks), bounded before anything
     reads it: :class:`RoundInputError` naming ``word`` if it is not text, blank, or longer
-    than :data:`~bigboggle.limits.MAX_ENTRY_LENGTH` (no word on any board is longer). For a
+    than :data:`~bigboggle.limits.MAX_ENTRY_LENGTH` (no word on any board is longer), or holds
+    a control character; characters that draw nothing are removed
+    (:func:`bigboggle.round_input.clean_entry`). For a
     service that takes words from the outside (rooms, solo games), before it looks anything
     up."""
     if not isinstance(entry, str) or not entry.strip():
@@ -348,7 +351,10 @@ def check_entry(entry: object) -> str:
         raise RoundInputError(
             f"word: {quoted(entry, 20)} is {len(entry)} characters; the limit is {MAX_ENTRY_LENGTH}"
         )
-    return entry.strip()
+    word = clean_entry(entry).strip()  # invisible characters out, controls refused
+    if not word:
+        raise RoundInputError(f"word: expected a word, not {quoted(entry, 20)}")
+    return word
 
 
 def _check_room(player: str, count: int) -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +35,7 @@ from .limits import (
     MAX_RULES_OPTIONS,
     MAX_SPEC_NAME,
 )
-from .names import clean_name
+from .names import INVISIBLE, clean_name, draws_nothing
 from .round_setup import (
     check_distinct,
     clean_handicaps,
@@ -199,23 +200,81 @@ def _players(value: Any) -> dict[str, list[str]]:
         name = clean_name(raw_name, "players")
         key = f"players.{name}"
         entries = _bounded_list(items, key, MAX_LIST_LENGTH, "entries")
-        if not _plain_entries(entries):
-            for i, entry in enumerate(entries):  # only to say which entry is at fault
-                _check_entry(entry, f"{key}[{i}]")
-        out[name] = list(entries)
+        if _plain_entries(entries):
+            out[name] = list(entries)
+            continue
+        checked = []
+        for i, entry in enumerate(entries):  # only to say which entry is at fault
+            _check_entry(entry, f"{key}[{i}]")
+            checked.append(clean_entry(entry, f"{key}[{i}]"))
+        out[name] = checked
     return out
 
 
+def clean_entry(entry: str, where: str = "word") -> str:
+    """``entry`` (text already bounded in length) as it is judged and stored: characters that
+    draw nothing (format characters such as the zero-width space and joiner, the soft hyphen,
+    the byte-order mark and bidirectional marks, and the other default-ignorable ones that
+    :func:`bigboggle.names.draws_nothing` knows) are removed, so ``quilt`` pasted with a
+    zero-width space is judged as ``quilt``, the word the screen shows.
+
+    A control character (Unicode category ``Cc``: ``BEL``, ``ESC``, ``DEL``, the C1 controls)
+    inside the entry is refused with :class:`RoundInputError` naming ``where``, the character
+    and its position, as a name's is: no word holds one, and echoed to a terminal it would run
+    an escape sequence. Blanks around the entry (a tab, a newline) are left to the judge, which
+    trims them. Printable text, the usual entry, is returned as it is after one C-speed test.
+    """
+    if entry.isprintable() and (entry.isascii() or not INVISIBLE.search(entry)):
+        return entry
+    core = entry.strip()
+    offset = len(entry) - len(entry.lstrip())
+    for index, char in enumerate(core):
+        if unicodedata.category(char) == "Cc":
+            raise RoundInputError(
+                f"{where}: {quoted(entry, 40)} has a control character "
+                f"({_char_name(char)}) at position {offset + index + 1}; a word is letters"
+            )
+    return "".join(
+        char for char in entry if unicodedata.category(char) != "Cf" and not draws_nothing(char)
+    )
+
+
+def _char_name(char: str) -> str:
+    """``char`` as a message names it: ``BEL, U+0007`` (controls have no Unicode name; their
+    common abbreviation is used where there is one)."""
+    label = unicodedata.name(char, "") or _CONTROL_NAMES.get(ord(char), "")
+    return f"{label}, U+{ord(char):04X}" if label else f"U+{ord(char):04X}"
+
+
+#: Short names of the control characters people meet (Unicode gives controls no name).
+_CONTROL_NAMES = {
+    0x00: "NUL",
+    0x07: "BEL",
+    0x08: "BACKSPACE",
+    0x09: "TAB",
+    0x0A: "LINE FEED",
+    0x0D: "CARRIAGE RETURN",
+    0x1B: "ESC",
+    0x7F: "DEL",
+    0x9B: "CSI",
+}
+
+
 def _plain_entries(entries: list[Any]) -> bool:
-    """Whether every entry is text of at most MAX_ENTRY_LENGTH that UTF-8 can write, checked
-    a list at a time (no per-entry Python work for the usual, good list)."""
+    """Whether every entry is printable text of at most MAX_ENTRY_LENGTH that UTF-8 can write,
+    checked a list at a time (no per-entry Python work for the usual, good list); an entry
+    that is not printable (a control or format character) is looked at by :func:`clean_entry`."""
     if not set(map(type, entries)) <= {str}:
         return False
     if max(map(len, entries), default=0) > MAX_ENTRY_LENGTH:
         return False
     joined = "".join(entries)
+    if not joined.isprintable():
+        return False
     if joined.isascii():
         return True
+    if INVISIBLE.search(joined):
+        return False
     try:
         joined.encode("utf-8")
     except UnicodeEncodeError:
