@@ -513,6 +513,72 @@ def test_the_upgrade_of_an_old_database_keeps_its_game_playable(database: str) -
     store.close()
 
 
+def test_boards_stored_with_a_challenge_mark_on_a_blank_load_after_the_upgrade(
+    database: str,
+) -> None:
+    """Revision 0007: a board stored with a marked blank ('.*', refused by Board.parse since)
+    in a solo game, a tournament round (request and result) or a room round (board and
+    result) is stored unmarked, so the game plays and scores and the tournament reads."""
+    from bigboggle.services.paper_games import PaperTournaments
+    from bigboggle.services.shelf import DictionaryShelf
+    from bigboggle.services.solo_games import SoloGames
+    from bigboggle.services.store import RoomRoundRow, RoomRow
+
+    board, marked = "LI.ES/TQARD/HEMOP/ABCKI/PSTEW", "LI.*ES/TQARD/HEMOP/ABCKI/PSTEW"
+    now = 1_790_000_000.0
+    store = Store(database)
+    game = SoloGames(store, DictionaryShelf(), lambda: now).start("big", board=board)
+    tournaments = PaperTournaments(store, DictionaryShelf(), lambda: now)
+    cup = tournaments.create("Cup", rounds=3)
+    tournaments.add_round(cup.tournament.id, {"board": board, "players": {"ann": ["tqa"]}}, cup.key)
+    with store.session() as session:
+        session.add(RoomRow(code="ROOM1", settings={}, host="ann", created_at=now))
+        session.flush()
+        session.add(
+            RoomRoundRow(
+                room="ROOM1",
+                number=1,
+                board=board,
+                settings={},
+                starts_at=now,
+                deadline=now + 180,
+                result={"round": {"board": board, "players": {}}, "tally": {}},
+            )
+        )
+    store.close()
+    engine = _engine(database)
+    with engine.begin() as connection:  # as a bigboggle before the refusal stored them
+        command.downgrade(migrations.config(connection), "0006")
+        connection.execute(sa.text("UPDATE games SET board = :b"), {"b": marked})
+        connection.execute(sa.text("UPDATE room_rounds SET board = :b"), {"b": marked})
+        rounds = sa.table(
+            "tournament_rounds", sa.column("request", sa.JSON()), sa.column("result", sa.JSON())
+        )
+        request, result = connection.execute(sa.select(rounds.c.request, rounds.c.result)).one()
+        connection.execute(
+            rounds.update().values(
+                request={**request, "board": marked}, result={**result, "board": marked}
+            )
+        )
+        room_rounds = sa.table("room_rounds", sa.column("result", sa.JSON()))
+        connection.execute(
+            room_rounds.update().values(result={"round": {"board": marked, "players": {}}})
+        )
+    engine.dispose()
+    store = Store(database)  # the upgrade
+    games = SoloGames(store, DictionaryShelf(), lambda: now + 1)
+    assert games.get(game.game.id, game.key).game.board == board
+    assert games.submit(game.game.id, "lines", game.key).result.verdict.value == "not_on_board"
+    assert games.finish(game.game.id, game.key).over
+    assert tournaments.get(cup.tournament.id).played[0]["board"] == board
+    with store.session() as session:
+        request, result = session.execute(sa.select(rounds.c.request, rounds.c.result)).one()
+        assert request["board"] == result["board"] == board
+        room = session.scalars(sa.select(RoomRoundRow)).one()
+        assert room.board == room.result["round"]["board"] == board  # type: ignore[index]
+    store.close()
+
+
 # -- Refusals ----------------------------------------------------------------------------------
 
 
