@@ -327,6 +327,30 @@ def test_team_word_written_by_two_members_counts_once() -> None:
     assert verdicts(result, "bob") == [("lines", Verdict.SCORED), ("quilt", Verdict.SCORED)]
 
 
+def test_a_teams_sharing_explains_its_points_by_its_members() -> None:
+    """One computation for every front end: the members' points, what they counted twice
+    (the words several members scored, once for the team) and the first shared words."""
+    from bigboggle.scoring import SHOWN_SHARED_WORDS, TeamSharing
+
+    result = team_round()
+    assert result.team_sharing("red") == TeamSharing(
+        team="red",
+        score=4,
+        members=(("ann", 2), ("bob", 4)),
+        counted_twice=2,
+        first_shared=("lines",),
+        shared_count=1,
+    )
+    assert result.team_sharing("blue") is None  # one member: nothing shared
+    assert play({"ann": ["lines"]}).team_sharing("red") is None  # no teams
+    both = ["line", "lines", "quit", "quilt", "mare", "mares", "ream", "roam"]
+    many = play({"ann": both, "bob": both}, teams={"red": ["ann", "bob"]}).team_sharing("red")
+    assert many is not None and many.shared_count == len(both) and many.more_shared
+    assert many.first_shared == ("line", "lines", "mare", "mares", "quilt")
+    assert len(many.first_shared) == SHOWN_SHARED_WORDS
+    assert many.counted_twice == many.score  # each word twice: the members' sum is double
+
+
 def test_word_found_by_both_teams_is_crossed_off_for_both() -> None:
     result = team_round()
     assert result.teams is not None

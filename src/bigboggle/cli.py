@@ -574,16 +574,14 @@ def _team_line(result: RoundResult, name: str) -> str:
     team = result.teams[name] if result.teams is not None else None
     assert team is not None
     line = f"team {name} ({', '.join(team.members)}): {_points(team.score)}"
-    shared = result.shared_words(name)
-    if not shared:
+    sharing = result.team_sharing(name)
+    if sharing is None:
         return line
-    members = [(member, result.players[member].score) for member in team.members]
-    counted_twice = sum(score for _, score in members) - team.score
-    words = ", ".join(list(shared)[:5]) + (", ..." if len(shared) > 5 else "")
+    words = ", ".join(sharing.first_shared) + (", ..." if sharing.more_shared else "")
     return (
         f"{line} = "
-        + " + ".join(f"{member} {score}" for member, score in members)
-        + f" - {counted_twice} shared ({words}: counted once for the team)"
+        + " + ".join(f"{member} {score}" for member, score in sharing.members)
+        + f" - {sharing.counted_twice} shared ({words}: counted once for the team)"
     )
 
 

@@ -89,6 +89,33 @@ def _tie_break(lengths: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(lengths, reverse=True))
 
 
+#: How many of a team's shared words :meth:`RoundResult.team_sharing` names.
+SHOWN_SHARED_WORDS = 5
+
+
+@dataclass(frozen=True)
+class TeamSharing:
+    """A team's points as its members' points less what was counted twice: the words several
+    members scored count once for the team (``red 3 = ann 2 + amy 2 - 1 shared (cats)``)."""
+
+    team: str
+    #: The team's points.
+    score: int
+    #: Each member and their own points, in the team's order.
+    members: tuple[tuple[str, int], ...]
+    #: The members' points less the team's: the shared words' extra counts.
+    counted_twice: int
+    #: The first shared words, alphabetically (at most :data:`SHOWN_SHARED_WORDS`).
+    first_shared: tuple[str, ...]
+    #: How many words are shared in all.
+    shared_count: int
+
+    @property
+    def more_shared(self) -> bool:
+        """Whether more words are shared than :attr:`first_shared` names."""
+        return self.shared_count > len(self.first_shared)
+
+
 @dataclass(frozen=True)
 class RoundResult:
     """The scored round: players, teams (team play only), ranking and the words nobody found."""
@@ -135,6 +162,26 @@ class RoundResult:
             for result in self.players[member].scored:
                 writers.setdefault(result.word, []).append(member)
         return {word: tuple(names) for word, names in sorted(writers.items()) if len(names) > 1}
+
+    def team_sharing(self, team: str) -> TeamSharing | None:
+        """How ``team``'s points come from its members' where several of them scored the same
+        word (each counted once for the team), or ``None`` when none did (or no teams): what
+        every front end explains beside a team's total."""
+        if self.teams is None:
+            return None
+        shared = self.shared_words(team)
+        if not shared:
+            return None
+        found = self.teams[team]
+        members = tuple((member, self.players[member].score) for member in found.members)
+        return TeamSharing(
+            team=team,
+            score=found.score,
+            members=members,
+            counted_twice=sum(score for _, score in members) - found.score,
+            first_shared=tuple(shared)[:SHOWN_SHARED_WORDS],
+            shared_count=len(shared),
+        )
 
     @property
     def missed(self) -> tuple[FoundWord, ...]:

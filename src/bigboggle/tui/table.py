@@ -101,8 +101,11 @@ def split_list(text: str) -> list[str]:
 class EntryScreen(GameScreen):
     """One player types their paper list; ctrl+s passes the keyboard to the next player."""
 
+    # ctrl+s is not a priority binding: it then reaches the list's TextArea in turn, after the
+    # keys typed before it (a priority binding ran ahead of keys still queued for the TextArea, so
+    # a list typed or pasted in one burst lost its last words, or all of them).
     BINDINGS = [
-        Binding("ctrl+s", "done", "Done: next player", priority=True),
+        Binding("ctrl+s", "done", "Done: next player"),
         Binding("question_mark", "app.help", "Help", priority=True, show=False),
     ]
 
@@ -157,19 +160,14 @@ class EntryScreen(GameScreen):
 def team_line(result: RoundResult, team: str) -> str | None:
     """How a team's points come from its members' when some of them wrote the same word
     (``red 3 = ann 2 + amy 2 - 1 shared (cats)``); ``None`` when nothing is shared."""
-    if result.teams is None:
+    sharing = result.team_sharing(team)
+    if sharing is None:
         return None
-    shared = result.shared_words(team)
-    if not shared:
-        return None
-    members = result.teams[team].members
-    scores = [(member, result.players[member].score) for member in members]
-    counted_twice = sum(score for _, score in scores) - result.teams[team].score
-    words = ", ".join(list(shared)[:5]) + (", ..." if len(shared) > 5 else "")
+    words = ", ".join(sharing.first_shared) + (", ..." if sharing.more_shared else "")
     return (
-        f"{team} {result.teams[team].score} = "
-        + " + ".join(f"{member} {score}" for member, score in scores)
-        + f" - {counted_twice} shared ({words}: once for the team)"
+        f"{team} {sharing.score} = "
+        + " + ".join(f"{member} {score}" for member, score in sharing.members)
+        + f" - {sharing.counted_twice} shared ({words}: once for the team)"
     )
 
 
