@@ -151,7 +151,7 @@ def test_offensive_words_are_hidden_from_the_first_paint_and_without_scripts(
     open_page: Any, server: LiveServer
 ) -> None:
     # Without scripts the server's own markup is all there is: style.css alone hides them (no
-    # toggle then).
+    # toggle then), and the count says what is shown.
     bare = open_page(**DESKTOP, name="no-js", java_script_enabled=False)
     bare.goto(solver_url(server))
     offensive = bare.locator("#word-list > li.offensive")
@@ -159,6 +159,13 @@ def test_offensive_words_are_hidden_from_the_first_paint_and_without_scripts(
     for item in offensive.all():
         expect(item).to_be_hidden()
     expect(bare.locator("#word-list > li:not(.offensive)").first).to_be_visible()
+    expect(bare.locator("#filter-count")).to_contain_text("242 words shown")
+    # The length menu counts what it would show: 4 letters holds porn, shit and slut.
+    four = bare.locator("#filter-length option[value='4']")
+    clean, shown = four.get_attribute("data-if-offensive-hidden"), four.inner_text()
+    assert clean == shown and clean.startswith("4 letters (")
+    every = int(four.get_attribute("data-if-offensive-shown").split("(")[1].rstrip(")"))
+    assert int(clean.split("(")[1].rstrip(")")) == every - 3
 
     # With scripts, a stored "show" is on the root before any module runs: theme.js (blocking)
     # sets it on every page, one without family.js too.
@@ -169,12 +176,14 @@ def test_offensive_words_are_hidden_from_the_first_paint_and_without_scripts(
     assert tab.evaluate("document.documentElement.classList.contains('show-offensive')")
     tab.goto(solver_url(server))
     expect(tab.locator(".family-toggle")).to_contain_text("4 offensive words shown")
-    # Hide, by keyboard: the root class goes, the words follow.
+    expect(tab.locator("#filter-length option[value='4']")).to_have_text(f"4 letters ({every})")
+    # Hide, by keyboard: the root class goes, the words and the count follow.
     tab.locator(".family-toggle button").focus()
     tab.keyboard.press("Enter")
     expect(tab.locator(".family-toggle")).to_contain_text("4 offensive words hidden")
     assert not tab.evaluate("document.documentElement.classList.contains('show-offensive')")
     assert not visible_words(tab) & OFFENSIVE_ON_BOARD
+    expect(tab.locator("#filter-length option[value='4']")).to_have_text(clean)
     # No item carries inline state: the filter is the root class alone.
     assert (
         tab.eval_on_selector_all(

@@ -373,6 +373,15 @@ def test_offensive_missed_words_are_hidden_until_asked(
     expect(nude.first).to_be_visible()
     toggle.get_by_role("button", name="Hide").click()
     expect(nude.first).to_be_hidden()
+    # The summary counts what the list shows: the offensive words only once shown.
+    summary = missed.locator("summary")
+    shown = missed.locator("ul > li:not(.offensive)").count()
+    every = missed.locator("ul > li").count()
+    assert every > shown
+    expect(summary).to_contain_text(f"{shown} words nobody found", use_inner_text=True)
+    toggle.get_by_role("button", name="Show").click()
+    expect(summary).to_contain_text(f"{every} words nobody found", use_inner_text=True)
+    toggle.get_by_role("button", name="Hide").click()
     # Scoring again replaces the results: the filter forgets the replaced lists.
     for _ in range(2):
         page.evaluate("document.querySelector('#round-result details.missed').dataset.old = 'yes'")

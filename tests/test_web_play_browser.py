@@ -345,6 +345,33 @@ def test_a_refused_word_looks_like_the_other_refusals(page: Any, server: LiveSer
     assert styles[0] == styles[1], styles
 
 
+def test_the_missed_counts_match_the_list(page: Any, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    # An unfiltered game's counts of missed words leave out the offensive ones while hidden.
+    plain = start_game(server, board=BOARD)
+    server.call("POST", f"/api/games/{plain['id']}/finish", headers={"X-Game-Key": plain["key"]})
+    page.goto(server.url + f"/games/{plain['id']}")
+    missed = page.locator("#missed-words > li")
+    offensive = page.locator("#missed-words > li.offensive").count()
+    assert offensive >= 1
+    heading = page.get_by_role("heading", name="Missed words")
+    every = missed.count()
+    expect(heading).to_have_text(f"Missed words ({every - offensive})", use_inner_text=True)
+    rare = page.locator("#missed-words > li.rare")
+    rare_clean = page.locator("#missed-words > li.rare:not(.offensive)").count()
+    expect(page.locator("label", has=page.locator("#show-rare"))).to_have_text(
+        f"Show the {rare_clean} rarer words too", use_inner_text=True
+    )
+    page.locator(".family-toggle button").click()
+    expect(heading).to_have_text(f"Missed words ({every})", use_inner_text=True)
+    expect(page.locator("label", has=page.locator("#show-rare"))).to_have_text(
+        f"Show the {rare.count()} rarer words too", use_inner_text=True
+    )
+    page.locator(".family-toggle button").click()
+    expect(heading).to_have_text(f"Missed words ({every - offensive})", use_inner_text=True)
+
+
 def test_on_a_phone_the_board_field_and_verdict_stay_in_view(
     open_page: Callable[..., Any], server: LiveServer, standard: Dictionary
 ) -> None:

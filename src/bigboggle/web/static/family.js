@@ -49,6 +49,27 @@ export function filteredLists() {
   return toggles.size;
 }
 
+// Text that depends on the filter: `hidden` while offensive words are hidden, `shown` once they
+// are shown (two spans, one of them hidden by style.css from the first paint), or plain text when
+// both are the same. For counts that must match what the list shows ("Missed words (12)").
+export function familyText(hidden, shown) {
+  if (hidden === shown) return document.createTextNode(hidden);
+  return el(
+    "span",
+    {},
+    el("span", { class: "if-offensive-hidden", text: hidden }),
+    el("span", { class: "if-offensive-shown", text: shown }),
+  );
+}
+
+// The texts the server wrote for both states, where markup cannot hold two spans (an <option>'s):
+// each element with data-if-offensive-hidden and data-if-offensive-shown shows the one for `show`.
+function swapTexts(show) {
+  for (const node of document.querySelectorAll("[data-if-offensive-hidden][data-if-offensive-shown]")) {
+    node.textContent = show ? node.dataset.ifOffensiveShown : node.dataset.ifOffensiveHidden;
+  }
+}
+
 // Drop the lists that are no longer in the document (a re-render replaced them), with their toggles.
 function forget() {
   for (const [list, toggle] of toggles) {
@@ -62,6 +83,7 @@ function forget() {
 // what it shows (the solver's "N words shown").
 function reapply(show) {
   root.classList.toggle(SHOWN_CLASS, show);
+  swapTexts(show);
   forget();
   for (const list of [...toggles.keys()]) applyFamilyFilter(list, show);
   document.dispatchEvent(new CustomEvent("bigboggle:family", { detail: { show } }));
@@ -102,6 +124,7 @@ function toggleFor(list) {
 export function applyFamilyFilter(list, show = showOffensive()) {
   if (!list) return;
   root.classList.toggle(SHOWN_CLASS, show);
+  swapTexts(show);
   list.classList.add("family-filtered");
   const count = [...list.children].filter((item) => item.matches("li.offensive")).length;
   if (count === 0) {

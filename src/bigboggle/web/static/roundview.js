@@ -2,7 +2,7 @@
 // in team play, how the members' points make the team's (a word two members found counts once).
 import { el } from "./api.js";
 import { linkWordsToBoard, renderBoard } from "./board.js";
-import { applyFamilyFilter } from "./family.js";
+import { applyFamilyFilter, familyText } from "./family.js";
 import { plural, wordItem } from "./words.js";
 
 // Team play, from the score JSON: for each team (teams[t].members, .score, .words: its distinct
@@ -96,8 +96,9 @@ export function renderRound(result, { title } = {}) {
     el(
       "tbody",
       {},
+      // A room's round says each place (tied competitors share one): `places`, else 1, 2, 3...
       result.ranking.map((name, i) =>
-        el("tr", {}, el("td", { text: String(i + 1) }), el("th", { scope: "row", text: name }), el("td", { class: "num", text: String(competitors[name].score) })),
+        el("tr", {}, el("td", { text: String((result.places || {})[name] ?? i + 1) }), el("th", { scope: "row", text: name }), el("td", { class: "num", text: String(competitors[name].score) })),
       ),
     ),
   );
@@ -127,12 +128,14 @@ export function renderRound(result, { title } = {}) {
       ),
     );
   }
-  const missedPoints = result.missed.reduce((sum, word) => sum + word.score, 0);
+  // The count says what the list shows: offensive words only once this browser shows them.
+  const missedSummary = (words) =>
+    `${plural(words.length, "word")} nobody found (${plural(words.reduce((sum, word) => sum + word.score, 0), "point")}); the board holds ${result.max_score}`;
   const missedList = el("ul", { class: "words family-filtered" }, result.missed.map((word) => wordItem(word, { linked: true, verdict: false })));
   const missed = el(
     "details",
     { class: "missed" },
-    el("summary", { text: `${plural(result.missed.length, "word")} nobody found (${plural(missedPoints, "point")}); the board holds ${result.max_score}` }),
+    el("summary", {}, familyText(missedSummary(result.missed.filter((word) => !word.offensive)), missedSummary(result.missed))),
     missedList,
   );
   applyFamilyFilter(missedList); // offensive words hidden unless this browser asked to see them
