@@ -485,6 +485,10 @@ def test_a_start_solves_its_board_through_the_runner_and_caches_no_engine(
     assert family.game.max_score is not None and family.game.max_score <= best
     assert runner.jobs == ["board_points"] * 2 and not games._engines
     assert games.finish(family.game.id, family.key).to_json()["max_score"] == family.game.max_score
+    runner.jobs.clear()  # a band's search of shakes is the runner's too
+    rich = games.start("big", seed=0, band=Band(min_points=300))
+    assert runner.jobs == ["seed_in_band", "board_points"]
+    assert rich.game.max_score is not None and rich.game.max_score >= 300
 
 
 def test_a_daily_start_is_refused_before_any_work_on_the_board(

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from ..analysis import Standing, parse_band, shake_in_band, standing_of
+from ..analysis import Band, Standing, parse_band, shake_in_band, standing_of
 from ..dice import shake
 from ..dictionary import Dictionary
 from ..errors import RoundInputError
@@ -151,6 +151,21 @@ def band_seed(
     found = words(spec, dictionary or ruleset.dictionary)
     wanted = parse_band(band, ruleset, found)
     _dealt, used = shake_in_band(ruleset, found, wanted, seed=seed, tries=2000)
+    return used
+
+
+def seed_in_band(
+    spec: ShelfSpec,
+    rules: str,
+    options: Mapping[str, Any] | None,
+    dictionary: str,
+    band: Band,
+    seed: int,
+) -> int:
+    """The first seed from ``seed`` on whose shake falls in ``band`` (a :class:`Band` already
+    made); :class:`RulesError` when none does within 2,000 shakes."""
+    ruleset = rules_with(rules, options)
+    _dealt, used = shake_in_band(ruleset, words(spec, dictionary), band, seed=seed, tries=2000)
     return used
 
 

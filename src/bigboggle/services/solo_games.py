@@ -37,7 +37,7 @@ from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..analysis import Band, shake_in_band
+from ..analysis import Band
 from ..board import Board
 from ..dice import MAX_SEED, new_seed, shake
 from ..dictionary import COMMON_LEVEL, Dictionary
@@ -178,7 +178,7 @@ class SoloGames:
             slot = daily_key(date, ruleset.name, player)
             self._check_daily_free(slot, player, ruleset, date)  # before any work on the board
             seed = self.daily_seed(ruleset.name, date)
-        board_text, seed = _deal(ruleset, words, seed, board, band)
+        board_text, seed = self._deal(ruleset, options, words, seed, board, band)
         # The board's points, known from the start: what the player's meter measures against
         # (nothing is solved on a read). Solving is CPU work a stranger asks for, so it runs
         # through the runner (the web server's bounded worker pool), not in this thread; the
@@ -210,6 +210,31 @@ class SoloGames:
         except IntegrityError:  # the same slot taken meanwhile, by a start that raced this one
             raise _played_already(player, ruleset, date) from None
         return SoloView(_game_of(row), ruleset, now, owner=True, key=key)
+
+    def _deal(
+        self,
+        rules: Rules,
+        options: Mapping[str, Any] | None,
+        words: Dictionary,
+        seed: int | None,
+        board: str | None,
+        band: Band | None,
+    ) -> tuple[str, int | None]:
+        """The new game's board, as text, and the seed it was shaken from: ``board`` as given
+        (no seed), or a shake of the rules' dice from ``seed`` (a fresh one if none), the first
+        one inside ``band`` if given (a search of shakes: the runner's job)."""
+        if board is not None:
+            if seed is not None or band is not None:
+                raise RulesError("give a board or a seed (or band), not both")
+            return str(Board.parse(board)), None
+        if seed is None:
+            seed = new_seed()
+        if not 0 <= seed <= MAX_SEED:
+            raise RulesError(f"seed {seed!r} must be between 0 and {MAX_SEED}")
+        if band is not None:
+            spec = self.shelf.spec
+            seed = self.runner(jobs.seed_in_band, spec, rules.name, options, words.name, band, seed)
+        return str(shake(rules.dice, seed, challenge=rules.challenge).board), seed
 
     def _check_daily_free(self, slot: str, player: str, rules: Rules, date: str) -> None:
         """:class:`GameStateError` if ``player`` (or a look-alike name) has already played this
@@ -564,27 +589,6 @@ class SoloGames:
                 locked.result = results
                 locked.score, locked.max_score = results["score"], results["max_score"]
         return self._load(row.id)
-
-
-def _deal(
-    rules: Rules, words: Dictionary, seed: int | None, board: str | None, band: Band | None
-) -> tuple[str, int | None]:
-    """The new game's board, as text, and the seed it was shaken from: ``board`` as given (no
-    seed), or a shake of the rules' dice from ``seed`` (a fresh one if none), the first one
-    inside ``band`` if given."""
-    if board is not None:
-        if seed is not None or band is not None:
-            raise RulesError("give a board or a seed (or band), not both")
-        return str(Board.parse(board)), None
-    if seed is None:
-        seed = new_seed()
-    if not 0 <= seed <= MAX_SEED:
-        raise RulesError(f"seed {seed!r} must be between 0 and {MAX_SEED}")
-    if band is not None:
-        dealt, seed = shake_in_band(rules, words, band, seed=seed, tries=2000)
-    else:
-        dealt = shake(rules.dice, seed, challenge=rules.challenge)
-    return str(dealt.board), seed
 
 
 def _game_of(row: SoloGameRow) -> SoloGame:
