@@ -539,3 +539,40 @@ def test_the_screens_are_leaves_that_reach_the_app_as_a_host() -> None:
                 assert not names & {"app", "bigboggle.tui.app"}, f"{path.name} imports the app"
     app = BoggleApp(PlaySettings(Rules.preset("big"), Dictionary.from_words(["lines"])))
     assert isinstance(app, GameHost)
+
+
+def test_a_list_typed_in_one_burst_then_ctrl_s_is_all_kept(standard: Dictionary) -> None:
+    """Keys that arrive together (a fast typist, or a paste without bracketed paste) reach the
+    list before ctrl+s hands the keyboard on: the list is read after the keys typed before it."""
+    from textual import events
+
+    clock = FakeClock()
+    settings = PlaySettings(Rules.preset("big"), standard, board=BOARD, players=("ann", "bob"))
+    app = BoggleApp(settings, clock=clock, key_guard=0)
+
+    async def burst(keys: list[tuple[str, str | None]]) -> None:
+        driver = app._driver
+        assert driver is not None
+        for key, char in keys:
+            event = events.Key(key, char)
+            event.set_sender(app)
+            driver.send_message(event)  # all at once: no waiting between keys
+
+    def typed(text: str) -> list[tuple[str, str | None]]:
+        return [("enter", "\r") if c == "\n" else (c, c) for c in text]
+
+    async def script(pilot: Pilot[None]) -> None:
+        clock.now += 181
+        await until(pilot, on_screen(pilot, EntryScreen, "#list"))
+        await burst([*typed("lines\nquilt"), ("ctrl+s", None)])
+        await until(pilot, lambda: getattr(app.screen, "player", None) == "bob")
+        await pilot.press(*"lines", "ctrl+s")
+        await until(pilot, on_screen(pilot, TableResultsScreen, "#words"))
+        assert isinstance(app.screen, TableResultsScreen)
+        ann = app.screen.result.players["ann"]
+        assert [(w.word, w.verdict.value) for w in ann.words] == [
+            ("lines", "crossed_off"),
+            ("quilt", "scored"),
+        ]
+
+    run(app, script)
