@@ -1298,3 +1298,18 @@ def test_score_refuses_a_word_that_would_send_a_terminal_escape_sequence() -> No
     assert result.exit_code == 2, result.output
     assert "players.ann[0]" in result.stderr and "control character" in result.stderr
     assert "\x1b" not in result.output and "\x07" not in result.output
+
+
+def test_score_gives_the_same_points_the_same_place_in_the_ranking() -> None:
+    stdin = json.dumps(
+        {
+            "board": "LINES/TQARD/HEMOP/ABCKI/PSTEW",
+            "players": {"ann": ["lines"], "bob": ["dear", "mare"]},
+        }
+    )
+    result = CliRunner().invoke(cli, ["score", "-", "--rules", "classic"], input=stdin)
+    assert result.exit_code == 0, result.output
+    assert (
+        "Ranking: 1. ann (2), 1. bob (2)" in result.stdout
+        or "1. bob (2), 1. ann (2)" in result.stdout
+    )

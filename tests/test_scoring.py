@@ -615,6 +615,37 @@ def test_tournament_tie_goes_to_the_longer_words() -> None:
     assert tournament.standings == ["zoe", "amy"]
     assert tournament.winner == "zoe"
 
+    # The places say the longer words decided, and the tie-break says how.
+    assert tournament.places == {"zoe": 1, "amy": 2}
+    (tie,) = tournament.tie_breaks
+    assert tie.to_json() == {
+        "ahead": "zoe",
+        "behind": "amy",
+        "points": 3,
+        "same": 0,
+        "ahead_length": 5,
+        "behind_length": 4,
+    }
+
+
+def test_tournament_competitors_the_tie_break_cannot_part_share_a_place() -> None:
+    tournament = Tournament(rounds=1)
+    tournament.add(play({"ann": ["line"], "bob": ["mare"], "cy": []}))
+    assert tournament.totals == {"ann": 1, "bob": 1, "cy": 0}
+    assert tournament.places == {"ann": 1, "bob": 1, "cy": 3}
+    assert tournament.tie_breaks == [] and tournament.leaders == ["ann", "bob"]
+    assert tournament.winner is None
+
+
+def test_a_round_gives_the_same_points_the_same_place() -> None:
+    # bob's word is longer, so he is listed first, but a round's tie is not broken.
+    result = play({"ann": ["line", "mare"], "bob": ["quilt"], "cy": ["ream"]})
+    assert result.scores == {"ann": 2, "bob": 2, "cy": 1}
+    assert result.ranking == ["bob", "ann", "cy"]  # the list keeps its shape (DESIGN 4)
+    assert result.places == {"bob": 1, "ann": 1, "cy": 3}
+    data = result.to_json()
+    assert data["ranking"] == ["bob", "ann", "cy"] and data["places"] == result.places
+
 
 def test_team_tournament_adds_team_scores() -> None:
     tournament = Tournament(rounds=2)

@@ -76,6 +76,38 @@ def test_the_solver_page_takes_rules_and_shows_errors_in_place(client: TestClien
     assert "must be a whole number" in client.get("/solve?board=AB/CD&min_length=x").text
 
 
+def test_the_solver_page_counts_one_word_and_one_point_in_the_singular(client: TestClient) -> None:
+    page = client.get("/solve", params={"board": "ZAX/QQQ/QQQ", "rules": "classic"}).text
+    assert "1 word, 1 point</h2>" in page and "1 words" not in page
+    assert "1 word shown." in page
+    many = client.get("/solve", params={"board": BOARD}).text
+    assert re.search(r"\d+ words, \d+ points</h2>", many)
+
+
+def test_a_tournament_page_shares_a_place_on_a_tie_and_says_when_longer_words_decide(
+    client: TestClient,
+) -> None:
+    pages = []
+    # 2 points each: ann's 5-letter word beats bob's two of 4; then two of 4 each (and a
+    # crossed-off word), which no tie-break parts.
+    for players in (
+        {"ann": ["lines"], "bob": ["dear", "mare"]},
+        {"ann": ["line", "mare", "lines"], "bob": ["dear", "ream", "lines"]},
+    ):
+        made = client.post("/api/tournaments", json={"name": "Tie", "rounds": 1}).json()
+        key = {"X-Tournament-Key": made["key"]}
+        url = f"/api/tournaments/{made['id']}"
+        added = client.post(f"{url}/rounds", json={"board": BOARD, "players": players}, headers=key)
+        assert added.status_code == 201, added.text
+        pages.append((client.get(url).json(), client.get(f"/tournaments/{made['id']}").text))
+    (decided, decided_page), (tied, tied_page) = pages
+    assert decided["places"] == {"ann": 1, "bob": 2}
+    assert "ann ranks higher on longer words" in " ".join(decided_page.split())
+    assert tied["places"] == {"ann": 1, "bob": 1} and tied["tie_breaks"] == []
+    assert re.findall(r"<tr><td>(\d+)</td>", tied_page) == ["1", "1"]
+    assert "ranks higher" not in tied_page
+
+
 def test_a_game_page_while_running_and_when_over(client: TestClient, clock: FakeClock) -> None:
     game = client.post("/api/games", json={"board": BOARD, "player": "ann"}).json()
     key = {"X-Game-Key": game["key"]}

@@ -618,9 +618,8 @@ def _print_round(result: RoundResult, *, show_offensive: bool = False) -> None:
             click.echo(_team_line(result, name))
     click.echo()
     scores = result.scores
-    ranking = ", ".join(
-        f"{place}. {name} ({scores[name]})" for place, name in enumerate(result.ranking, 1)
-    )
+    places = result.places  # the same points share a place: "1. ann (2), 1. bob (2)"
+    ranking = ", ".join(f"{places[name]}. {name} ({scores[name]})" for name in result.ranking)
     click.echo(f"Ranking: {ranking}")
     missed = result.missed
     listed = [found for found in missed if show_offensive or not is_offensive(found.word)]

@@ -13,8 +13,9 @@ members of one team counts once for the team; a word found by two teams is cross
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, Protocol
 
 from .board import Board
@@ -152,6 +153,12 @@ class RoundResult:
         lengths = self.long_word_lengths()
         return sorted(scores, key=lambda name: (-scores[name], _negate(lengths[name]), name))
 
+    @property
+    def places(self) -> dict[str, int]:
+        """Competitor -> place in :attr:`ranking` order: the same points share a place
+        ("1 ann, 1 bob, 3 cy", standard competition ranking); a round's tie is not broken."""
+        return competition_places(self.ranking, self.scores.__getitem__)
+
     def shared_words(self, team: str) -> dict[str, tuple[str, ...]]:
         """The words of ``team`` that several of its members scored, each counted once for the
         team: word -> those members (so a team's score can be explained beside its members')."""
@@ -204,9 +211,49 @@ class RoundResult:
         if self.teams is not None:
             data["teams"] = {name: team.to_json() for name, team in self.teams.items()}
         data["ranking"] = self.ranking
+        data["places"] = self.places
         data["max_score"] = self.solution.total_score
         data["missed"] = [word.to_json() for word in self.missed]
         return data
+
+
+def competition_places(order: Sequence[str], key: Callable[[str], object]) -> dict[str, int]:
+    """Name -> place for names in ``order`` (first to last): names whose ``key`` equals the
+    one before share its place, and the next different one takes its own index ("1, 1, 3")."""
+    places: dict[str, int] = {}
+    previous: object = None
+    place = 0
+    for index, name in enumerate(order):
+        current = key(name)
+        if index == 0 or current != previous:
+            place = index + 1
+        places[name] = place
+        previous = current
+    return places
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """Two competitors level on points whom the longer words part: compared longest first,
+    their ``same`` longest words have the same lengths, and the next is longer for ``ahead``
+    (``ahead_length`` letters) than for ``behind`` (``behind_length``, ``None``: no more words)."""
+
+    ahead: str
+    behind: str
+    points: int
+    same: int
+    ahead_length: int
+    behind_length: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ahead": self.ahead,
+            "behind": self.behind,
+            "points": self.points,
+            "same": self.same,
+            "ahead_length": self.ahead_length,
+            "behind_length": self.behind_length,
+        }
 
 
 def _negate(lengths: tuple[int, ...]) -> tuple[int, ...]:
@@ -369,6 +416,34 @@ class Tournament:
         totals = self.totals
         lengths = self._lengths()
         return sorted(totals, key=lambda name: (-totals[name], _negate(lengths[name]), name))
+
+    @property
+    def places(self) -> dict[str, int]:
+        """Competitor -> place in :attr:`standings`: competitors share a place only when the
+        tie-break cannot part them (the same points and the same word lengths)."""
+        totals = self.totals
+        lengths = self._lengths()
+        return competition_places(self.standings, lambda name: (totals[name], lengths[name]))
+
+    @property
+    def tie_breaks(self) -> list[TieBreak]:
+        """Each place the longer words decided: neighbours in :attr:`standings` with the same
+        points and different word lengths, with their lengths up to the first difference."""
+        totals = self.totals
+        lengths = self._lengths()
+        order = self.standings
+        found: list[TieBreak] = []
+        for ahead, behind in pairwise(order):
+            if totals[ahead] != totals[behind] or lengths[ahead] == lengths[behind]:
+                continue
+            first, second = lengths[ahead], lengths[behind]
+            same = next(
+                (i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b),
+                len(second),
+            )
+            behind_length = second[same] if same < len(second) else None
+            found.append(TieBreak(ahead, behind, totals[ahead], same, first[same], behind_length))
+        return found
 
     @property
     def is_over(self) -> bool:

@@ -277,6 +277,11 @@ class TournamentView:
             "has_owner": self.has_owner,
             "played": list(self.played),
             **{name: self.standings[name] for name in _STANDINGS_KEYS},
+            **{
+                name: self.standings[name]
+                for name in _LATER_STANDINGS_KEYS
+                if name in self.standings
+            },
         }
         if self.key is not None:
             data["key"] = self.key
@@ -284,6 +289,8 @@ class TournamentView:
 
 
 _STANDINGS_KEYS = ("totals", "standings", "leaders", "over", "winner")
+#: Added later: standings stored before them read without them.
+_LATER_STANDINGS_KEYS = ("places", "tie_breaks")
 
 
 def _standings_json(tournament: Tournament, entries: int = 0) -> dict[str, Any]:
@@ -296,6 +303,8 @@ def _standings_json(tournament: Tournament, entries: int = 0) -> dict[str, Any]:
         "leaders": tournament.leaders,
         "over": tournament.is_over,
         "winner": tournament.winner,
+        "places": tournament.places,
+        "tie_breaks": [tie.to_json() for tie in tournament.tie_breaks],
         "counted": len(tournament.results),
         "entries": entries,
     }

@@ -10,8 +10,7 @@ const rounds = document.getElementById("rounds");
 data.played.slice().reverse().forEach((result) => {
   const details = document.createElement("details");
   const summary = document.createElement("summary");
-  const leader = result.ranking[0];
-  summary.textContent = `Round ${result.number}: ${result.board}` + (leader ? ` — best: ${leader}` : "");
+  summary.textContent = `Round ${result.number}: ${result.board}` + bestOf(result);
   if (result.unscored) {
     // A round an older bigboggle stored that cannot be scored today: it counts no points.
     const note = document.createElement("p");
@@ -24,6 +23,17 @@ data.played.slice().reverse().forEach((result) => {
   rounds.append(details);
 });
 if (!data.played.length) rounds.textContent = "No rounds yet.";
+
+// " — best: ann" or, when several share the top score, " — best: ann and bob (tied)": a
+// round's tie is not broken, so everyone on the top score is named.
+function bestOf(result) {
+  if (!result.ranking || !result.ranking.length) return "";
+  const competitors = result.teams || result.players;
+  const top = competitors[result.ranking[0]].score;
+  const best = result.ranking.filter((name) => competitors[name].score === top);
+  if (best.length === 1) return ` — best: ${best[0]}`;
+  return ` — best: ${best.slice(0, -1).join(", ")} and ${best[best.length - 1]} (tied)`;
+}
 
 // The key POST /api/tournaments answered, kept by score.js when this browser started it.
 const keyName = (id) => `bigboggle:tournament-key:${id}`;
