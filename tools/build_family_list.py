@@ -37,6 +37,17 @@ How the list is made (no word is added or removed by hand):
    (``fucked``, ``sluts``, ``wanker``; not ``y``, which makes ``cocky`` of ``cock``); and a kept word's plural (``s``, or ``es`` after
    ``s``, ``x``, ``z``, ``ch``, ``sh``) is added when bigboggle's own ``huge`` dictionary
    (SCOWL) holds it (``cunts``, ``whores``, ``snatches``; so ``spic`` never yields ``spices``).
+4. Everyday words keep their everyday sense. A word of bigboggle's ``common`` dictionary (SCOWL's
+   everyday words) stays on the list only when ``cuss`` rates it 2 (likely a profanity): ``fuck``,
+   ``cunt``, ``slut``, ``whore``, ``nigger`` stay; ``tit`` (a bird), ``cock`` (a rooster),
+   ``rape`` (a plant), ``snatch``, ``scat``, ``sex``, ``intercourse``, ``nipple``, ``rectum``,
+   ``penis``, ``vagina``, ``incest`` (rated 1: maybe) go. A word ``cuss`` does not rate has the
+   rating of the word it is built on (``nipples`` that of ``nipple``, ``masturbation`` that of
+   ``masturbate``). Rarer words (``wanker``, ``twat``, ``titty``) are not everyday words, so
+   what both lists flag is kept. Two short lists in this script, each word with its reason,
+   correct the ratings where they are wrong for a word game: ``NOT_OFFENSIVE`` (rated 2, but
+   with a common innocent sense: ``ass`` the donkey, ``sucker``) and ``ALWAYS_OFFENSIVE``
+   (rated 1, but with no sense a family filter should show: ``shit``, ``porn``).
 
 Usage::
 
@@ -79,6 +90,27 @@ CUSS_START = "export const cuss = {"
 INFLECTIONS = ("s", "es", "ed", "ing", "ings", "er", "ers")
 #: Endings after which a plural takes ``es`` rather than ``s``.
 SIBILANTS = ("s", "x", "z", "ch", "sh")
+#: The built-in dictionary of everyday words (step 4): its words stay only if cuss rates them 2.
+EVERYDAY_DICTIONARY = "common"
+#: cuss's rating of a word that is likely a profanity.
+PROFANE = 2
+#: Step 4's corrections, where cuss's rating is wrong for a word game (each with its reason).
+#: Rated 2 by cuss, but an everyday word in an innocent sense: never on the list.
+NOT_OFFENSIVE = {
+    "ass": "a donkey (the Bible's and the fables' word)",
+    "asses": "donkeys",
+    "sucker": "a lollipop, a plant's shoot, an octopus's sucker, a dupe",
+    "sexed": "of an animal whose sex was told, as chicks are sexed on a farm",
+    "sexing": "telling an animal's sex (chick sexing)",
+}
+#: Rated 1 by cuss (maybe), but with no sense a family filter should show: kept on the list.
+ALWAYS_OFFENSIVE = {
+    "shit": "vulgar in every sense (cuss rates its inflections shits and shitty 2)",
+    "porn": "pornography, in every sense",
+    "porno": "pornography, in every sense",
+    "pornography": "the thing a family filter is for",
+    "clit": "vulgar slang (clitoris, the clinical word, is not on the list)",
+}
 
 
 class BuildError(Exception):
@@ -181,12 +213,45 @@ def inflections(kept: set[str], ratings: dict[str, int], plurals_from: set[str])
     return (from_cuss | (plurals & plurals_from)) - kept
 
 
-def dictionary_words() -> set[str]:
-    """Every word of bigboggle's ``huge`` built-in dictionary (the repository's own SCOWL data)."""
+def sureness(word: str, ratings: dict[str, int], listed: set[str]) -> int:
+    """Step 4: how sure cuss is that ``word`` is a profanity (0-2), corrected by this script's two
+    lists; a word cuss does not rate has the rating of the longest ``listed`` word it is built
+    on (contains, or begins with less a final ``e``): ``clitorises`` that of ``clitoris``, not
+    of ``clit``."""
+    if word in NOT_OFFENSIVE:
+        return 0
+    if word in ALWAYS_OFFENSIVE:
+        return PROFANE
+    if word in ratings:
+        return ratings[word]
+    bases = [
+        base
+        for base in listed
+        if base != word and (base in word or (base.endswith("e") and word.startswith(base[:-1])))
+    ]
+    if not bases:
+        return 0
+    longest = max(map(len, bases))
+    return max(sureness(base, ratings, set()) for base in bases if len(base) == longest)
+
+
+def everyday_kept(words: set[str], ratings: dict[str, int], everyday: set[str]) -> set[str]:
+    """Step 4: ``words`` less the everyday words that cuss does not rate as likely profanities,
+    and never a word of ``NOT_OFFENSIVE``."""
+    return {
+        word
+        for word in words
+        if word not in NOT_OFFENSIVE
+        and (word not in everyday or sureness(word, ratings, words) >= PROFANE)
+    }
+
+
+def dictionary_words(name: str = "huge") -> set[str]:
+    """Every word of one of bigboggle's built-in dictionaries (the repository's own SCOWL data)."""
     sys.path.insert(0, str(REPO_ROOT / "src"))
     from bigboggle.dictionary import Dictionary
 
-    return set(Dictionary.builtin("huge"))
+    return set(Dictionary.builtin(name))
 
 
 def header(naughty: Package, cuss: Package, count: int) -> str:
@@ -196,6 +261,15 @@ def header(naughty: Package, cuss: Package, count: int) -> str:
         f"{naughty.version}, CC-BY-4.0)\n"
         f"# and the ratings of {cuss.name} {cuss.version} (MIT); see OFFENSIVE-LICENSE.txt.\n"
     )
+
+
+def corrections() -> str:
+    """Step 4's two lists, each word with its reason, for the notice."""
+    lines = ["Step 4's corrections of cuss's ratings:", "", "Never on the list (NOT_OFFENSIVE):"]
+    lines += [f"* {word}: {reason}" for word, reason in sorted(NOT_OFFENSIVE.items())]
+    lines += ["", "Always on the list (ALWAYS_OFFENSIVE):"]
+    lines += [f"* {word}: {reason}" for word, reason in sorted(ALWAYS_OFFENSIVE.items())]
+    return "\n".join(lines) + "\n"
 
 
 def notice(naughty: Package, cuss: Package) -> str:
@@ -212,6 +286,7 @@ def notice(naughty: Package, cuss: Package) -> str:
         f"* the sureness ratings and inflections of the npm package {cuss.name} {cuss.version}\n"
         f"  (https://github.com/words/cuss), MIT licence, Copyright (c) 2016 Titus Wormer.\n\n"
         f"How the list is made{intro.rstrip()}\n\n"
+        f"{corrections()}\n"
         f"{rule}\nLDNOOBW's licence (LICENSE of npm package {naughty.name} {naughty.version}):\n"
         f"{rule}\n\n{naughty.files['LICENSE'].strip()}\n\n"
         f"{rule}\ncuss's licence (license of npm package {cuss.name} {cuss.version}):\n"
@@ -220,24 +295,32 @@ def notice(naughty: Package, cuss: Package) -> str:
 
 
 def build(
-    naughty_tgz: Path, cuss_tgz: Path, out_dir: Path, dictionary: set[str] | None = None
+    naughty_tgz: Path,
+    cuss_tgz: Path,
+    out_dir: Path,
+    dictionary: set[str] | None = None,
+    everyday: set[str] | None = None,
 ) -> int:
     """Write both files into ``out_dir``; return how many words the list has. Plurals are
-    checked against ``dictionary`` (default: bigboggle's ``huge`` built-in dictionary)."""
+    checked against ``dictionary`` (default: bigboggle's ``huge`` built-in dictionary), everyday
+    words are those of ``everyday`` (default: its ``common`` one)."""
     naughty = read_package(naughty_tgz, ["en.json", "LICENSE"])
     cuss = read_package(cuss_tgz, ["index.js", "license"])
     ratings = cuss_ratings(cuss)
     both, built = agreed(ldnoobw_words(naughty), ratings)
     kept = both | built
     plurals_from = dictionary_words() if dictionary is None else dictionary
-    words = sorted(kept | inflections(kept, ratings, plurals_from))
+    flagged = kept | inflections(kept, ratings, plurals_from)
+    everyday_words = dictionary_words(EVERYDAY_DICTIONARY) if everyday is None else everyday
+    words = sorted(everyday_kept(flagged, ratings, everyday_words))
     out_dir.mkdir(parents=True, exist_ok=True)
     body = header(naughty, cuss, len(words)) + "".join(f"{word}\n" for word in words)
     (out_dir / WORDS_FILE_NAME).write_text(body, encoding="utf-8", newline="\n")
     (out_dir / LICENSE_FILE_NAME).write_text(notice(naughty, cuss), encoding="utf-8", newline="\n")
     print(
         f"{len(words)} words ({len(both)} both lists flag, {len(built)} built on them, "
-        f"{len(words) - len(kept)} inflections) -> {out_dir / WORDS_FILE_NAME}",
+        f"{len(flagged) - len(kept)} inflections; {len(flagged) - len(words)} everyday words "
+        f"left out) -> {out_dir / WORDS_FILE_NAME}",
         file=sys.stderr,
     )
     return len(words)

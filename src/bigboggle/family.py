@@ -7,8 +7,11 @@ anything else that shows a player words they did not type should ask :func:`is_o
 
 The list is ``data/offensive.txt``, built by ``tools/build_family_list.py`` from two maintained
 lists, LDNOOBW's English list (CC-BY-4.0) and ``cuss`` (MIT); ``data/OFFENSIVE-LICENSE.txt``
-says how and carries both licences. Matching is by whole word, never by substring, so
-``class``, ``scunthorpe`` and ``assess`` are not offensive.
+says how and carries both licences. An everyday word (SCOWL's ``common`` list) is on it only
+when ``cuss`` rates it a likely profanity, so ``tit`` (a bird), ``cock`` (a rooster), ``ass``
+(a donkey), ``rape`` (a plant) and clinical words such as ``penis`` stay playable and shown.
+Matching is by whole word, never by substring, so ``class``, ``scunthorpe`` and ``assess`` are
+not offensive.
 """
 
 from __future__ import annotations
