@@ -1311,6 +1311,38 @@ def test_a_hidden_tab_is_away_for_everyone_then_online_again(client: TestClient)
         presence_until(ann, {"ann": "online", "bob": "online"})
 
 
+def test_presence_is_per_connection_a_tab_in_view_keeps_a_seat_online(
+    client: TestClient,
+) -> None:
+    """bob has two tabs (one seat, two sockets): the second one hidden, then closed (a closing
+    tab first says hidden), leaves him online while the first is in view; the first hidden
+    too, he is away; both gone, offline."""
+    room = create(client)
+    with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+        join(client, ann, token=room["token"])
+        token = join(client, bob, room=room["room"], name="bob")["token"]
+        with client.websocket_connect("/ws") as second:
+            join(client, second, token=token)
+            assert answer(second, {"type": "presence", "state": "away"})["presence"] == {
+                "ann": "online",
+                "bob": "online",
+            }
+            assert answer(second, {"type": "presence", "state": "away"})["presence"]["bob"] == (
+                "online"  # said twice by one connection: still one hidden tab
+            )
+        presence_until(ann, {"ann": "online", "bob": "online"})
+        assert answer(ann, {"type": "state"})["state"]["presence"]["bob"] == "online"
+        assert answer(bob, {"type": "presence", "state": "away"})["presence"]["bob"] == "away"
+        presence_until(ann, {"ann": "online", "bob": "away"})
+        with client.websocket_connect("/ws") as third:  # a new tab, in view: online again
+            join(client, third, token=token)
+            presence_until(ann, {"ann": "online", "bob": "online"})
+        presence_until(ann, {"ann": "online", "bob": "away"})  # the hidden one is left
+    with client.websocket_connect("/ws") as ann:
+        join(client, ann, token=room["token"])
+        assert answer(ann, {"type": "state"})["state"]["presence"]["bob"] == "offline"
+
+
 def test_a_hidden_host_keeps_the_role(client: TestClient, clock: FakeClock) -> None:
     """Away is not gone: the host role passes only when the host has no connection open."""
     room = create(client)

@@ -228,6 +228,10 @@ class RoomPlayerRow(Base):
     #: it has some: since when its page's tab is hidden, shown as "away"; ``None`` if in view).
     sockets: Mapped[int | None] = mapped_column(Integer)
     away_since: Mapped[float | None] = mapped_column(Float)
+    #: How many of those open sockets have their page's tab hidden (none for old rows: 0):
+    #: the seat is away only while every open one is hidden (a second tab in view keeps it
+    #: online).
+    hidden: Mapped[int | None] = mapped_column(Integer)
 
     __table_args__ = (UniqueConstraint("room", "name"),)
 

@@ -71,6 +71,9 @@ class Connection:
         self.bucket = TokenBucket(self.limits.ws_burst, self.limits.ws_rate, rooms.clock)
         #: Presence changes are told to the whole room: a bucket of their own, smaller.
         self.presence_bucket = TokenBucket(PRESENCE_BURST, PRESENCE_RATE, rooms.clock)
+        #: Whether this connection's page last said its tab is hidden: presence is per
+        #: connection (the seat is away only while all of its connections are hidden).
+        self.hidden = False
         self.dropped = 0
         self.warned = False
         self.closed = False
@@ -206,8 +209,9 @@ class Connection:
             await self.send_state(msg.id)
 
     async def change_presence(self, seat: Seat, msg: protocol.PresenceChange) -> None:
-        """The page's tab was hidden or shown: stored, answered with the room's presence, and
-        told to everyone (only if it changed anything), within the presence rate."""
+        """The page's tab was hidden or shown: stored for this connection, answered with the
+        room's presence, and told to everyone (only if the seat's presence changed: a seat
+        with another tab in view stays online), within the presence rate."""
         if not self.presence_bucket.take():
             self.metrics.refused(ErrorCode.RATE_LIMITED)
             raise protocol.ProtocolError(
@@ -216,7 +220,11 @@ class Connection:
                 f"every {1 / PRESENCE_RATE:g} s); this one is not recorded",
                 msg.id,
             )
-        changed = await run_in_threadpool(self.rooms.set_away, seat, msg.state == "away")
+        hidden = msg.state == "away"
+        changed = False
+        if hidden != self.hidden:  # each change of this connection is told to the store once
+            self.hidden = hidden
+            changed = await run_in_threadpool(self.rooms.set_hidden, seat, hidden)
         presence = await publish_presence(self.rooms, self.hub, seat.room) if changed else None
         if presence is None:
             presence = await run_in_threadpool(self.rooms.presence, seat.room)
@@ -331,7 +339,7 @@ class Connection:
             self.hub.unsubscribe(seat.room, self.queue)
         self.guards.leave_seat(seat, self)
         # A task of its own: the connection's task may be cancelled as it goes (at shutdown).
-        self.timers.spawn(self.timers.left(seat))
+        self.timers.spawn(self.timers.left(seat, self.hidden))
 
 
 def same_room(asked: str, room: str) -> bool:

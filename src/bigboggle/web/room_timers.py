@@ -193,11 +193,12 @@ class RoomTimers:
         """Run ``work`` in a task of the timers' own (kept until done, cancelled at stop)."""
         self._tasks.spawn(work)
 
-    async def left(self, seat: Seat) -> None:
-        """A connection of ``seat`` closed: count it, time the host's absence, and tell the
-        room (a player whose last connection closed is offline at once)."""
+    async def left(self, seat: Seat, hidden: bool = False) -> None:
+        """A connection of ``seat`` closed (``hidden``: its tab was hidden): count it, time
+        the host's absence, and tell the room (a player whose last connection closed is
+        offline at once)."""
         try:
-            host_due = await run_in_threadpool(self.rooms.disconnected, seat)
+            host_due = await run_in_threadpool(self.rooms.disconnected, seat, hidden)
         except Exception:  # the database is gone: presence is reset at start-up
             log.warning("could not record that %s left room %s", seat.player, seat.room)
             return

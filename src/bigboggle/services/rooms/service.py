@@ -216,7 +216,8 @@ class Rooms:
     # -- presence and the host's handover ----------------------------------------------------
 
     def connected(self, seat: Seat) -> Presence:
-        """A connection of ``seat`` opened. If the host has been away for longer than
+        """A connection of ``seat`` opened, its page in view (the seat is online; a page
+        opened hidden says so next, :meth:`set_hidden`). If the host has been away for longer than
         ``host_away``, the role passes now (to the first connected player after the host in
         join order); if the host is away for less, :attr:`Presence.host_due` says when it may
         pass (for a timer: the host may have left while no server ran)."""
@@ -225,13 +226,19 @@ class Rooms:
             session.execute(
                 update(RoomPlayerRow)
                 .where(RoomPlayerRow.room == seat.room, RoomPlayerRow.name == seat.player)
-                .values(sockets=func.coalesce(RoomPlayerRow.sockets, 0) + 1, away_since=None)
+                .values(
+                    sockets=func.coalesce(RoomPlayerRow.sockets, 0) + 1,
+                    hidden=func.coalesce(RoomPlayerRow.hidden, 0),
+                    away_since=None,
+                )
             )
             return self._hand_over(session, room)
 
-    def disconnected(self, seat: Seat) -> float | None:
-        """A connection of ``seat`` closed. If that was the host's last one, returns when the
-        host role may pass (now + ``host_away``), else ``None``."""
+    def disconnected(self, seat: Seat, hidden: bool = False) -> float | None:
+        """A connection of ``seat`` closed (``hidden``: its page's tab was hidden then). If
+        that was the host's last one, returns when the host role may pass (now +
+        ``host_away``), else ``None``. The seat is away from now if each connection left open
+        is hidden; one left in view keeps it online."""
         now = self.clock()
         with self.store.write_session() as session:
             row = session.scalar(
@@ -242,7 +249,10 @@ class Rooms:
             if row is None:
                 return None
             row.sockets = max(0, (row.sockets or 0) - 1)
+            row.hidden = min(row.sockets, max(0, (row.hidden or 0) - hidden))
             if row.sockets:
+                if row.hidden >= row.sockets and row.away_since is None:
+                    row.away_since = now
                 return None
             row.away_since = now
             host = session.scalar(select(RoomRow.host).where(RoomRow.code == seat.room))
@@ -288,11 +298,12 @@ class Rooms:
                 return Presence(new_host=row.name)
         return Presence()
 
-    def set_away(self, seat: Seat, away: bool) -> bool:
-        """The seat's page says its tab is hidden (``away``) or in view again: while the seat
-        has a connection open, ``away_since`` says since when it is away (with none open,
-        since when it has had none, as before). Returns whether anything changed (a seat with
-        no connection open, or already so, changes nothing)."""
+    def set_hidden(self, seat: Seat, hidden: bool) -> bool:
+        """One open connection of ``seat`` says its page's tab is now hidden (or in view
+        again); its caller tells each change of a connection once. The seat is away while
+        every open connection is hidden (``away_since`` says since when), online while one is
+        in view. Returns whether the seat's presence changed (a seat with no connection open
+        changes nothing)."""
         with self.store.write_session() as session:
             row = session.scalar(
                 select(RoomPlayerRow)
@@ -303,7 +314,12 @@ class Rooms:
                 )
                 .with_for_update()
             )
-            if row is None or not row.sockets or (row.away_since is not None) == away:
+            if row is None or not row.sockets:
+                return False
+            step = 1 if hidden else -1
+            row.hidden = min(row.sockets, max(0, (row.hidden or 0) + step))
+            away = row.hidden >= row.sockets
+            if (row.away_since is not None) == away:
                 return False
             row.away_since = self.clock() if away else None
             return True
@@ -323,7 +339,7 @@ class Rooms:
             session.execute(
                 update(RoomPlayerRow)
                 .where(func.coalesce(RoomPlayerRow.sockets, 0) > 0)
-                .values(sockets=0, away_since=now)
+                .values(sockets=0, hidden=0, away_since=now)
             )
 
     # -- the host's controls -----------------------------------------------------------------
