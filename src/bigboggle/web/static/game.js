@@ -11,14 +11,7 @@ import { lightTyping } from "./livepath.js";
 import { playSound, soundToggle } from "./sounds.js";
 import { startGame } from "./startgame.js";
 import { traceable } from "./trace.js";
-import { verdictSentence, wordItem } from "./words.js";
-
-// The sound each verdict makes (a refused word of any kind: "invalid").
-function soundOf(verdict) {
-  if (verdict === "scored") return "scored";
-  if (verdict === "repeated") return "repeated";
-  return "invalid";
-}
+import { firstEntry, verdictSentence, verdictSound, wordItem } from "./words.js";
 
 // On a phone the game takes the screen: the board, the field and the verdict in view at once,
 // the board sized to the height left when the on-screen keyboard is up (play.css reads
@@ -62,6 +55,7 @@ function playGame(game) {
   const meter = boardMeter(document.getElementById("board-meter"));
   const maxScore = data.max_score ?? 0;
   let found = 0;
+  let entered = []; // this player's results so far: what a repeat repeats
   let ending = false;
   let hurried = false;
   soundToggle(document.getElementById("sound-toggle"));
@@ -116,9 +110,11 @@ function playGame(game) {
     try {
       const answer = await api("POST", `/api/games/${encodeURIComponent(id)}/words`, { word }, withKey);
       const result = answer.result;
-      verdict.textContent = verdictSentence(result);
+      const first = firstEntry(entered, result);
+      verdict.textContent = verdictSentence(result, "", first);
       verdict.className = `verdict-line v-${result.verdict}`;
-      playSound(soundOf(result.verdict));
+      playSound(verdictSound(result, first));
+      if (result.verdict !== "repeated") entered.push(result);
       if (result.verdict === "scored") {
         found += 1;
         addScoredWord(list, wordItem(result), result.score);
@@ -166,6 +162,7 @@ function playGame(game) {
     // The page was drawn without the words (they are private); fetch them with the key.
     api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, withKey)
       .then((state) => {
+        entered = state.words.slice();
         list.replaceChildren(...state.words.slice().reverse().map((result) => wordItem(result)));
         found = state.words.filter((result) => result.verdict === "scored").length;
         showTotals(state.score_so_far);

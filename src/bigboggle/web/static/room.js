@@ -12,7 +12,7 @@ import { lightTyping } from "./livepath.js";
 import { renderRound } from "./roundview.js";
 import { playSound, soundToggle } from "./sounds.js";
 import { traceable } from "./trace.js";
-import { plural, verdictSentence, wordItem } from "./words.js";
+import { firstEntry, plural, verdictSentence, verdictSound, wordItem } from "./words.js";
 
 const root = document.getElementById("room");
 const code = root.dataset.room;
@@ -371,10 +371,9 @@ function showScore(words) {
 }
 
 function showVerdict(result) {
-  sayVerdict(verdictSentence(result), result.verdict);
-  if (result.verdict === "scored") playSound("scored");
-  else if (result.verdict === "repeated") playSound("repeated");
-  else playSound("invalid");
+  const first = state && state.round ? firstEntry(state.round.words, result) : null;
+  sayVerdict(verdictSentence(result, "", first), result.verdict);
+  playSound(verdictSound(result, first));
   if (state && state.round && result.verdict !== "repeated") {
     state.round.words.push(result);
     showScore(state.round.words);

@@ -30,9 +30,31 @@ export function wordItem(result, { linked = false, compared = false, verdict = t
   return el("li", item, el("div", { class: "word" }, content));
 }
 
+// The earlier result, among a player's `results`, of the word that `result` repeats (the same
+// compared form), or null: what a "repeated" verdict refers to.
+export function firstEntry(results, result) {
+  return results.find((earlier) => earlier.word === result.word && earlier.verdict !== "repeated") || null;
+}
+
 // "lines: scored, 2 points" (with `after` after the points), the answer to a word just entered.
-export function verdictSentence(result, after = "") {
+// A repeat says what its first entry was (`first`, from firstEntry): "lines: already found", or
+// "zzzz: entered already (not on the board)" - "repeated" alone reads as if it had been found.
+export function verdictSentence(result, after = "", first = null) {
+  const typed = result.entry || result.word;
+  if (result.verdict === "repeated") {
+    if (!first) return `${typed}: entered already`;
+    if (first.verdict === "scored") return `${typed}: already found`;
+    return `${typed}: entered already (${VERDICTS[first.verdict] || first.verdict})`;
+  }
   const text = VERDICTS[result.verdict] || result.verdict;
   const points = result.verdict === "scored" ? `, ${plural(result.score, "point")}${after}` : "";
-  return `${result.entry || result.word}: ${text}${points}`;
+  return `${typed}: ${text}${points}`;
+}
+
+// The sound of a verdict (sounds.js's kinds): a repeat of a word that did not score is
+// "invalid", as its first entry was.
+export function verdictSound(result, first = null) {
+  if (result.verdict === "scored") return "scored";
+  if (result.verdict === "repeated") return first && first.verdict !== "scored" ? "invalid" : "repeated";
+  return "invalid";
 }
