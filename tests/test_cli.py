@@ -1242,44 +1242,44 @@ def test_serve_help_says_what_the_web_app_offers() -> None:
 
 # -- the family filter ---------------------------------------------------------------------------
 
-#   A N
-#   S U      "anus" is on the family filter's list; "sun" is not.
-FAMILY_BOARD = "AN/SU"
+#   S H
+#   I T      "shit" is on the family filter's list; "this" is not.
+FAMILY_BOARD = "SH/IT"
 
 
 def test_solve_hides_offensive_words_from_the_text_unless_asked(tmp_path: Path) -> None:
     from bigboggle.family import is_offensive
 
-    assert is_offensive("anus") and not is_offensive("sun")
-    words = word_file(tmp_path, ["anus", "sun"])
+    assert is_offensive("shit") and not is_offensive("this")
+    words = word_file(tmp_path, ["shit", "this"])
     args = ("solve", FAMILY_BOARD, "--rules", "classic", "--dictionary", words)
     text = succeeds(*args).stdout
     assert "2 words, 2 points" in text  # the board's own count: scoring is unfiltered
-    assert re.search(r"^\s+1\s+sun\s", text, re.M) and "anus" not in text
+    assert re.search(r"^\s+1\s+this\s", text, re.M) and "shit" not in text
     assert text.rstrip().endswith("1 offensive word hidden (--show-offensive)")
     shown = succeeds(*args, "--show-offensive").stdout
-    assert re.search(r"^\s+1\s+anus\s", shown, re.M) and "hidden" not in shown
+    assert re.search(r"^\s+1\s+shit\s", shown, re.M) and "hidden" not in shown
     data = json_of(*args)
     assert [(e["word"], e.get("offensive")) for e in data["words"]] == [
-        ("anus", True),
-        ("sun", None),
+        ("shit", True),
+        ("this", None),
     ]
 
 
 def test_score_family_refuses_offensive_words_and_hides_them_from_missed(tmp_path: Path) -> None:
-    words = word_file(tmp_path, ["anus", "sun"])
-    source = round_file(tmp_path, {"board": FAMILY_BOARD, "players": {"ann": ["anus"]}})
+    words = word_file(tmp_path, ["shit", "this"])
+    source = round_file(tmp_path, {"board": FAMILY_BOARD, "players": {"ann": ["shit"]}})
     data = json_of("score", source, "--rules", "classic", "--dictionary", words, "--family")
-    assert verdicts(data["players"]["ann"]) == [("anus", "refused", 0)]
+    assert verdicts(data["players"]["ann"]) == [("shit", "refused", 0)]
     plain = json_of("score", source, "--rules", "classic", "--dictionary", words)
-    assert verdicts(plain["players"]["ann"]) == [("anus", "scored", 1)]
+    assert verdicts(plain["players"]["ann"]) == [("shit", "scored", 1)]
     source = round_file(tmp_path, {"board": FAMILY_BOARD, "players": {"ann": []}})
     text = succeeds("score", source, "--rules", "classic", "--dictionary", words).stdout
-    assert "nobody found 2 of them: sun (1 offensive word hidden (--show-offensive))" in text
+    assert "nobody found 2 of them: this (1 offensive word hidden (--show-offensive))" in text
     text = succeeds(
         "score", source, "--rules", "classic", "--dictionary", words, "--show-offensive"
     ).stdout
-    assert "nobody found 2 of them: anus, sun\n" in text
+    assert "nobody found 2 of them: shit, this\n" in text
 
 
 def test_play_offers_the_family_filter() -> None:

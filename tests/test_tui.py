@@ -490,8 +490,8 @@ def test_team_totals_and_repeats_are_explained_at_the_table(standard: Dictionary
 
 
 def test_offensive_missed_words_wait_behind_a_key() -> None:
-    words = Dictionary.from_words(["anus", "sun"])  # A N / S U holds both; "anus" is offensive
-    settings = PlaySettings(Rules.preset("classic"), words, board=Board("AN/SU"))
+    words = Dictionary.from_words(["shit", "this"])  # S H / I T holds both; "shit" is offensive
+    settings = PlaySettings(Rules.preset("classic"), words, board=Board("SH/IT"))
     app = BoggleApp(settings, clock=FakeClock(), key_guard=0)
 
     def shown() -> list[list[str]]:
@@ -502,23 +502,23 @@ def test_offensive_missed_words_wait_behind_a_key() -> None:
         await pilot.press("ctrl+e")
         await until(pilot, on_screen(pilot, ResultsScreen, "#words"))
         assert shown() == [
-            ["sun", "1", "missed"],
+            ["this", "1", "missed"],
             ["…", "", "1 offensive word hidden: press o to show"],
         ]
         assert app.screen.active_bindings["o"].binding.action == "toggle_offensive"
         await pilot.press("o")
         await pilot.pause()
-        assert shown() == [["anus", "1", "missed"], ["sun", "1", "missed"]]
+        assert shown() == [["shit", "1", "missed"], ["this", "1", "missed"]]
 
     run(app, script)
-    family = PlaySettings(Rules.preset("classic", family=True), words, board=Board("AN/SU"))
+    family = PlaySettings(Rules.preset("classic", family=True), words, board=Board("SH/IT"))
     assert "Family filter: offensive words are refused" in rules_text(family)
     app = BoggleApp(family, clock=FakeClock(), key_guard=0)
 
     async def refused(pilot: Pilot[None]) -> None:
-        await pilot.press(*"anus", "enter")
+        await pilot.press(*"shit", "enter")
         await pilot.pause()
-        assert text_of(app, "#verdict") == "ANUS: not allowed here (family filter)"
+        assert text_of(app, "#verdict") == "SHIT: not allowed here (family filter)"
 
     run(app, refused)
 
