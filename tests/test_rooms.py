@@ -255,6 +255,39 @@ def test_totals_carry_over_until_the_target(
         rooms.join(code, "late")
 
 
+def test_tied_competitors_share_a_place(
+    rooms: Rooms, clock: FakeClock, standard: Dictionary
+) -> None:
+    """ann and bob find nothing, cy finds a word: cy is first, ann and bob share 2nd, in the
+    round's places and the game's (a tie is no ranking by name), and nobody wins a tie."""
+    code, _ = rooms.create("ann", {"rounds": 1})
+    rooms.join(code, "bob")
+    rooms.join(code, "cy")
+    board = play_round(rooms, clock, code)
+    rooms.submit(Seat(code, "cy"), words_on(board, standard)[0])
+    finish(rooms, clock, code)
+    view = rooms.view(Seat(code, "ann")).to_json()
+    assert view["standings"] == ["cy", "ann", "bob"]
+    assert view["places"] == {"cy": 1, "ann": 2, "bob": 2}
+    assert view["last"]["places"] == {"cy": 1, "ann": 2, "bob": 2}
+    assert view["winner"] == "cy"
+
+    code, _ = rooms.create("ann", {"rounds": 1})
+    rooms.join(code, "bob")
+    play_round(rooms, clock, code)
+    finish(rooms, clock, code)
+    view = rooms.view(Seat(code, "bob")).to_json()
+    assert view["places"] == {"ann": 1, "bob": 1} == view["last"]["places"]
+    assert view["over"] and view["winner"] is None
+
+
+def test_longer_words_part_equal_points() -> None:
+    """Equal points are no tie when the longer words part them (the rule that orders them)."""
+    standings = Standings()
+    standings.add({"scores": {"ann": 5, "bob": 5}, "lengths": {"ann": {"5": 1}, "bob": {"4": 1}}})
+    assert standings.places() == {"ann": 1, "bob": 2}
+
+
 def test_a_late_joiner_waits_for_the_next_round(rooms: Rooms, clock: FakeClock) -> None:
     code, _ = rooms.create("ann")
     play_round(rooms, clock, code)

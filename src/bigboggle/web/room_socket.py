@@ -315,6 +315,7 @@ class Connection:
                             round=view["last"],
                             totals=view["totals"],
                             standings=view["standings"],
+                            places=view["places"],
                             over=view["over"],
                             winner=view["winner"],
                         )

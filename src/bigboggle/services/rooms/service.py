@@ -659,6 +659,7 @@ class Rooms:
             rounds_played=standings.rounds,
             over=room.over,
             winner=standings.winner(room.over),
+            places=standings.places(),
             presence=presence,
         )
 

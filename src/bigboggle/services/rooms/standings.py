@@ -90,6 +90,22 @@ class Standings:
         """Competitor -> points, from first to last (as the room's views show them)."""
         return {name: self.totals[name] for name in self.order}
 
+    def places(self) -> dict[str, int]:
+        """Competitor -> place, first to last: competitors tied exactly (the same points and
+        the same longer words, so that no rule parts them) share the better place, as in
+        "1 ann, 1 bob, 3 cy"; one the longer words put ahead keeps its own."""
+        keys = self._keys()
+        places: dict[str, int] = {}
+        previous: tuple[int, tuple[int, ...]] | None = None
+        place = 0
+        for index, name in enumerate(self.order):
+            key = (self.totals[name], keys[name])
+            if key != previous:
+                place = index + 1
+            places[name] = place
+            previous = key
+        return places
+
     def is_over(self, settings: RoomSettings) -> bool:
         """Whether the settings' ending is reached: the rounds played, or the target."""
         if settings.rounds is not None and self.rounds >= settings.rounds:

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .standings import Standings
+
 
 @dataclass(frozen=True)
 class StartedRound:
@@ -43,11 +45,19 @@ class RoomRoundResult:
     result: Mapping[str, Any] | None
     reason: str | None = None
 
+    #: Competitor -> place in this round, tied competitors sharing one (from the tally).
+    places: Mapping[str, int] | None = None
+
     @classmethod
     def of_stored(cls, number: int, seed: int | None, stored: Mapping[str, Any]) -> RoomRoundResult:
         """From a round's stored result: ``{"round": …, "tally": …}`` or ``{"unscored": …}``."""
         if "round" in stored:
-            return cls(number, seed, stored["round"])
+            places = None
+            if "tally" in stored:
+                one = Standings()
+                one.add(stored["tally"])
+                places = one.places()
+            return cls(number, seed, stored["round"], places=places)
         return cls(number, seed, None, str(stored["unscored"]))
 
     @property
@@ -59,7 +69,10 @@ class RoomRoundResult:
         """``{"number", "seed", **result}``, or ``{"number", "seed", "reason"}``."""
         if self.result is None:
             return {"number": self.number, "seed": self.seed, "reason": self.reason}
-        return {"number": self.number, "seed": self.seed, **self.result}
+        data = {"number": self.number, "seed": self.seed, **self.result}
+        if self.places is not None:
+            data["places"] = dict(self.places)
+        return data
 
 
 @dataclass(frozen=True)
@@ -110,6 +123,8 @@ class RoomView:
     rounds_played: int
     over: bool
     winner: str | None
+    #: Competitor -> place over the game, tied competitors sharing one (as ``standings``).
+    places: Mapping[str, int] = field(default_factory=dict)
     #: Each seated player's presence: ``"online"``, ``"away"`` (tab hidden) or ``"offline"``.
     presence: Mapping[str, str] = field(default_factory=dict)
 
@@ -130,6 +145,7 @@ class RoomView:
             "rounds_played": self.rounds_played,
             "over": self.over,
             "winner": self.winner,
+            "places": dict(self.places),
             "presence": dict(self.presence),
         }
 

@@ -197,7 +197,7 @@ function bannerText(phase, view) {
         ? `Results of round ${view.last.number}. Start the next round when everyone is ready.`
         : `Results of round ${view.last.number}. Waiting for ${host} to start the next round.`;
     case "over":
-      return view.winner ? `Game over: ${view.winner} wins.` : "Game over.";
+      return view.winner ? `Game over: ${view.winner} wins.` : view.standings.length > 1 ? "Game over: a tie." : "Game over.";
     default:
       return host === "you" ? "Lobby: start a round when everyone is here." : `Lobby: waiting for ${host} to start a round.`;
   }
@@ -252,7 +252,7 @@ function showControls(view) {
 
 function showSettingsSummary(view) {
   const s = view.settings;
-  const ends = s.target ? `first to ${s.target} points` : s.rounds ? `${s.rounds} rounds` : "no set end";
+  const ends = s.target ? `first to ${plural(s.target, "point")}` : s.rounds ? plural(s.rounds, "round") : "no set end";
   const options = [
     s.options.advanced ? "advanced" : "",
     s.options.challenge ? "challenge cube" : "",
@@ -440,7 +440,7 @@ function showTotals(view) {
   const body = $("totals").querySelector("tbody");
   body.replaceChildren(
     ...view.standings.map((name, i) =>
-      el("tr", {}, el("td", { text: String(i + 1) }), el("th", { scope: "row", text: name }), el("td", { class: "num", text: String(view.totals[name]) })),
+      el("tr", {}, el("td", { text: String((view.places || {})[name] ?? i + 1) }), el("th", { scope: "row", text: name }), el("td", { class: "num", text: String(view.totals[name]) })),
     ),
   );
   $("standings").hidden = !view.standings.length;
