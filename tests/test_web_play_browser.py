@@ -210,7 +210,7 @@ def test_a_scored_word_arrives_with_its_points_and_the_meter_moves(
     assert len(after_scored) == 2 * heard  # the same "scored" sound again
     field.fill("quires")
     field.press("Enter")
-    expect(tab.locator("#verdict")).to_have_text("quires: repeated")
+    expect(tab.locator("#verdict")).to_have_text("quires: already found")
     field.fill("zzzz")
     field.press("Enter")
     expect(tab.locator("#verdict")).to_contain_text("zzzz: not on the board")
