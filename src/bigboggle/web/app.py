@@ -37,7 +37,7 @@ from starlette.routing import Match
 from .._version import __version__
 from ..dice import UNDERLINED_FACES
 from ..errors import BoggleError, BusyError
-from ..limits import ServerLimits
+from ..limits import MAX_PLAYERS, ServerLimits
 from ..services.paper_games import PaperTournaments
 from ..services.rooms import Rooms
 from ..services.shelf import DictionaryShelf
@@ -162,6 +162,7 @@ def create_app(
     # The core's own words for the templates (one place each): verdicts, underlined faces.
     templates.env.globals["verdict_labels"] = VERDICT_LABELS
     templates.env.globals["underlined_faces"] = UNDERLINED_FACES
+    templates.env.globals["max_players"] = MAX_PLAYERS  # the scorekeeper's Add a player stops there
     app.include_router(api.router)
     app.include_router(room_routes.router)
     app.include_router(room_socket.router)

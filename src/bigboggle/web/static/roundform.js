@@ -39,6 +39,16 @@ export function setupRoundForm({ teamPlay, players = ["", ""], sizeFor = () => [
       : "";
     teamsNote.hidden = !teamsNote.textContent;
   };
+  // The server's limit on players (bigboggle.limits.MAX_PLAYERS, rendered into the page): at it,
+  // Add a player is disabled and a note says why.
+  const addButton = document.getElementById("add-player");
+  const limitNote = document.getElementById("players-limit");
+  const maxPlayers = Number(container.dataset.maxPlayers) || Infinity;
+  const showLimit = () => {
+    const full = container.querySelectorAll(".player").length >= maxPlayers;
+    addButton.disabled = full;
+    if (limitNote) limitNote.hidden = !full;
+  };
   const addPlayer = (name = "", details = {}) => {
     const node = template.content.firstElementChild.cloneNode(true);
     counter += 1;
@@ -51,6 +61,7 @@ export function setupRoundForm({ teamPlay, players = ["", ""], sizeFor = () => [
     node.querySelector(".player-min").value = details.min || "";
     node.querySelector(".remove-player").addEventListener("click", () => {
       node.remove();
+      showLimit();
       const first = container.querySelector(".player-name");
       if (first) first.focus();
     });
@@ -58,6 +69,7 @@ export function setupRoundForm({ teamPlay, players = ["", ""], sizeFor = () => [
     node.setAttribute("aria-label", `Player ${counter}`);
     container.append(node);
     showTeams();
+    showLimit();
     return node;
   };
   for (const player of players) {
@@ -66,7 +78,12 @@ export function setupRoundForm({ teamPlay, players = ["", ""], sizeFor = () => [
   }
   // A round has players: two rows to fill in when none (or one) were carried over.
   while (container.querySelectorAll(".player").length < 2) addPlayer();
-  document.getElementById("add-player").addEventListener("click", () => addPlayer().querySelector(".player-name").focus());
+  addButton.addEventListener("click", () => {
+    if (container.querySelectorAll(".player").length >= maxPlayers) return;
+    const node = addPlayer();
+    // At the limit the button is disabled: the new row's name is next, or the note says why.
+    node.querySelector(".player-name").focus();
+  });
 
   const read = () => {
     const board = boardField.value.trim();
@@ -95,6 +112,20 @@ export function setupRoundForm({ teamPlay, players = ["", ""], sizeFor = () => [
     return data;
   };
   return { form, read, showTeams, editor };
+}
+
+// An API error as the form's reader says it: the API names the JSON path at fault, 0-based
+// ("players.ann[7]: …", "min_length.kid: …"); the page names the player and counts from 1
+// ("ann's word 8: …"). The API's own words after the path are kept as they are.
+export function readableError(message) {
+  const text = String(message);
+  const word = /^players\.(.+?)\[(\d+)\]: ?/.exec(text);
+  if (word) return `${word[1]}'s word ${Number(word[2]) + 1}: ${text.slice(word[0].length)}`;
+  const list = /^players\.(.+?): ?/.exec(text);
+  if (list) return `${list[1]}'s list: ${text.slice(list[0].length)}`;
+  const minimum = /^min_length\.(.+?): ?/.exec(text);
+  if (minimum) return `${minimum[1]}'s shortest word: ${text.slice(minimum[0].length)}`;
+  return text;
 }
 
 export function showError(node, message) {

@@ -1,7 +1,7 @@
 // The scorekeeper: score one paper round, or start a tournament with the chosen rules.
 import { api } from "./api.js";
 import { renderRound } from "./roundview.js";
-import { setupRoundForm, showError } from "./roundform.js";
+import { readableError, setupRoundForm, showError } from "./roundform.js";
 
 const teamBox = document.getElementById("team-play");
 const rulesField = document.getElementById("rules");
@@ -39,7 +39,7 @@ round.form.addEventListener("submit", async (event) => {
     output.querySelector("h3").setAttribute("tabindex", "-1");
     output.querySelector("h3").focus();
   } catch (err) {
-    showError(errorNode, err.message);
+    showError(errorNode, readableError(err.message));
   }
 });
 

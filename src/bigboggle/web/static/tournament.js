@@ -3,7 +3,7 @@
 // and deleting. Without the key the page stays read-only: the server would refuse the writes.
 import { api } from "./api.js";
 import { renderRound } from "./roundview.js";
-import { setupRoundForm, showError } from "./roundform.js";
+import { readableError, setupRoundForm, showError } from "./roundform.js";
 
 const data = JSON.parse(document.getElementById("tournament-data").textContent);
 const rounds = document.getElementById("rounds");
@@ -71,7 +71,7 @@ if (key && document.getElementById("round-form")) {
       await api("POST", `${url}/rounds`, round.read(), withKey);
       location.reload();
     } catch (err) {
-      showError(errorNode, err.message);
+      showError(errorNode, readableError(err.message));
     }
   });
 }
