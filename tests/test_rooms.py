@@ -39,6 +39,7 @@ from bigboggle.services.rooms import (
     SCORING_LEASE,
     START_DELAY,
     Presence,
+    RoomRoundResult,
     Rooms,
     RoomSettings,
     Seat,
@@ -279,6 +280,18 @@ def test_tied_competitors_share_a_place(
     view = rooms.view(Seat(code, "bob")).to_json()
     assert view["places"] == {"ann": 1, "bob": 1} == view["last"]["places"]
     assert view["over"] and view["winner"] is None
+
+
+def test_a_round_stored_before_places_were_kept_gets_them_from_its_tally() -> None:
+    stored = {
+        "round": {"ranking": ["ann", "bob", "cy"]},
+        "tally": {"scores": {"ann": 3, "bob": 3, "cy": 1}},
+    }
+    assert RoomRoundResult.of_stored(1, None, stored).to_json()["places"] == {
+        "ann": 1,
+        "bob": 1,
+        "cy": 3,
+    }
 
 
 def test_longer_words_part_equal_points() -> None:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...scoring import RoundResult
+from ...scoring import RoundResult, competition_places
 from .settings import RoomSettings
 
 
@@ -91,20 +91,11 @@ class Standings:
         return {name: self.totals[name] for name in self.order}
 
     def places(self) -> dict[str, int]:
-        """Competitor -> place, first to last: competitors tied exactly (the same points and
-        the same longer words, so that no rule parts them) share the better place, as in
-        "1 ann, 1 bob, 3 cy"; one the longer words put ahead keeps its own."""
+        """Competitor -> place over the game, first to last: competitors tied exactly (the
+        same points and the same longer words, so that no rule parts them, as a tournament's
+        standings) share the better place, as in "1 ann, 1 bob, 3 cy"."""
         keys = self._keys()
-        places: dict[str, int] = {}
-        previous: tuple[int, tuple[int, ...]] | None = None
-        place = 0
-        for index, name in enumerate(self.order):
-            key = (self.totals[name], keys[name])
-            if key != previous:
-                place = index + 1
-            places[name] = place
-            previous = key
-        return places
+        return competition_places(self.order, lambda name: (self.totals[name], keys[name]))
 
     def is_over(self, settings: RoomSettings) -> bool:
         """Whether the settings' ending is reached: the rounds played, or the target."""

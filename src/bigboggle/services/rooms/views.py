@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .standings import Standings
+from ...scoring import competition_places
 
 
 @dataclass(frozen=True)
@@ -45,19 +45,20 @@ class RoomRoundResult:
     result: Mapping[str, Any] | None
     reason: str | None = None
 
-    #: Competitor -> place in this round, tied competitors sharing one (from the tally).
+    #: Competitor -> place in this round (the same points share one), for a round stored
+    #: before its result kept its own ``"places"``.
     places: Mapping[str, int] | None = None
 
     @classmethod
     def of_stored(cls, number: int, seed: int | None, stored: Mapping[str, Any]) -> RoomRoundResult:
         """From a round's stored result: ``{"round": …, "tally": …}`` or ``{"unscored": …}``."""
         if "round" in stored:
+            round_ = stored["round"]
             places = None
-            if "tally" in stored:
-                one = Standings()
-                one.add(stored["tally"])
-                places = one.places()
-            return cls(number, seed, stored["round"], places=places)
+            if "places" not in round_ and "tally" in stored:  # scored before places were kept
+                scores = stored["tally"]["scores"]
+                places = competition_places(round_["ranking"], scores.get)
+            return cls(number, seed, round_, places=places)
         return cls(number, seed, None, str(stored["unscored"]))
 
     @property
