@@ -201,12 +201,15 @@ def test_grid_sizes_two_letter_faces_blanks_and_paste(
     expect(cells).to_have_count(25)
     paste_into_grid(page, "QUITALESDOGSMEANT")
     expect(page.locator("#board")).to_have_value("QuITA/LESD/OGSM/EANT")
-    # A row pasted into the middle fills from that cell; characters no cube has are named.
+    # A row pasted into the middle fills from that cell; a paste with characters no cube has
+    # is refused, naming them, and the grid keeps what it had.
     clear_board(page)
     expect(cells).to_have_count(25)
-    paste_into_grid(page, "hemo1p", cell=10)
+    paste_into_grid(page, "hemop", cell=10)
     expect(page.locator("#board")).to_have_value("_____/_____/HEMOP/_____/_____")
-    expect(page.locator(".grid-status")).to_contain_text('"1" left out')
+    paste_into_grid(page, "hemo1p", cell=0)
+    expect(page.locator(".grid-status")).to_contain_text('"1" is no part of a board')
+    expect(page.locator("#board")).to_have_value("_____/_____/HEMOP/_____/_____")
     no_sideways_scroll(page)
     assert axe_violations(page) == []
 
@@ -430,3 +433,161 @@ def test_the_score_json_holds_what_explains_team_totals(
         assert members - extra == info["score"], team
         assert set(scored) == set(info["words"])
     assert shared_somewhere
+
+
+# -- pastes, the 12x12 grid on a phone, ties, the players' limit, errors in the page's words ----
+
+
+def start_tournament(server: LiveServer, rounds: list[dict[str, Any]]) -> str:
+    """A one-round tournament with ``rounds`` added over the API; its page's path."""
+    import json as json_
+    import urllib.request
+
+    def post(path: str, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
+        request = urllib.request.Request(
+            server.url + path,
+            data=json_.dumps(body).encode(),
+            headers={"Content-Type": "application/json", **headers},
+        )
+        with urllib.request.urlopen(request) as answer:  # our own loopback server
+            found: dict[str, Any] = json_.loads(answer.read())
+            return found
+
+    made = post("/api/tournaments", {"name": "Ties", "rounds": len(rounds)}, {})
+    for round_ in rounds:
+        post(f"/api/tournaments/{made['id']}/rounds", round_, {"X-Tournament-Key": made["key"]})
+    return f"/tournaments/{made['id']}"
+
+
+#: Pastes of cubes or rows parted by spaces, tabs or commas, and the board each gives a 5x5 grid.
+SEPARATED_PASTES = [
+    ("L I N E S T Q A R D", "LINES/TQuARD/_____/_____/_____"),
+    ("L\tI\tN\tE\tS", "LINES/_____/_____/_____/_____"),
+    ("L, I, N, E, S, T", "LINES/T____/_____/_____/_____"),
+    ("LINES\tTQARD\tHEMOP\tABCKI\tPSTEW", BOARD),
+    ("L I N E S\nT Q A R D\nH E M O P\nA B C K I\nP S T E W", BOARD),
+    ("lines, tquard, hemop, abcki, pstew", BOARD),
+]
+
+
+def test_a_paste_of_separated_cubes_fills_the_grid_in_order(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page(**DESKTOP)
+    page.goto(server.url + "/solve")
+    for pasted, board in SEPARATED_PASTES:
+        clear_board(page)
+        expect(page.locator(".grid-cells input")).to_have_count(25)
+        paste_into_grid(page, pasted)
+        expect(page.locator("#board")).to_have_value(board)
+        expect(page.locator(".grid-cells input")).to_have_count(25)
+        expect(page.locator(".grid-status")).to_be_hidden()
+
+
+def test_junk_and_mixed_pastes_are_refused_and_the_grid_keeps_its_size(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page(**PHONE, has_touch=True)
+    page.goto(server.url + "/score")
+    cells = page.locator(".grid-cells input")
+    paste_into_grid(page, "lines")
+    for junk, said in [
+        ("<img src=x onerror=alert(1)>", '"<=(1)" is no part of a board'),
+        ("LINES T Q A R D", "single cubes and whole rows are mixed"),
+        ("1 2 3 4", '"1234" is no part of a board'),
+        (" , ; ", "holds no cubes"),
+    ]:
+        paste_into_grid(page, junk)
+        expect(page.locator(".grid-status")).to_contain_text(said)
+        expect(cells).to_have_count(25)
+        expect(page.locator("#board")).to_have_value("LINES/_____/_____/_____/_____")
+    shot(page, "test_paste-refused-phone")
+
+
+@pytest.mark.parametrize("path", ["/solve", "/score"], ids=["solve", "score"])
+def test_a_12x12_grid_fits_a_phone(
+    open_page: Callable[..., Any], server: LiveServer, path: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page(**PHONE, has_touch=True)
+    page.goto(server.url + path)
+    page.fill("#board", "/".join(["ABCDEFGHIJK[Th]"] * 12))
+    cells = page.locator(".grid-cells input")
+    expect(cells).to_have_count(144)
+    boxes = [cells.nth(i).bounding_box() for i in (0, 11)]
+    assert boxes[1]["x"] + boxes[1]["width"] <= PHONE["width"], boxes  # every column in view
+    assert boxes[0]["width"] >= 24 and boxes[0]["height"] >= 24, boxes  # still a finger's target
+    editor = page.locator(".grid-editor")
+    assert editor.evaluate("e => e.scrollWidth <= e.clientWidth")  # nothing hidden sideways
+    # A two-letter face stays inside its cell.
+    assert cells.nth(11).evaluate("c => c.scrollWidth <= c.clientWidth"), "letters spill out"
+    no_sideways_scroll(page)
+    shot(page, f"test_12x12{path.replace('/', '-')}-phone")
+
+
+def test_a_two_letter_face_edited_reads_the_same_in_the_cell_and_the_field(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page(**DESKTOP)
+    page.goto(server.url + "/solve")
+    type_into_grid(page, "[th")
+    page.keyboard.press("Backspace")
+    expect(page.locator(".grid-cells input").nth(0)).to_have_value("[T")
+    expect(page.locator("#board")).to_have_value("[T]____/_____/_____/_____/_____")
+    page.keyboard.type("e")
+    page.keyboard.press("Tab")
+    expect(page.locator("#board")).to_have_value("[Te]____/_____/_____/_____/_____")
+
+
+def test_ties_share_a_place_and_errors_name_the_player_and_word(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page(**DESKTOP)
+    page.goto(server.url + "/score")
+    page.fill("#board", BOARD)
+    # 2 points each (bob's 5-letter word lists him first): one place, shared.
+    fill_player(page, 0, "ann", "dear mare")
+    fill_player(page, 1, "bob", "lines")
+    page.get_by_role("button", name="Add a player").click()
+    fill_player(page, 2, "cy", "ream")
+    page.get_by_role("button", name="Score the round").click()
+    rows = page.locator("#round-result table.ranking tbody tr")
+    expect(rows).to_have_count(3)
+    places = [rows.nth(i).locator("td").first.inner_text() for i in range(3)]
+    assert places == ["1", "1", "3"], places
+    # An over-long 8th word: the page names ann's word 8, not the API's players.ann[7].
+    fill_player(page, 0, "ann", "\n".join(["dear"] * 7 + ["x" * 100]))
+    page.get_by_role("button", name="Score the round").click()
+    error = page.locator("#round-error")
+    expect(error).to_contain_text("ann's word 8: ")
+    expect(error).not_to_contain_text("players.ann[7]")
+    # Add a player stops at the server's limit, and says why.
+    add = page.get_by_role("button", name="Add a player")
+    page.evaluate(
+        "() => { const b = document.getElementById('add-player'); while (!b.disabled) b.click(); }"
+    )
+    expect(page.locator("#players .player")).to_have_count(100)
+    expect(add).to_be_disabled()
+    expect(page.locator("#players-limit")).to_be_visible()
+    expect(page.locator("#players-limit")).to_contain_text("at most 100 players")
+    page.locator(".remove-player").last.click()
+    expect(add).to_be_enabled()
+    expect(page.locator("#players-limit")).to_be_hidden()
+    # A tournament's round tied 2-2 names both as best; standings share the place.
+    path = start_tournament(
+        server,
+        [{"board": BOARD, "players": {"ann": ["dear", "mare"], "bob": ["ream", "roam"]}}],
+    )
+    page.goto(server.url + path)
+    expect(page.locator("#rounds summary").first).to_contain_text("best: ann and bob (tied)")
+    expect(page.locator("#standings tbody tr td:first-child")).to_have_text(["1", "1"])
+    shot(page, "test_ties-tournament-desktop")

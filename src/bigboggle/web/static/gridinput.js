@@ -54,7 +54,7 @@ export function readCubes(text, { spacesSplitRows = false } = {}) {
       i = s[j] === "]" ? j : j - 1;
     } else if (/\s/.test(ch)) {
       if (spacesSplitRows) items.push({ row: true });
-    } else if (ch !== "]" && ch !== ",") ignored.push(ch);
+    } else if (ch !== "]" && ch !== "," && ch !== ";") ignored.push(ch);
   }
   return { items, draft, endsInQ, ignored };
 }
@@ -83,6 +83,32 @@ export function splitBoard(text) {
   );
 }
 
+// Separators between the cubes or rows of a board written on one line: spaces, tabs, commas and
+// semicolons (as a spreadsheet or a list copies them).
+const SEPARATORS = /[\s,;]+/;
+
+// Pasted text as board text the grid reads, or a refusal saying why. On several lines (or with
+// "/"), each line is a row and separators inside it are nothing. On one line, separators part
+// either single cubes ("L I N E S T Q A R D": cubes in order, filling the grid) or rows
+// ("LINES TQARD HEMOP", the core's notation); a line that mixes the two is refused, as is text
+// holding anything that is no part of a board (the grid keeps its size and cubes).
+export function readPaste(text) {
+  const s = String(text).slice(0, MAX_TEXT).trim();
+  const read = readCubes(s);
+  if (read.ignored.length) {
+    const shown = JSON.stringify([...new Set(read.ignored)].slice(0, 5).join(""));
+    return { refusal: `Not pasted: ${shown} is no part of a board. A cube is a letter, Qu, [Th], . (a blank) or * after the challenge cube; rows are parted by / or new lines.` };
+  }
+  if (!read.items.some((item) => item.face !== undefined)) return { refusal: "Not pasted: the text holds no cubes." };
+  if (/[\/\n\r]/.test(s)) return { text: s };
+  const tokens = s.split(SEPARATORS).filter(Boolean);
+  const cubes = (token) => readCubes(token).items.filter((item) => item.face !== undefined).length;
+  const single = tokens.map((token) => cubes(token) === 1);
+  if (single.every(Boolean)) return { text: tokens.join("") };
+  if (!single.some(Boolean) || tokens.length === 1) return { text: tokens.join("/") };
+  return { refusal: "Not pasted: single cubes and whole rows are mixed on one line. Part the rows with / or new lines, or the cubes with spaces only." };
+}
+
 const clampSide = (n) => Math.min(Math.max(n, MIN_SIDE), MAX_SIDE);
 
 const EMPTY = Object.freeze({ face: "", star: false, draft: null });
@@ -93,7 +119,9 @@ function shown(cell) {
   return cell.face + (cell.face && cell.star ? "*" : "");
 }
 function notation(cell) {
-  const face = cell.draft !== null ? finished(cell).face : cell.face;
+  // An unfinished "[T" reads "[T]" in the text field, as the cell shows it (the form finishes it).
+  if (cell.draft !== null) return cell.draft.length > 1 ? `[${finished(cell).face}]${cell.star ? "*" : ""}` : "_";
+  const face = cell.face;
   if (!face) return "_";
   const text = face.length === 1 || face === "Qu" ? face : `[${face}]`;
   return text + (cell.star ? "*" : "");
@@ -223,10 +251,20 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
     return { at, last, overflow, q, blankStar };
   };
 
+  // A paste into cell `start`: refused with a message (the grid unchanged) if it holds anything
+  // that is no part of a board, or mixes single cubes with rows on one line; else entered.
+  const pasted = (start, text) => {
+    const { text: board, refusal } = readPaste(text);
+    if (refusal) {
+      say(refusal);
+      return;
+    }
+    enter(start, board, { paste: true });
+  };
+
   // A run of cubes typed or pasted into cell `start`.
   const enter = (start, text, { paste = false } = {}) => {
-    const spacesSplitRows = paste && !/[\/\n]/.test(text.trim());
-    const read = readCubes(paste ? text.trim() : text, { spacesSplitRows });
+    const read = readCubes(paste ? text.trim() : text);
     const board = rowsOf(read.items);
     if (paste && board.length >= MIN_SIDE) {
       show(board); // a whole board
@@ -274,7 +312,11 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
     moved = null;
     if (event.inputType && event.inputType.startsWith("delete")) {
       // A cube deleted goes whole; a letter deleted from an unfinished "[Th" leaves "[T".
-      const draft = cells[i].draft !== null && value.startsWith("[") ? value : null;
+      // It is written as a face is ("[T", as the text field's "[T]").
+      const letters = value.slice(1);
+      const draft = cells[i].draft !== null && value.startsWith("[")
+        ? `[${letters.slice(0, 1).toUpperCase()}${letters.slice(1).toLowerCase()}`
+        : null;
       cells[i] = { ...EMPTY, draft };
       finish(i, { ignored: [] }, null);
       return;
@@ -296,7 +338,7 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
     if (!text) return;
     event.preventDefault();
     moved = null;
-    enter(Number(event.target.dataset.index), text, { paste: true });
+    pasted(Number(event.target.dataset.index), text);
   });
   grid.addEventListener("keydown", (event) => {
     const input = event.target;
