@@ -32,6 +32,19 @@ SET_VISIBILITY = """(hidden) => {
 }"""
 
 
+#: Records the sounds the page starts (each OscillatorNode.start(), with its wave) into
+#: window.__sounds, with sounds turned on for this browser (the page's WebAudio is real).
+RECORD_SOUNDS = """
+localStorage.setItem("bigboggle:sounds", "on");
+window.__sounds = [];
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  window.__sounds.push({ type: this.type });
+  return start.apply(this, args);
+};
+"""
+
+
 def axe_clean(tab: Any, where: str) -> None:
     """No serious or critical axe-core violation in the page's main part as it stands."""
     if not AXE.is_file():
@@ -77,7 +90,7 @@ def test_two_rounds_one_board_the_countdown_the_verdicts_and_a_rematch(
     from playwright.sync_api import expect
 
     ann, code = hosted(server, open_page, DESKTOP, timer=5, rounds=2)
-    bob = joined(server, open_page, code, "bob")
+    bob = joined(server, open_page, code, "bob", RECORD_SOUNDS)
     expect(ann.locator("#players li[data-player='bob']")).to_be_visible()
     expect(bob.locator("#waiting")).to_have_text("Waiting for ann to start a round.")
     expect(ann.locator("#room-banner")).to_have_attribute("data-phase", "lobby")
@@ -104,12 +117,24 @@ def test_two_rounds_one_board_the_countdown_the_verdicts_and_a_rematch(
     )
     bob.locator("#word").press("Enter")  # the kept word goes now
     expect(bob.locator("#verdict")).to_contain_text("lines: ")
+    # A word not on the board, twice: the repeat says what the first entry was, with its sound.
+    bob.fill("#word", "zzzz")
+    bob.keyboard.press("Enter")
+    expect(bob.locator("#verdict")).to_have_text("zzzz: not on the board")
+    heard = len(bob.evaluate("window.__sounds"))
+    bob.fill("#word", "zzzz")
+    bob.keyboard.press("Enter")
+    expect(bob.locator("#verdict")).to_have_text("zzzz: entered already (not on the board)")
+    assert {s["type"] for s in bob.evaluate("window.__sounds")[heard:]} == {"square"}  # invalid
     found = solve_all(ann, standard)
     for word in found.words[:2]:
         ann.fill("#word", word.word)
         ann.keyboard.press("Enter")
         points = f"{word.score} point{'s' if word.score != 1 else ''}"
         expect(ann.locator("#verdict")).to_have_text(f"{word.word}: scored, {points}")
+    ann.fill("#word", found.words[0].word)  # found already
+    ann.keyboard.press("Enter")
+    expect(ann.locator("#verdict")).to_have_text(f"{found.words[0].word}: already found")
     total = found.words[0].score + found.words[1].score
     expect(ann.locator("#score-line")).to_have_text(
         f"Your score: {total} point{'s' if total != 1 else ''} so far (2 words)."
@@ -197,12 +222,93 @@ def test_the_share_link_is_absolute_and_copied_and_presence_follows_the_tabs(
     expect(ann.locator("#players li[data-player='bob']")).to_have_attribute(
         "data-presence", "online"
     )
+    # bob opens the room in a second tab (the same browser: the same seat), then closes it; a
+    # closing tab first says it is hidden. His first tab is in view: he stays online.
+    second = bob.context.new_page()
+    second.goto(f"{server.url}/rooms/{code}")
+    expect(second.locator("#players li[data-player='bob']")).to_contain_text("you")
+    second.evaluate(SET_VISIBILITY, True)
+    second.close()
+    dan = joined(server, open_page, code, "dan")  # news after the closing tab's
+    expect(ann.locator("#players li[data-player='dan']")).to_be_visible()
+    for tab in (ann, bob, dan):
+        expect(tab.locator("#players li[data-player='bob']")).to_have_attribute(
+            "data-presence", "online"
+        )
+    bob.evaluate(SET_VISIBILITY, True)  # his last tab in view hidden: away now
+    expect(ann.locator("#players li[data-player='bob']")).to_have_attribute("data-presence", "away")
+    bob.evaluate(SET_VISIBILITY, False)
     bob.goto("about:blank")  # bob closes the room's tab (the tab itself stays for its screenshot)
     expect(ann.locator("#players li[data-player='bob']")).to_have_attribute(
         "data-presence", "offline"
     )
     expect(cy.locator("#players li[data-player='bob']")).to_contain_text("offline")
     shot(ann, "room-presence-desktop")
+
+
+def test_ties_share_a_place_and_the_rooms_small_words(
+    server: LiveServer, open_page: Callable[..., Any]
+) -> None:
+    """A one-round game nobody scores in: ann and bob share 1st in the round's ranking and the
+    totals (the banner says it is a tie), each list says "No words entered."; the summary says
+    "1 round"; a name of spaces is refused with a reason; the name field has the focus on
+    arrival; "Copied the link." goes after a few seconds; the per-player settings line up."""
+    from playwright.sync_api import expect
+
+    ann, code = hosted(server, open_page, DESKTOP, timer=5, rounds=1)
+    ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    summary = ann.locator("#settings-summary")
+    expect(summary).to_contain_text(", 1 round.")
+    expect(summary).to_contain_text("0 rounds played.")
+    ann.get_by_role("button", name="Copy").click()
+    expect(ann.locator("#copy-status")).to_have_text("Copied the link.")
+    expect(ann.locator("#copy-status")).to_have_text("", timeout=8_000)
+
+    bob = open_page(PHONE["width"], PHONE["height"], name="bob", has_touch=True)
+    bob.goto(f"{server.url}/rooms/{code}")
+    expect(bob.locator("#name")).to_be_focused()  # the next step: typing a name
+    bob.keyboard.type("   ")
+    bob.keyboard.press("Enter")
+    expect(bob.locator("#room-error")).to_have_text(
+        "Type a name to join: it cannot be only spaces."
+    )
+    expect(bob.locator("#name")).to_be_focused()
+    bob.fill("#name", "bob")
+    bob.keyboard.press("Enter")
+    expect(bob.locator("#room-error")).to_be_hidden()
+    expect(ann.locator("#players li[data-player='bob']")).to_be_visible()
+
+    # The host's per-player settings: each name in line with its fields, the rows apart.
+    ann.locator("#settings-panel summary").click()
+    rows = ann.locator("#s-players .row")
+    expect(rows).to_have_count(2)
+    boxes = []
+    for i in range(2):
+        name = rows.nth(i).locator(".w").bounding_box()
+        team = rows.nth(i).locator(".p-team").bounding_box()
+        assert abs((name["y"] + name["height"] / 2) - (team["y"] + team["height"] / 2)) <= 3
+        boxes.append(rows.nth(i).bounding_box())
+    assert boxes[1]["y"] - (boxes[0]["y"] + boxes[0]["height"]) >= 6  # rows do not touch
+    shot(ann, "room-settings-desktop")
+    ann.set_viewport_size(PHONE)
+    shot(ann, "room-settings-phone")
+    ann.set_viewport_size(DESKTOP)
+    ann.locator("#settings-panel summary").click()
+
+    ann.locator("#start-round").click()
+    for tab in (ann, bob):
+        expect(tab.locator("#results")).to_be_visible(timeout=20_000)
+        ranking = tab.locator("#round-result table.ranking tbody tr")
+        expect(ranking).to_have_count(2)
+        expect(ranking.locator("td:first-child")).to_have_text(["1", "1"])
+        expect(tab.locator("#totals tbody tr td:first-child")).to_have_text(["1", "1"])
+        expect(tab.locator("#winner")).to_have_text("The game ends in a tie.")
+        expect(tab.locator("#round-result .no-words")).to_have_text(
+            ["No words entered.", "No words entered."]
+        )
+    expect(summary).to_contain_text("1 round played.")
+    shot(bob, "room-tie-phone")
+    shot(ann, "room-tie-desktop")
 
 
 def tab_to(tab: Any, selector: str, presses: int = 60) -> None:

@@ -58,6 +58,12 @@ function showError(message) {
   errorNode.hidden = !message;
 }
 
+// The join form, its name field focused: typing a name is the next step.
+function askName() {
+  $("join-form").hidden = false;
+  $("name").focus();
+}
+
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify({ v: 1, id: nextId++, ...message }));
@@ -78,7 +84,7 @@ function connect() {
     connection.dataset.state = "open";
     const token = localStorage.getItem(tokenKey);
     if (token) send({ type: "join", room: code, token });
-    else $("join-form").hidden = false;
+    else askName();
   });
   socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   socket.addEventListener("close", () => {
@@ -130,7 +136,7 @@ function receive(message) {
       }
       if (message.code === "not_found" && localStorage.getItem(tokenKey) && !me) {
         localStorage.removeItem(tokenKey); // a token from an old database: join afresh
-        $("join-form").hidden = false;
+        askName();
       }
       if (message.code === "rate_limited") return;
       if (state && state.round) sayVerdict(message.message, "refused");
@@ -472,6 +478,10 @@ $("join-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const name = $("name").value.trim();
   if (name) send({ type: "join", room: code, name });
+  else {
+    showError("Type a name to join: it cannot be only spaces.");
+    $("name").focus();
+  }
 });
 $("name").value = localStorage.getItem("bigboggle:name") || "";
 $("word-form").addEventListener("submit", (event) => {
@@ -503,6 +513,8 @@ document.addEventListener("visibilitychange", () => {
 // The share link: absolute, copied with one click (or selected to copy by hand), shared through
 // the phone's share sheet where the browser has one.
 const shareLink = $("share-link");
+const COPIED_SHOWN_MS = 4000;
+let copiedTimer = null;
 shareLink.value = new URL(`/rooms/${code}`, location.origin).href;
 shareLink.addEventListener("focus", () => shareLink.select());
 $("copy-link").addEventListener("click", async () => {
@@ -510,6 +522,11 @@ $("copy-link").addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText(shareLink.value);
     status.textContent = "Copied the link.";
+    // Said once: it goes after a few seconds (the link stays copied).
+    clearTimeout(copiedTimer);
+    copiedTimer = setTimeout(() => {
+      status.textContent = "";
+    }, COPIED_SHOWN_MS);
   } catch {
     shareLink.focus();
     shareLink.select();

@@ -124,7 +124,9 @@ export function renderRound(result, { title } = {}) {
         { class: "list" },
         el("h4", { text: heading }),
         player.min_length !== undefined ? el("p", { class: "help", text: `words of ${player.min_length}+ letters` }) : null,
-        el("ul", { class: "words verdicts" }, player.words.map((word) => memberWordItem(word, name, team && team[0], sum))),
+        player.words.length
+          ? el("ul", { class: "words verdicts" }, player.words.map((word) => memberWordItem(word, name, team && team[0], sum)))
+          : el("p", { class: "help no-words", text: "No words entered." }),
       ),
     );
   }
