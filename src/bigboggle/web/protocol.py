@@ -28,7 +28,11 @@ missed event: ask for ``state``): ``welcome``, ``state``, ``verdict``, ``results
 ``error`` (``{"code", "message", "re"}``); and ``presence`` (``"seq": null``: presence does not
 move the counter), ``{"presence": {"ann": "online", "bob": "away", "cy": "offline"}}``, sent to
 everyone in the room when a player connects, leaves (their last connection closed) or hides or
-shows their tab; the ``state`` carries the same ``"presence"``. A bad message gets an ``error`` and changes nothing;
+shows their tab. Presence is per connection: a player is ``online`` while any of their open
+connections is in view, ``away`` while all are hidden (a second tab closing leaves one in view
+online), ``offline`` with none open; the ``state`` carries the same ``"presence"``. A
+``results`` message and the ``state`` carry ``"places"`` (competitor -> place, tied ones
+sharing one), and a round's result its own. A bad message gets an ``error`` and changes nothing;
 the connection stays open. The ``state``'s ``host`` says who the host is now: when the host has
 been away too long the role passes to the next connected player, and a fresh ``state`` says so.
 
