@@ -95,9 +95,9 @@ def round_players(played: RoomRoundRow) -> list[str]:
 
 
 def seat_presence(session: Session, code: str) -> dict[str, str]:
-    """Each seated player's presence, in join order: ``"online"`` (a connection open, its
-    tab in view), ``"away"`` (connected, but the tab is hidden: ``away_since`` is set while
-    connected) or ``"offline"`` (no connection open)."""
+    """Each seated player's presence, in join order: ``"online"`` (a connection open with its
+    tab in view), ``"away"`` (connected, but every open connection's tab is hidden:
+    ``away_since`` is set while connected only then) or ``"offline"`` (no connection open)."""
     rows = session.execute(
         select(RoomPlayerRow.name, RoomPlayerRow.sockets, RoomPlayerRow.away_since)
         .where(RoomPlayerRow.room == code, RoomPlayerRow.kicked_at.is_(None))
