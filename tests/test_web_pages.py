@@ -106,6 +106,18 @@ def test_a_tournament_page_shares_a_place_on_a_tie_and_says_when_longer_words_de
     assert tied["places"] == {"ann": 1, "bob": 1} and tied["tie_breaks"] == []
     assert re.findall(r"<tr><td>(\d+)</td>", tied_page) == ["1", "1"]
     assert "ranks higher" not in tied_page
+    # Standings stored before places were kept: the page places by points alone.
+    from bigboggle.services.store import TournamentRow
+
+    found = client.app.state.services.tournaments  # type: ignore[attr-defined]
+    with found.store.write_session() as session:
+        row = session.get(TournamentRow, decided["id"])
+        row.standings = {
+            k: v for k, v in row.standings.items() if k not in ("places", "tie_breaks")
+        }
+    old = client.get(f"/tournaments/{decided['id']}")
+    assert old.status_code == 200
+    assert re.findall(r"<tr><td>(\d+)</td>", old.text) == ["1", "1"]
 
 
 def test_a_game_page_while_running_and_when_over(client: TestClient, clock: FakeClock) -> None:
