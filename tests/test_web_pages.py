@@ -106,6 +106,7 @@ def test_a_tournament_page_shares_a_place_on_a_tie_and_says_when_longer_words_de
     assert tied["places"] == {"ann": 1, "bob": 1} and tied["tie_breaks"] == []
     assert re.findall(r"<tr><td>(\d+)</td>", tied_page) == ["1", "1"]
     assert "ranks higher" not in tied_page
+    assert "a tie between ann and bob." in tied_page and "1 round." in " ".join(tied_page.split())
     # Standings stored before places were kept: the page places by points alone.
     from bigboggle.services.store import TournamentRow
 
