@@ -576,3 +576,24 @@ def test_a_list_typed_in_one_burst_then_ctrl_s_is_all_kept(standard: Dictionary)
         ]
 
     run(app, script)
+
+
+def test_a_solo_word_is_cleaned_and_bounded_as_on_the_web(standard: Dictionary) -> None:
+    """A pasted word with a zero-width space is judged as the word it shows; one with a control
+    character is refused with the reason, as the web and the CLI refuse it."""
+    clock = FakeClock()
+    app = solo_app(standard, clock)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, PlayScreen)
+        field = app.screen.query_one("#word")
+        field.value = "lines\u200b"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert text_of(app, "#verdict") == "LINES: 2 points"
+        field.value = "qui\x07lt"  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "control character" in text_of(app, "#verdict")
+
+    run(app, script)

@@ -15,7 +15,7 @@ from ..board import Board, Path
 from ..dictionary import COMMON_LEVEL
 from ..errors import BoggleError
 from ..family import is_offensive
-from ..round import Round
+from ..round import Round, check_entry
 from ..scoring import RoundResult
 from ..verdicts import Verdict, WordResult
 from .board_view import BoardView, Plain, cells
@@ -134,8 +134,8 @@ class PlayScreen(GameScreen):
             self.finish(now)
             return
         earlier = first_entries(sub.result for sub in game.submissions if sub.player == PLAYER)
-        try:
-            result = game.submit(PLAYER, entry, now)
+        try:  # bounded and cleaned as every front end's words are (controls refused)
+            result = game.submit(PLAYER, check_entry(entry), now)
         except BoggleError as exc:
             self.query_one("#verdict", Static).update(str(exc))
             return
