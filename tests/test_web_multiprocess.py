@@ -21,7 +21,7 @@ from sqlalchemy import create_engine, func, select
 from websockets.sync.client import ClientConnection, connect
 
 from bigboggle import Dictionary, Rules, solve
-from bigboggle.services.store import Base, RoomWordRow
+from bigboggle.services.store import Base, RoomPlayerRow, RoomWordRow
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once
@@ -186,3 +186,47 @@ def test_presence_crosses_processes(two_servers: list[LiveServer]) -> None:
         ann.until(lambda m: m["type"] == "presence" and m["presence"]["bob"] == "away")
         bob.socket.close()
         ann.until(lambda m: m["type"] == "presence" and m["presence"]["bob"] == "offline")
+
+
+def test_a_seats_tab_in_view_on_one_process_keeps_it_online(
+    two_servers: list[LiveServer],
+) -> None:
+    """bob has a tab on each process; the one on the second hides and closes (a closing tab
+    says hidden first): he stays online, since his tab on the first is in view (the hidden
+    connections are counted in the database, so the processes agree); then that one hides."""
+    first, second = two_servers
+    _, room = first.call("POST", "/api/rooms", {"host": "ann", "settings": {"timer": 30}})
+    with ExitStack() as stack:
+        ann, bob = Player(first, stack), Player(first, stack)
+        ann.ask({"type": "join", "token": room["token"]})
+        token = bob.ask({"type": "join", "room": room["room"], "name": "bob"})["token"]
+        other = Player(second, stack)
+        other.ask({"type": "join", "token": token})
+        hidden = other.ask({"type": "presence", "state": "away"})
+        assert hidden["presence"]["bob"] == "online", hidden
+        other.socket.close()
+        open_sockets(room["room"], "bob", 1)  # the second process has counted the close
+        assert ann.ask({"type": "state"})["state"]["presence"]["bob"] == "online"
+        assert bob.ask({"type": "presence", "state": "away"})["presence"]["bob"] == "away"
+        ann.until(lambda m: m["type"] == "presence" and m["presence"]["bob"] == "away")
+
+
+def open_sockets(room: str, name: str, wanted: int, seconds: float = 20) -> None:
+    """Wait until the database counts ``wanted`` open sockets for ``name`` in ``room``."""
+    assert POSTGRES
+    engine = create_engine(POSTGRES)
+    deadline = time.monotonic() + seconds
+    try:
+        while True:
+            with engine.connect() as connection:
+                count = connection.scalar(
+                    select(RoomPlayerRow.sockets).where(
+                        RoomPlayerRow.room == room, RoomPlayerRow.name == name
+                    )
+                )
+            if count == wanted:
+                return
+            assert time.monotonic() < deadline, f"{name} has {count} sockets, not {wanted}"
+            time.sleep(0.05)
+    finally:
+        engine.dispose()
