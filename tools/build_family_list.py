@@ -110,6 +110,9 @@ ALWAYS_OFFENSIVE = {
     "porno": "pornography, in every sense",
     "pornography": "the thing a family filter is for",
     "clit": "vulgar slang (clitoris, the clinical word, is not on the list)",
+    "bitch": "an insult in its everyday sense (its derived bitching and bitcher are listed)",
+    "dick": "vulgar slang in its everyday sense (the old word for a detective is rare)",
+    "pussy": "vulgar slang in its everyday sense (pussycat and pussy willow are not listed)",
 }
 
 
