@@ -469,6 +469,9 @@ def test_static_files_are_versioned_cached_and_pages_compressed(server: LiveServ
     _, headers, css = fetch(server, linked.group(1))
     assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert css == STYLE.read_bytes()
+    for wrong in ("bogus", "0" * 12, linked.group(2) + "&v=bogus"):  # not the file's own hash
+        _, headers, _ = fetch(server, f"/static/style.css?v={wrong}")
+        assert headers["Cache-Control"] == "no-cache", wrong
     _, headers, _ = fetch(server, "/static/api.js")  # imported by modules, unversioned
     assert headers["Cache-Control"] == "no-cache" and headers["ETag"]
     assert re.search(r'src="/static/theme\.js\?v=[0-9a-f]{12}"', page)

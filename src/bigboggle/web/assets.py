@@ -1,6 +1,6 @@
 """Static files as a fast page wants them: a URL the templates version with the file's content
 hash (``/static/style.css?v=3f2a…``) is cached by browsers for a year, since a changed file gets
-a new URL; any other (the modules' own relative imports, say) is revalidated on each use
+a new URL (only the file's current hash: any other ``v`` is answered as unversioned); any other (the modules' own relative imports, say) is revalidated on each use
 (``no-cache`` with the ETag StaticFiles sends, so an unchanged file costs a 304)."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
@@ -26,7 +27,11 @@ class CachedStaticFiles(StaticFiles):
     async def get_response(self, path: str, scope: Any) -> Response:
         response = await super().get_response(path, scope)
         if response.status_code in (200, 304):
-            versioned = scope.get("query_string", b"").startswith(b"v=")
+            asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v", [])
+            # Only the file's own hash earns the year: a made-up or stale ?v= (a page from a
+            # newer process during a rolling deploy, say) must not pin other content to that URL.
+            current = version_of(Path(str(self.directory)), path) if asked else None
+            versioned = current is not None and asked == [current]
             response.headers["Cache-Control"] = LONG_CACHE if versioned else REVALIDATE
         return response
 
