@@ -1368,6 +1368,31 @@ def test_presence_changes_are_limited_per_connection(client: TestClient, clock: 
         assert answer(ann, {"type": "presence", "state": "away"})["presence"]["ann"] == "away"
 
 
+def test_a_presence_change_over_the_rate_is_applied_once_the_rate_allows(
+    client: TestClient, clock: FakeClock
+) -> None:
+    """Quick flips ending hidden: the last, refused for rate, is not lost; once the bucket
+    refills the room sees ann away (she had stayed online for as long as her socket was open)."""
+    room = create(client)
+    with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+        join(client, ann, token=room["token"])
+        join(client, bob, room=room["room"], name="bob")
+        states = itertools.cycle(["away", "online"])
+        for _ in range(PRESENCE_BURST):  # ends online: an even number of flips
+            assert answer(ann, {"type": "presence", "state": next(states)})["type"] == "presence"
+        refused = answer(ann, {"type": "presence", "state": "away"})
+        assert refused["code"] == "rate_limited" and "applied" in refused["message"]
+        assert answer(ann, {"type": "state"})["state"]["presence"]["ann"] == "online"
+        clock.advance(1 / PRESENCE_RATE)
+        client.portal.call(services(client).room_timers.recheck)  # type: ignore[union-attr]
+        seen = [answer(ann, {"type": "state"})["state"]["presence"]["ann"] for _ in range(20)]
+        assert "away" in seen, seen
+        assert seen[-1] == "away"
+        heard = until(bob, "presence", limit=50)
+        while heard["presence"]["ann"] != "away":
+            heard = until(bob, "presence", limit=50)
+
+
 def test_a_presence_message_is_checked(client: TestClient) -> None:
     room = create(client)
     with client.websocket_connect("/ws") as ann:

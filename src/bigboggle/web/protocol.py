@@ -21,7 +21,9 @@ Client to server (``"v": 1`` may be given; another version is refused)::
                                                            in view again ("online"); at most
                                                            limits.PRESENCE_BURST at once, then
                                                            PRESENCE_RATE a second (else
-                                                           rate_limited); answers presence
+                                                           rate_limited, and the latest state
+                                                           is applied and told once the rate
+                                                           allows); answers presence
 
 Server to client, each with ``"v"`` and the room's event counter ``"seq"`` (a gap means a
 missed event: ask for ``state``): ``welcome``, ``state``, ``verdict``, ``results``, ``pong`` and

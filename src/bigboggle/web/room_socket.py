@@ -74,6 +74,12 @@ class Connection:
         #: Whether this connection's page last said its tab is hidden: presence is per
         #: connection (the seat is away only while all of its connections are hidden).
         self.hidden = False
+        #: What the page last asked for (``hidden`` is what is stored): they differ while a
+        #: change held back by the presence rate waits for its timer.
+        self.wanted_hidden = False
+        #: Held while this connection's hidden state is stored, so a held change, a new one
+        #: and the connection's leaving are told to the store one at a time, in order.
+        self.presence_lock = asyncio.Lock()
         self.dropped = 0
         self.warned = False
         self.closed = False
@@ -209,26 +215,54 @@ class Connection:
             await self.send_state(msg.id)
 
     async def change_presence(self, seat: Seat, msg: protocol.PresenceChange) -> None:
-        """The page's tab was hidden or shown: stored for this connection, answered with the
-        room's presence, and told to everyone (only if the seat's presence changed: a seat
-        with another tab in view stays online), within the presence rate."""
+        """The page's tab was hidden or shown: remembered for this connection at once, then
+        stored, answered with the room's presence and told to everyone (only if the seat's
+        presence changed: a seat with another tab in view stays online), within the presence
+        rate. A change over the rate is answered ``rate_limited`` but not lost: the latest
+        wanted state is applied (stored and told) once the rate allows, by one timer per
+        connection that later changes join, so a tab left hidden after quick flips reads away."""
+        self.wanted_hidden = msg.state == "away"
         if not self.presence_bucket.take():
             self.metrics.refused(ErrorCode.RATE_LIMITED)
+            wait = max(0.0, (1 - self.presence_bucket.tokens) / self.presence_bucket.rate)
+            self.timers.later(self, self.rooms.clock() + wait, self.apply_held_presence)
             raise protocol.ProtocolError(
                 ErrorCode.RATE_LIMITED,
                 f"presence changes too often (at most {PRESENCE_BURST} at once, then one "
-                f"every {1 / PRESENCE_RATE:g} s); this one is not recorded",
+                f"every {1 / PRESENCE_RATE:g} s); the latest is applied in "
+                f"{math.ceil(wait)} s",
                 msg.id,
             )
-        hidden = msg.state == "away"
-        changed = False
-        if hidden != self.hidden:  # each change of this connection is told to the store once
-            self.hidden = hidden
-            changed = await run_in_threadpool(self.rooms.set_hidden, seat, hidden)
-        presence = await publish_presence(self.rooms, self.hub, seat.room) if changed else None
+        self.timers.cancel_later(self)  # this change carries the latest state itself
+        presence = await self.apply_presence(seat)
         if presence is None:
             presence = await run_in_threadpool(self.rooms.presence, seat.room)
         await self.send(protocol.message("presence", None, re=msg.id, presence=presence))
+
+    async def apply_presence(self, seat: Seat) -> dict[str, str] | None:
+        """Store this connection's wanted state if it differs from the stored one, and tell
+        the room if the seat's presence changed: the map told, or ``None`` if none was."""
+        async with self.presence_lock:
+            if self.closed or self.wanted_hidden == self.hidden:
+                return None  # each change of this connection is told to the store once
+            self.hidden = self.wanted_hidden
+            changed = await run_in_threadpool(self.rooms.set_hidden, seat, self.hidden)
+        return await publish_presence(self.rooms, self.hub, seat.room) if changed else None
+
+    async def apply_held_presence(self) -> None:
+        """The timer of a change held back by the presence rate: apply the latest wanted
+        state now (one token of the rate), or wait for the next token if none is left."""
+        seat = self.seat
+        if seat is None or self.closed or self.wanted_hidden == self.hidden:
+            return
+        if not self.presence_bucket.take():
+            wait = max(0.0, (1 - self.presence_bucket.tokens) / self.presence_bucket.rate)
+            self.timers.later(self, self.rooms.clock() + wait, self.apply_held_presence)
+            return
+        try:
+            await self.apply_presence(seat)
+        except Exception:  # the database hiccuped: presence comes again with the next state
+            log.exception("could not apply a held presence change in room %s", seat.room)
 
     async def join(self, msg: protocol.Join) -> None:
         if self.seat is not None:
@@ -333,14 +367,24 @@ class Connection:
             self.forwarder.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.forwarder
+        self.timers.cancel_later(self)
         seat = self.seat
         if seat is None:
+            self.closed = True
             return
         if self.queue is not None:
             self.hub.unsubscribe(seat.room, self.queue)
         self.guards.leave_seat(seat, self)
         # A task of its own: the connection's task may be cancelled as it goes (at shutdown).
-        self.timers.spawn(self.timers.left(seat, self.hidden))
+        self.timers.spawn(self.left(seat))
+
+    async def left(self, seat: Seat) -> None:
+        """Tell the store this connection is gone, after any change of its hidden state being
+        stored (so the hidden count it takes back is the one it added)."""
+        async with self.presence_lock:
+            self.closed = True
+            hidden = self.hidden
+        await self.timers.left(seat, hidden)
 
 
 def same_room(asked: str, room: str) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 
 from starlette.concurrency import run_in_threadpool
 
@@ -54,6 +54,9 @@ class RoomTimers:
         #: What ``/metrics`` counts (rounds scored, sockets, refusals); a fresh set if none.
         self.metrics = metrics or Metrics()
         self._timers: Deadlines[TimerKey] = Deadlines(lambda: self.rooms.clock(), self._fired)
+        #: One-shot jobs of connections (a presence change held back by its rate), by key.
+        self._later: Deadlines[Hashable] = Deadlines(lambda: self.rooms.clock(), self._run_later)
+        self._later_jobs: dict[Hashable, Callable[[], Awaitable[None]]] = {}
         self._tasks = Tasks()
         #: Timers that have fired and whose work is still running.
         self._firing: set[TimerKey] = set()
@@ -159,15 +162,42 @@ class RoomTimers:
         if moved or (key not in self._timers and key not in self._firing):
             self.spawn(self._watch(room))
 
+    def later(self, key: Hashable, due: float, job: Callable[[], Awaitable[None]]) -> None:
+        """Run ``job()`` at ``due`` (the rooms' clock), once, unless :meth:`cancel_later` is
+        called first. At most one job per ``key``: while one waits, another is not added (the
+        waiting one is to read the latest state itself), so a key costs one timer at most."""
+        if key in self._later:
+            return
+        self._later_jobs[key] = job
+        self._later.set(key, due)
+
+    def cancel_later(self, key: Hashable) -> None:
+        """Forget ``key``'s waiting job, if any (its connection closed, or did it already)."""
+        self._later.cancel(key)
+        self._later_jobs.pop(key, None)
+
     def recheck(self) -> None:
         """Re-arm every timer against the clock (after it jumped)."""
         self._timers.recheck()
+        self._later.recheck()
 
     async def stop(self) -> None:
         self._timers.clear()
+        self._later.clear()
+        self._later_jobs.clear()
         await self._tasks.stop()
 
     # -- internals ---------------------------------------------------------------------------
+
+    def _run_later(self, key: Hashable) -> None:
+        job = self._later_jobs.pop(key, None)
+        if job is not None:
+            self.spawn(self._call(job))
+
+    @staticmethod
+    async def _call(job: Callable[[], Awaitable[None]]) -> None:
+        """Await ``job()``, made inside the task (see :meth:`_run_fired`)."""
+        await job()
 
     def _fired(self, key: TimerKey) -> None:
         room, kind = key
