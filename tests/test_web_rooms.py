@@ -1393,6 +1393,20 @@ def test_a_presence_change_over_the_rate_is_applied_once_the_rate_allows(
             heard = until(bob, "presence", limit=50)
 
 
+def test_a_stale_presence_event_is_not_the_last_word(client: TestClient) -> None:
+    """Two publishers' presence events may come in either order (two tabs of a seat, maybe on
+    two processes): one carrying an old map, arriving last, must not leave the room seeing
+    ann away while she is looking. Each connection reads the map afresh on the event."""
+    room = create(client)
+    with client.websocket_connect("/ws") as ann, client.websocket_connect("/ws") as bob:
+        join(client, ann, token=room["token"])
+        join(client, bob, room=room["room"], name="bob")
+        stale = {"kind": "presence", "presence": {"ann": "away", "bob": "online"}}
+        client.portal.call(services(client).hub.publish, room["room"], stale)
+        heard = until(bob, "presence")
+        assert heard["presence"] == {"ann": "online", "bob": "online"}
+
+
 def test_a_presence_message_is_checked(client: TestClient) -> None:
     room = create(client)
     with client.websocket_connect("/ws") as ann:

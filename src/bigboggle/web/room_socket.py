@@ -328,10 +328,13 @@ class Connection:
         while True:
             event = await self.queue.get()
             try:
-                if event.get("kind") == "presence":  # public, read once by its publisher
-                    await self.send(
-                        protocol.message("presence", None, presence=event.get("presence", {}))
-                    )
+                if event.get("kind") == "presence":
+                    # Read afresh, not the event's map: events of two publishers (two tabs,
+                    # maybe on two processes) may come in either order, and a stale map must
+                    # not be the last word; each event is read after its store write, so the
+                    # last read is the store's latest. One read per event, on this socket.
+                    presence = await run_in_threadpool(self.rooms.presence, self.seat.room)
+                    await self.send(protocol.message("presence", None, presence=presence))
                     continue
                 if event.get("kind") == "kicked" and event.get("player") == self.seat.player:
                     await self.close(

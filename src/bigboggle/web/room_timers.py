@@ -307,8 +307,9 @@ async def end_if_due(rooms: Rooms, hub: LocalHub, room: str, metrics: Metrics | 
 
 async def publish_presence(rooms: Rooms, hub: LocalHub, room: str) -> dict[str, str] | None:
     """Tell everyone in ``room`` (in every process) who is online, away or offline, as the
-    store says now; the event carries the map, so no connection reads the database for it.
-    Returns the map, or ``None`` if it could not be read or sent (logged: presence comes
+    store says now. The event carries the map (for an older process during a rolling deploy),
+    but each connection reads it again on hearing the event: events of two publishers arrive
+    in either order, and the map read last is the store's latest. Returns the map, or ``None`` if it could not be read or sent (logged: presence comes
     again with the next state)."""
     try:
         presence = await run_in_threadpool(rooms.presence, room)
