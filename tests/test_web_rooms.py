@@ -394,6 +394,7 @@ def test_a_rooms_public_api_shows_the_players_and_no_token(client: TestClient) -
     room = create(client, host=EVIL)
     public = client.get(f"/api/rooms/{room['room']}").json()
     assert public["players"] == [EVIL] and "token" not in json.dumps(public)
+    assert public["first_round"] == 1  # a room's first game starts at round 1
 
 
 def test_a_rooms_page_escapes_the_players_names(client: TestClient) -> None:
@@ -1438,6 +1439,7 @@ def test_a_rematch_starts_a_new_game_in_the_room_with_the_totals_reset(
         again = answer(ann, {"type": "rematch"})["state"]
         assert not again["over"] and again["winner"] is None
         assert again["totals"] == {} and again["rounds_played"] == 0 and again["last"] is None
+        assert over["over"] and again["first_round"] == 2
         assert again["players"] == ["ann", "bob"]
         state = until(bob, "state")["state"]
         while state["over"]:
@@ -1449,7 +1451,11 @@ def test_a_rematch_starts_a_new_game_in_the_room_with_the_totals_reset(
         client.portal.call(services(client).room_timers.recheck)  # type: ignore[union-attr]
         results = until(bob, "results")
         assert results["round"]["number"] == 2 and results["over"] is False
-        assert answer(ann, {"type": "state"})["state"]["rounds_played"] == 1
+        now = answer(ann, {"type": "state"})["state"]
+        assert now["rounds_played"] == 1 and now["first_round"] == 2
+        public = client.get(f"/api/rooms/{again['room']}").json()
+        assert public["rounds_played"] == 1 and public["first_round"] == 2  # round 1: the old game
+        assert client.get(f"/api/rooms/{again['room']}/rounds/2").status_code == 200
 
 
 def test_the_family_filter_is_a_rooms_setting(client: TestClient) -> None:

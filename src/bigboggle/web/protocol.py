@@ -34,7 +34,8 @@ shows their tab. Presence is per connection: a player is ``online`` while any of
 connections is in view, ``away`` while all are hidden (a second tab closing leaves one in view
 online), ``offline`` with none open; the ``state`` carries the same ``"presence"``. A
 ``results`` message and the ``state`` carry ``"places"`` (competitor -> place, tied ones
-sharing one), and a round's result its own. A bad message gets an ``error`` and changes nothing;
+sharing one), and a round's result its own; the ``state`` carries ``"first_round"``, the
+number of the current game's first round (a ``rematch`` starts a game, rounds go on counting). A bad message gets an ``error`` and changes nothing;
 the connection stays open. The ``state``'s ``host`` says who the host is now: when the host has
 been away too long the role passes to the next connected player, and a fresh ``state`` says so.
 

@@ -661,6 +661,7 @@ class Rooms:
             winner=standings.winner(room.over),
             places=standings.places(),
             presence=presence,
+            first_round=standings.first_round,
         )
 
     def public(self, code: str) -> RoomPublicView:
@@ -679,6 +680,7 @@ class Rooms:
             over=room.over,
             winner=standings.winner(room.over),
             closed=room.closed_at is not None,
+            first_round=standings.first_round,
         )
 
     def round_result(self, code: str, number: int) -> RoomRoundResult:

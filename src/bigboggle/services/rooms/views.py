@@ -128,6 +128,9 @@ class RoomView:
     places: Mapping[str, int] = field(default_factory=dict)
     #: Each seated player's presence: ``"online"``, ``"away"`` (tab hidden) or ``"offline"``.
     presence: Mapping[str, str] = field(default_factory=dict)
+    #: The number of the current game's first round: a rematch starts a new game, and the
+    #: rounds before this one (still readable by number) are the earlier games'.
+    first_round: int = 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -148,6 +151,7 @@ class RoomView:
             "winner": self.winner,
             "places": dict(self.places),
             "presence": dict(self.presence),
+            "first_round": self.first_round,
         }
 
 
@@ -167,6 +171,8 @@ class RoomPublicView:
     over: bool
     winner: str | None
     closed: bool
+    #: As :attr:`RoomView.first_round`: where the current game's rounds begin.
+    first_round: int = 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -180,4 +186,5 @@ class RoomPublicView:
             "over": self.over,
             "winner": self.winner,
             "closed": self.closed,
+            "first_round": self.first_round,
         }
