@@ -251,14 +251,15 @@ def test_ties_share_a_place_and_the_rooms_small_words(
 ) -> None:
     """A one-round game nobody scores in: ann and bob share 1st in the round's ranking and the
     totals (the banner says it is a tie), each list says "No words entered."; the summary says
-    "1 round"; a name of spaces is refused with a reason; the name field has the focus on
-    arrival; "Copied the link." goes after a few seconds; the per-player settings line up."""
+    "1 round" and names the game by its title; a name of spaces is refused with a reason; the
+    name field has the focus on arrival; "Copied the link." goes after a few seconds; the
+    per-player settings line up."""
     from playwright.sync_api import expect
 
     ann, code = hosted(server, open_page, DESKTOP, timer=5, rounds=1)
     ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
     summary = ann.locator("#settings-summary")
-    expect(summary).to_contain_text(", 1 round.")
+    expect(summary).to_contain_text("Big Boggle (5x5, Deluxe dice), 5 s, 1 round.")  # not "big"
     expect(summary).to_contain_text("0 rounds played.")
     ann.get_by_role("button", name="Copy").click()
     expect(ann.locator("#copy-status")).to_have_text("Copied the link.")

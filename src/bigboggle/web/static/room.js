@@ -256,6 +256,13 @@ function showControls(view) {
   if (phase === "playing" && $("word") !== document.activeElement && !$("word").disabled) $("word").focus();
 }
 
+/** A rules preset's title ("Big Boggle (5x5, Deluxe dice)"), as the Game menu shows it: the
+ * settings hold its internal name ("big"), which reads as nothing to a player. */
+function presetTitle(name) {
+  const option = [...$("s-rules").options].find((o) => o.value === name);
+  return option ? option.textContent : name;
+}
+
 function showSettingsSummary(view) {
   const s = view.settings;
   const ends = s.target ? `first to ${plural(s.target, "point")}` : s.rounds ? plural(s.rounds, "round") : "no set end";
@@ -268,7 +275,7 @@ function showSettingsSummary(view) {
     Object.keys(s.handicaps).length ? `3-letter words for ${Object.keys(s.handicaps).join(", ")}` : "",
   ].filter(Boolean);
   $("settings-summary").textContent =
-    `${s.rules}, ${s.timer ? `${s.timer} s` : "the game's timer"}, ${ends}${options.length ? `; ${options.join("; ")}` : ""}. ` +
+    `${presetTitle(s.rules)}, ${s.timer ? `${s.timer} s` : "the game's timer"}, ${ends}${options.length ? `; ${options.join("; ")}` : ""}. ` +
     `${plural(view.rounds_played, "round")} played.`;
 }
 
