@@ -94,9 +94,9 @@ def boards(draw: st.DrawFn) -> Board:
     rows = draw(st.integers(2, 12))
     cols = draw(st.integers(2, 12))
     faces = [[draw(st.sampled_from(FACES)) for _ in range(cols)] for _ in range(rows)]
-    challenge = None
-    if draw(st.booleans()):
-        challenge = (draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))
+    # The challenge cube always shows a letter: it never lands on a blank cell.
+    lettered = [(r, c) for r in range(rows) for c in range(cols) if faces[r][c]]
+    challenge = draw(st.sampled_from(lettered)) if lettered and draw(st.booleans()) else None
     return Board.from_faces(faces, challenge=challenge)
 
 
