@@ -541,6 +541,7 @@ def test_the_screens_are_leaves_that_reach_the_app_as_a_host() -> None:
     assert isinstance(app, GameHost)
 
 
+@pytest.mark.once  # input handling above the solver: one core is enough
 def test_a_list_typed_in_one_burst_then_ctrl_s_is_all_kept(standard: Dictionary) -> None:
     """Keys that arrive together (a fast typist, or a paste without bracketed paste) reach the
     list before ctrl+s hands the keyboard on: the list is read after the keys typed before it."""
@@ -578,6 +579,7 @@ def test_a_list_typed_in_one_burst_then_ctrl_s_is_all_kept(standard: Dictionary)
     run(app, script)
 
 
+@pytest.mark.once  # input handling above the solver: one core is enough
 def test_a_solo_word_is_cleaned_and_bounded_as_on_the_web(standard: Dictionary) -> None:
     """A pasted word with a zero-width space is judged as the word it shows; one with a control
     character is refused with the reason, as the web and the CLI refuse it."""

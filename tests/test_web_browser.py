@@ -23,6 +23,7 @@ def test_solve_a_board_typed_into_the_grid_and_see_a_path(
     page: object, server: LiveServer, standard: Dictionary
 ) -> None:
     from playwright.sync_api import Page, expect
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     assert isinstance(page, Page)
     page.goto(server.url + "/solve")
@@ -38,8 +39,16 @@ def test_solve_a_board_typed_into_the_grid_and_see_a_path(
     )
     assert "board=LINES" in page.url  # the link reproduces the board
     word = page.locator("#word-list button", has_text="arsenite")
-    word.hover()
-    points = page.locator(".path-layer polyline").get_attribute("points")
+    polyline = page.locator(".path-layer polyline")
+    for _ in range(3):  # a hover that lands while the list is still being laid out is moved again
+        page.mouse.move(0, 0)
+        word.hover()
+        try:
+            polyline.wait_for(state="attached", timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    points = polyline.get_attribute("points")
     assert points is not None and len(points.split()) == len("arsenite")
     expect(page.locator(".cell.on-path")).to_have_count(8)
     expect(page.locator("#path-caption")).to_contain_text("arsenite: A (row 2, column 3)")
