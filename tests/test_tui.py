@@ -372,6 +372,7 @@ def test_snapshot_table_results(snap_compare: Any, standard: Dictionary) -> None
     assert snap_compare(BoggleApp(settings, clock=clock, key_guard=0), run_before=play_round)
 
 
+@pytest.mark.once  # the band search's cores are cross-checked elsewhere; the reference took 32 s
 def test_boards_to_order_in_the_terminal_game(standard: Dictionary) -> None:
     from bigboggle.analysis import Band
 
