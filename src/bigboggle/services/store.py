@@ -86,6 +86,11 @@ class SoloGameRow(Base):
     #: The hash of the key its player holds (needed to play it); none for games from schema 1.
     owner_hash: Mapped[str | None] = mapped_column(String(64))
     daily_date: Mapped[str | None] = mapped_column(String(10))
+    #: The member who played it (none for a guest's game, until the guest signs up or logs in
+    #: with its key: :mod:`bigboggle.services.claims`); cleared when the account is deleted.
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True
+    )
     #: ``date/rules/player`` in lower case for a daily game: one counted game per name and day.
     daily_key: Mapped[str | None] = mapped_column(String(160), unique=True)
     started_at: Mapped[float] = mapped_column(Float)
@@ -232,6 +237,11 @@ class RoomPlayerRow(Base):
     #: the seat is away only while every open one is hidden (a second tab in view keeps it
     #: online).
     hidden: Mapped[int | None] = mapped_column(Integer)
+    #: The member in this seat (none for a guest, until the guest signs up or logs in with its
+    #: token); cleared when the account is deleted (the name stays in the room's results).
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True
+    )
 
     __table_args__ = (UniqueConstraint("room", "name"),)
 
@@ -274,6 +284,184 @@ class RoomWordRow(Base):
     #: The private verdict it got when it arrived (``WordResult.to_json()``), read back by the
     #: room's view; none for words from before (judged once on first read, then stored).
     verdict: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+
+
+class AccountRow(Base):
+    """A member: a user name (reserved in play: :attr:`name_key`) and an Argon2id hash of the
+    password (none for an account that logs in by passkey only)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: The name as the member wrote it (its normal form: :func:`bigboggle.names.clean_name`).
+    username: Mapped[str] = mapped_column(String(40))
+    #: :func:`bigboggle.names.name_key` of the name: one member per key, and no one else may
+    #: play under a name with this key.
+    name_key: Mapped[str] = mapped_column(String(160), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[float] = mapped_column(Float)
+    password_changed_at: Mapped[float | None] = mapped_column(Float)
+
+
+class AccountSessionRow(Base):
+    """A logged-in browser: the hash of its cookie's token (the token itself is never stored),
+    the CSRF token of its HTML forms, and when it was last used (it expires after inactivity)."""
+
+    __tablename__ = "account_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[float] = mapped_column(Float)
+    last_seen: Mapped[float] = mapped_column(Float)
+    #: How it logged in: ``password`` or ``passkey``.
+    method: Mapped[str] = mapped_column(String(16))
+
+
+class PasskeyRow(Base):
+    """A WebAuthn credential registered to an account: its id and public key (base64url)."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)
+    public_key: Mapped[str] = mapped_column(Text)
+    sign_count: Mapped[int] = mapped_column(BigInteger)
+    #: What the member called it ("phone", "laptop"), and the transports the browser reported.
+    label: Mapped[str] = mapped_column(String(80))
+    transports: Mapped[list[Any]] = mapped_column(default=list)
+    created_at: Mapped[float] = mapped_column(Float)
+    last_used: Mapped[float | None] = mapped_column(Float)
+
+
+class AuthChallengeRow(Base):
+    """A WebAuthn ceremony under way: its challenge, for whom (none for a log-in), which kind
+    (``register`` or ``login``), and when it was issued (it is used once, and expires)."""
+
+    __tablename__ = "auth_challenges"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    challenge: Mapped[str] = mapped_column(String(200))
+    purpose: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class LoginFailureRow(Base):
+    """Failed log-ins counted per key (``account:<name key>`` or ``address:<ip>``) in a window
+    that starts at the first failure: the throttle every server process shares."""
+
+    __tablename__ = "login_failures"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    window_start: Mapped[float] = mapped_column(Float)
+    #: Until when log-ins for this key are refused (429), once it failed too often.
+    blocked_until: Mapped[float | None] = mapped_column(Float)
+
+
+class PlayRow(Base):
+    """One finished play of a member, as their history keeps it: a solo game, a daily board,
+    or a room's round. Written when it is scored (or when a guest's game is claimed), so a
+    profile reads this table alone."""
+
+    __tablename__ = "plays"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    #: ``solo``, ``daily`` or ``room``.
+    kind: Mapped[str] = mapped_column(String(8))
+    rules: Mapped[str] = mapped_column(String(40))
+    #: The preset family, by board size: ``4x4``, ``5x5`` or ``6x6`` (other sizes: ``RxC``).
+    family: Mapped[str] = mapped_column(String(8))
+    #: What it was: the solo game's id, or ``CODE/NUMBER`` of a room's round.
+    ref: Mapped[str] = mapped_column(String(40))
+    played_at: Mapped[float] = mapped_column(Float)
+    #: The daily board's date (``YYYY-MM-DD``), for daily plays.
+    daily_date: Mapped[str | None] = mapped_column(String(10))
+    score: Mapped[int] = mapped_column(Integer)
+    #: The board's points (none where unknown): the share of the board is score / max_score.
+    max_score: Mapped[int | None] = mapped_column(Integer)
+    words: Mapped[int] = mapped_column(Integer)
+    longest_word: Mapped[str | None] = mapped_column(String(200))
+    best_word: Mapped[str | None] = mapped_column(String(200))
+    best_word_points: Mapped[int | None] = mapped_column(Integer)
+
+    __table_args__ = (
+        UniqueConstraint("account_id", "ref"),
+        Index("ix_plays_account_time", "account_id", "played_at"),
+        Index("ix_plays_kind_rules_time", "kind", "rules", "played_at"),
+    )
+
+
+class MissedWordsRow(Base):
+    """The words a member most often misses, per preset family: a bounded summary
+    (Misra-Gries heavy hitters: ``{"counts": {word: misses}, "games": n}``, at most a few
+    hundred words) updated when a play is recorded, so a profile reads one row."""
+
+    __tablename__ = "missed_words"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    family: Mapped[str] = mapped_column(String(8), primary_key=True)
+    summary: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+
+class RatingRow(Base):
+    """A member's OpenSkill rating in a preset family: mu, sigma, and the displayed ordinal."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    family: Mapped[str] = mapped_column(String(8), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    display: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_ratings_family_display", "family", "display"),)
+
+
+class RatingEventRow(Base):
+    """One change of a member's rating: after which contest, its place there, and the new
+    rating (the profile's rating history)."""
+
+    __tablename__ = "rating_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    family: Mapped[str] = mapped_column(String(8))
+    #: The contest's key (:class:`RatedContestRow`).
+    contest: Mapped[str] = mapped_column(String(80))
+    at: Mapped[float] = mapped_column(Float)
+    place: Mapped[int] = mapped_column(Integer)
+    field: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    display: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_rating_events_account", "account_id", "family", "at"),)
+
+
+class RatedContestRow(Base):
+    """A contest whose ratings have been updated (``room:CODE:FIRST_ROUND`` for a room's game,
+    ``daily:DATE:RULES`` for a day's board): rated once, whoever asks again."""
+
+    __tablename__ = "rated_contests"
+
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)
+    rated_at: Mapped[float] = mapped_column(Float)
 
 
 def default_url() -> str:
