@@ -77,6 +77,32 @@ class RoomClosedError(GameStateError):
     """A room closed for good (idle too long): it can be read, not played."""
 
 
+class AccountError(RoundInputError):
+    """A user name or password that breaks a rule (the message names the rule): 400."""
+
+
+class NameTakenError(GameStateError):
+    """A user name already a member's, or a name in play that a member holds (reserved): 409."""
+
+
+class NotLoggedInError(BoggleError):
+    """Something only a logged-in member may do, asked without a (live) session: 401."""
+
+
+class WrongPasswordError(NotLoggedInError):
+    """A log-in (or a password check) with a wrong user name or password: 401. The message
+    never says which of the two was wrong."""
+
+
+class ThrottledError(BoggleError):
+    """Too many failed log-ins for an account or from an address: try again after
+    ``retry_after`` seconds (429)."""
+
+    def __init__(self, message: str, retry_after: int = 60) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class StoreError(BoggleError):
     """A database that cannot be opened, one this version of bigboggle cannot use, or one
     that cannot answer a session (unreachable, locked too long, a table missing)."""

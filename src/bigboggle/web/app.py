@@ -36,7 +36,7 @@ from starlette.routing import Match
 
 from .._version import __version__
 from ..dice import UNDERLINED_FACES
-from ..errors import BoggleError, BusyError
+from ..errors import BoggleError, BusyError, ThrottledError
 from ..limits import MAX_PLAYERS, ServerLimits
 from ..services.paper_games import PaperTournaments
 from ..services.rooms import Rooms
@@ -335,7 +335,7 @@ def _install_error_handlers(app: FastAPI, templates: Jinja2Templates) -> None:
     @app.exception_handler(BoggleError)
     async def boggle_error(request: Request, exc: BoggleError) -> Response:
         response = answer(request, status_of(exc), str(exc))
-        if isinstance(exc, BusyError):
+        if isinstance(exc, BusyError | ThrottledError):
             response.headers["Retry-After"] = str(exc.retry_after)
         return response
 

@@ -15,17 +15,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import (
+    AccountError,
     BoggleError,
     BudgetExceededError,
     BusyError,
     GameStateError,
     KickedError,
+    NameTakenError,
     NotFoundError,
     NotHostError,
+    NotLoggedInError,
     NotOwnerError,
     RoomClosedError,
     RoomFullError,
     StoreError,
+    ThrottledError,
 )
 from .protocol import ErrorCode
 
@@ -45,12 +49,16 @@ ERROR_TABLE: tuple[tuple[type[BoggleError], ErrorAnswer], ...] = (
     (NotHostError, ErrorAnswer(409, ErrorCode.NOT_HOST)),
     (KickedError, ErrorAnswer(409, ErrorCode.KICKED)),
     (RoomClosedError, ErrorAnswer(409, ErrorCode.CLOSED)),
+    (NameTakenError, ErrorAnswer(409, ErrorCode.NAME_TAKEN)),
     (NotOwnerError, ErrorAnswer(403, ErrorCode.NOT_YOURS)),
+    (NotLoggedInError, ErrorAnswer(401, ErrorCode.NOT_LOGGED_IN)),
+    (ThrottledError, ErrorAnswer(429, ErrorCode.RATE_LIMITED)),
     (NotFoundError, ErrorAnswer(404, ErrorCode.NOT_FOUND)),
     (GameStateError, ErrorAnswer(409, ErrorCode.NOT_NOW)),
     (BusyError, ErrorAnswer(503, ErrorCode.BUSY)),
     (BudgetExceededError, ErrorAnswer(503, ErrorCode.BUSY)),
     (StoreError, ErrorAnswer(503, ErrorCode.BUSY)),
+    (AccountError, ErrorAnswer(400, ErrorCode.BAD_INPUT)),
     (BoggleError, ErrorAnswer(400, ErrorCode.BAD_INPUT)),
 )
 

@@ -40,8 +40,8 @@ the connection stays open. The ``state``'s ``host`` says who the host is now: wh
 been away too long the role passes to the next connected player, and a fresh ``state`` says so.
 
 Error codes: ``too_big``, ``bad_json``, ``bad_message``, ``bad_version``, ``unknown_type`` (the
-message itself); ``not_joined``, ``already_joined``, ``not_yours``, ``not_found``,
-``room_full``, ``not_host``, ``not_now`` (a game action at the wrong time), ``closed`` (the room
+message itself); ``not_joined``, ``already_joined``, ``not_yours``, ``name_taken`` (a name a member holds),
+``not_logged_in``, ``not_found``, ``room_full``, ``not_host``, ``not_now`` (a game action at the wrong time), ``closed`` (the room
 was closed for being idle: read only), ``bad_input`` (settings, names, words), ``busy`` (try
 again: the worker pool or the database could not do it just now), ``internal``; and the
 limits: ``rate_limited`` (messages over the rate are dropped unanswered; one such error per
@@ -86,6 +86,8 @@ class ErrorCode(StrEnum):
     NOT_JOINED = "not_joined"
     ALREADY_JOINED = "already_joined"
     NOT_YOURS = "not_yours"
+    NAME_TAKEN = "name_taken"
+    NOT_LOGGED_IN = "not_logged_in"
     NOT_FOUND = "not_found"
     ROOM_FULL = "room_full"
     NOT_HOST = "not_host"
