@@ -582,6 +582,75 @@ def test_boards_stored_with_a_challenge_mark_on_a_blank_load_after_the_upgrade(
     store.close()
 
 
+def test_a_database_of_the_schema_before_accounts_upgrades_with_its_games_as_guests(
+    database: str,
+) -> None:
+    """Revision 0009 (accounts): a database written by the bigboggle before it, with a solo
+    game, a daily game and a room with two seats, keeps every row; its games and seats are
+    guests' (no member), and the new tables start empty and take rows."""
+    from bigboggle.services.rooms import Rooms
+    from bigboggle.services.shelf import DictionaryShelf
+    from bigboggle.services.solo_games import SoloGames
+    from bigboggle.services.store import AccountRow, PlayRow, RoomPlayerRow, SoloGameRow
+
+    now = 1_790_000_000.0
+    store = Store(database)
+    shelf = DictionaryShelf()
+    games = SoloGames(store, shelf, lambda: now)
+    solo = games.start("big", board="LINES/TQARD/HEMOP/ABCKI/PSTEW", player="ann")
+    daily = games.start("big", daily=True, player="bob")
+    code, _token = Rooms(store, shelf, lambda: now).create("cat")
+    Rooms(store, shelf, lambda: now).join(code, "dan")
+    store.close()
+    engine = _engine(database)
+    with engine.begin() as connection:
+        command.downgrade(migrations.config(connection), "0008")
+        assert "accounts" not in sa.inspect(connection).get_table_names()
+        before = {
+            table: [
+                dict(row._mapping)
+                for row in connection.execute(sa.text(f"SELECT * FROM {table} ORDER BY 1"))
+            ]
+            for table in ("games", "room_players", "rooms")
+        }
+    engine.dispose()
+    store = Store(database)  # the upgrade
+    assert store.schema_version == SCHEMA_VERSION
+    with store.session() as session:
+        stored_games = session.scalars(sa.select(SoloGameRow).order_by(SoloGameRow.id)).all()
+        assert {game.id for game in stored_games} == {solo.game.id, daily.game.id}
+        assert [game.account_id for game in stored_games] == [None, None]
+        seats = session.scalars(sa.select(RoomPlayerRow).order_by(RoomPlayerRow.id)).all()
+        assert [(seat.name, seat.account_id) for seat in seats] == [("cat", None), ("dan", None)]
+        session.add(AccountRow(username="ann", name_key="ann", created_at=now))
+        session.flush()
+        account = session.scalars(sa.select(AccountRow)).one()
+        stored_games[0].account_id = account.id
+        session.add(
+            PlayRow(
+                account_id=account.id,
+                kind="solo",
+                rules="big",
+                family="5x5",
+                ref=solo.game.id,
+                played_at=now,
+                score=3,
+                words=2,
+            )
+        )
+    store.close()
+    engine = _engine(database)
+    with engine.connect() as connection:
+        for table, rows in before.items():
+            after = [
+                {key: value for key, value in dict(row._mapping).items() if key != "account_id"}
+                for row in connection.execute(sa.text(f"SELECT * FROM {table} ORDER BY 1"))
+            ]
+            assert after == rows, table
+    engine.dispose()
+    assert _differences(database) == []
+
+
 # -- Refusals ----------------------------------------------------------------------------------
 
 
