@@ -8,7 +8,8 @@ The package, one job a module:
 - :mod:`.seats`: :class:`Seat` (who a connection speaks for) and :class:`Presence`;
 - :mod:`.service`: :class:`Rooms`, the service itself: seats, the host's controls, the round
   clock and words, judged by the one round engine (:class:`bigboggle.round.Round`);
-- :mod:`.scoring`: the end of a round (claimed, scored by :func:`score_room_round`, stored);
+- :mod:`.scoring`: the end of a round (claimed, scored by :func:`score_room_round`, stored,
+  then told to :attr:`Rooms.on_round_scored`'s listeners as a :class:`RoomRoundScored`);
 - :mod:`.standings`: the running totals across rounds (:class:`Standings`, :func:`tally_of`);
 - :mod:`.views`: what a player or anyone reads (:class:`RoomView`, :class:`RoomPublicView`,
   :class:`RoomRoundResult`) and the round the host started (:class:`StartedRound`),
@@ -24,7 +25,16 @@ from __future__ import annotations
 from ...errors import KickedError, NotHostError, RoomClosedError, RoomFullError
 from ...limits import JUDGE_CACHE, MAX_NAME_LENGTH, MAX_ROOM_PLAYERS
 from .codes import CODE_LENGTH, CODE_LETTERS, MAX_CODE_TYPED, new_code, normal_code
-from .scoring import GRACE, MAX_REASON, SCORING_LEASE, CatchUp, RoundEnds, score_room_round
+from .scoring import (
+    GRACE,
+    MAX_REASON,
+    SCORING_LEASE,
+    CatchUp,
+    RoomRoundScored,
+    RoundEnds,
+    RoundListener,
+    score_room_round,
+)
 from .seats import Presence, Seat
 from .service import START_DELAY, Rooms
 from .settings import ROOM_OPTIONS, RoomSettings
@@ -51,11 +61,13 @@ __all__ = [
     "RoomFullError",
     "RoomPublicView",
     "RoomRoundResult",
+    "RoomRoundScored",
     "RoomRoundView",
     "RoomSettings",
     "RoomView",
     "Rooms",
     "RoundEnds",
+    "RoundListener",
     "Seat",
     "Standings",
     "StartedRound",

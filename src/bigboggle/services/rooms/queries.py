@@ -57,6 +57,19 @@ def seated_players(session: Session, code: str) -> list[str]:
     )
 
 
+def seat_accounts(session: Session, code: str) -> dict[str, int | None]:
+    """Every seat the room has had (removed ones too), in join order: name -> its member's
+    account id, or ``None`` for a guest's seat."""
+    return {
+        name: account_id
+        for name, account_id in session.execute(
+            select(RoomPlayerRow.name, RoomPlayerRow.account_id)
+            .where(RoomPlayerRow.room == code)
+            .order_by(RoomPlayerRow.id)
+        )
+    }
+
+
 def current_round(session: Session, code: str) -> RoomRoundRow | None:
     """The room's round in play or being scored: its latest, if it has no result yet."""
     latest = session.scalars(

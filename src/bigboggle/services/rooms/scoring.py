@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import and_, or_, select, update
@@ -25,7 +25,15 @@ from .. import jobs
 from ..compute import Runner
 from ..shelf import DictionaryShelf
 from ..store import RoomRoundRow, RoomRow, RoomWordRow, Store
-from .queries import bump, current_round, latest_round_ids, lock_room, lock_round, played_settings
+from .queries import (
+    bump,
+    current_round,
+    latest_round_ids,
+    lock_room,
+    lock_round,
+    played_settings,
+    seat_accounts,
+)
 from .settings import RoomSettings
 from .standings import Standings, tally_of
 
@@ -68,6 +76,44 @@ def unscored_marker(error: Exception) -> dict[str, Any]:
     return {"unscored": f"could not be scored: {reason}"}
 
 
+@dataclass(frozen=True)
+class RoomRoundScored:
+    """A room's round whose result has just been stored (the transaction committed): what
+    :attr:`RoundEnds.on_round_scored`'s listeners hear, once per round stored.
+
+    Also heard once when the host ends a game between rounds, or settings end it (a target
+    already passed): then it is the game's last scored round again, with ``over`` true, so a
+    listener that acts at a game's end (the ratings) hears every end. Listeners must therefore
+    be idempotent (the ratings are, by contest key; the history by play)."""
+
+    code: str
+    #: The round's number in the room.
+    number: int
+    #: The number of the current game's first round (:attr:`Standings.first_round`): the
+    #: game's rounds are ``first_round..number``.
+    first_round: int
+    #: The preset the round was played by (``RoomSettings.rules``).
+    rules: str
+    #: Whether the room's game is over after this round (its ending reached, or the host
+    #: ended it).
+    over: bool
+    #: When the result was stored (the server's clock).
+    at: float
+    #: Every seat the room has had (removed ones too): name -> its member's account id, or
+    #: ``None`` for a guest. The round's own players are ``result["round"]["players"]``.
+    seats: dict[str, int | None]
+    #: The round's stored result: ``{"round": RoundResult.to_json(), "tally": …}``, or a
+    #: marker ``{"unscored": reason}`` for a round that could not be scored (counts nothing).
+    result: dict[str, Any]
+    #: The game's totals after this round (competitor -> points, first to last), the ranking
+    #: a finished game is rated by.
+    totals: dict[str, int] = field(default_factory=dict)
+
+
+#: What listens to rounds being stored (see :attr:`RoundEnds.on_round_scored`).
+RoundListener = Callable[[RoomRoundScored], None]
+
+
 @dataclass
 class CatchUp:
     """What :meth:`Rooms.score_overdue` did: the rooms whose rounds it scored (or marked as
@@ -97,6 +143,10 @@ class RoundEnds:
         self.clock = clock
         self.runner = runner
         self.forget = forget
+        #: Called with a :class:`RoomRoundScored` after each round's result is stored (after
+        #: its transaction commits), in the thread that stored it. A listener that raises is
+        #: logged and skipped: it never undoes or delays the round's scoring for the others.
+        self.on_round_scored: list[RoundListener] = []
 
     # -- one round -------------------------------------------------------------------------
 
@@ -201,13 +251,72 @@ class RoundEnds:
                     room.over = True
             bump(session, locked.room)
             counted = room.standings is not None
+            standings = Standings.from_json(room.standings or {})
+            event = RoomRoundScored(
+                code=code,
+                number=locked.number,
+                first_round=standings.first_round,
+                rules=str(locked.settings.get("rules", "big")),
+                over=room.over,
+                at=self.clock(),
+                seats=seat_accounts(session, code),
+                result=stored,
+                totals=standings.ordered_totals(),
+            )
         self.forget(round_id)
         if not counted:  # an old room: count every round now
             with self.store.session() as session:
                 old = session.get(RoomRow, code)
             if old is not None:
-                self.standings_of(old)
+                totals = self.standings_of(old)
+                with self.store.session() as session:
+                    over = bool(session.scalar(select(RoomRow.over).where(RoomRow.code == code)))
+                event = replace(event, over=over, totals=totals.ordered_totals())
+        self.publish(event)
         return True
+
+    def publish(self, event: RoomRoundScored) -> None:
+        """Tell each of :attr:`on_round_scored` about ``event``; one that raises is logged
+        and the next is still told (a listener never breaks the scoring)."""
+        for listener in list(self.on_round_scored):
+            try:
+                listener(event)
+            except Exception:
+                log.exception("a listener to round %d of room %s failed", event.number, event.code)
+
+    def publish_game_end(self, code: str) -> None:
+        """Tell the listeners that room ``code``'s game ended between rounds (the host ended
+        it, or new settings reached its ending): its last scored round again, ``over`` true.
+        Nothing is told if the game has no scored round, or is not over."""
+        with self.store.session() as session:
+            room = session.get(RoomRow, code)
+            if room is None or not room.over or room.standings is None:
+                return
+            standings = Standings.from_json(room.standings)
+            last = session.scalars(
+                select(RoomRoundRow)
+                .where(
+                    RoomRoundRow.room == code,
+                    RoomRoundRow.number >= standings.first_round,
+                    RoomRoundRow.result.is_not(None),
+                )
+                .order_by(RoomRoundRow.number.desc())
+                .limit(1)
+            ).first()
+            if last is None or last.result is None:
+                return
+            event = RoomRoundScored(
+                code=code,
+                number=last.number,
+                first_round=standings.first_round,
+                rules=str(last.settings.get("rules", "big")),
+                over=True,
+                at=self.clock(),
+                seats=seat_accounts(session, code),
+                result=last.result,
+                totals=standings.ordered_totals(),
+            )
+        self.publish(event)
 
     # -- the totals ------------------------------------------------------------------------
 

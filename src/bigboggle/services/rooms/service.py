@@ -55,7 +55,7 @@ from .queries import (
     seat_presence,
     seated_players,
 )
-from .scoring import CatchUp, RoundEnds
+from .scoring import CatchUp, RoundEnds, RoundListener
 from .seats import Presence, Seat
 from .settings import RoomSettings
 from .standings import Standings
@@ -106,6 +106,13 @@ class Rooms:
     @clock.setter
     def clock(self, clock: Callable[[], float]) -> None:
         self.ends.clock = clock
+
+    @property
+    def on_round_scored(self) -> list[RoundListener]:
+        """The listeners told of each round stored (:class:`RoomRoundScored`, after its
+        transaction commits; and of a game ended between rounds): :attr:`RoundEnds.on_round_scored`,
+        the same list. Append to it; a listener that raises is logged, never breaks scoring."""
+        return self.ends.on_round_scored
 
     @property
     def runner(self) -> Runner:
@@ -359,9 +366,11 @@ class Rooms:
                 raise GameStateError("a round is running; change the settings after it")
             parsed = parsed.for_seated(seated_players(session, seat.room), f"room {seat.room}")
             room.settings = parsed.to_json()
-            room.over = standings.is_over(parsed)
+            room.over = ended = standings.is_over(parsed)
             room.active_at = self.clock()
             bump(session, seat.room)
+        if ended:  # the new ending is already reached: the game ends here
+            self.ends.publish_game_end(seat.room)
         return parsed
 
     def start_round(self, seat: Seat, seed: int | None = None) -> StartedRound:
@@ -455,6 +464,9 @@ class Rooms:
                 if locked is not None and locked.deadline > now:
                     locked.deadline = max(now, locked.starts_at)
             bump(session, seat.room)
+        if current is None:  # between rounds: the listeners hear of the end here
+            self.ends.publish_game_end(seat.room)
+            return None
         return self.end_round_if_due(seat.room, grace=False)
 
     def rematch(self, seat: Seat) -> None:
