@@ -99,6 +99,89 @@ JUDGE_CACHE = 64
 PRESENCE_BURST = 6
 PRESENCE_RATE = 0.5
 
+# -- accounts (fixed) ------------------------------------------------------------------------------
+
+#: A member's user name: at least / at most this many characters (after normalising).
+MIN_ACCOUNT_NAME = 3
+MAX_ACCOUNT_NAME = 24
+#: A password: at least this many characters, at most this many bytes of UTF-8 (checked before
+#: anything hashes it: a hash's cost must not grow with what a stranger sends).
+MIN_PASSWORD_LENGTH = 10
+MAX_PASSWORD_BYTES = 1024
+#: The lowest zxcvbn score (0-4) a new password may have: 2 is "somewhat guardable", beyond
+#: 10^8 guesses, which an online guesser behind the log-in throttle never reaches.
+MIN_PASSWORD_STRENGTH = 2
+#: A session ends after this many days without a request, and this many days after its log-in
+#: whatever happens; its last use is written at most once every SESSION_TOUCH_SECONDS.
+SESSION_IDLE_DAYS = 30
+SESSION_MAX_DAYS = 365
+SESSION_TOUCH_SECONDS = 60
+#: The most sessions (logged-in browsers) one member keeps; a new one ends the oldest.
+MAX_SESSIONS_PER_ACCOUNT = 50
+#: The longest session token or CSRF token a request may send (ours are 43 characters).
+MAX_TOKEN_LENGTH = 100
+#: Failed log-ins allowed in LOGIN_WINDOW_SECONDS per account and per address before log-ins
+#: for it are refused (429) for LOGIN_BLOCK_SECONDS. An address that logged in to an account
+#: within KNOWN_ADDRESS_DAYS is not held back by that account's block (only by its own).
+LOGIN_FAILURES_PER_ACCOUNT = 5
+LOGIN_FAILURES_PER_ADDRESS = 20
+LOGIN_WINDOW_SECONDS = 900
+LOGIN_BLOCK_SECONDS = 900
+KNOWN_ADDRESS_DAYS = 90
+#: Password hashes (about 0.2 s of a core and 64 MiB each) a server process computes at once,
+#: and how many more requests may wait for one; beyond that, 503 Busy.
+HASHES_AT_ONCE = 2
+HASHES_WAITING = 16
+
+# -- passkeys (fixed) ------------------------------------------------------------------------------
+
+#: The largest body of a passkey ceremony's request (bytes): a credential with attestation
+#: "none" is a few hundred bytes; refused past it before it is parsed.
+PASSKEY_BODY_BYTES = 8_192
+#: Seconds a passkey ceremony's challenge stays good (it is used once, then gone).
+PASSKEY_CHALLENGE_SECONDS = 300
+#: Ceremonies one member may have under way (registrations, or log-ins naming them); a newer
+#: one drops the oldest.
+PASSKEY_CHALLENGES_PER_MEMBER = 5
+#: Ceremonies under way on the whole server (usernameless log-ins too); past it the oldest are
+#: dropped, so what strangers ask for stays bounded.
+PASSKEY_CHALLENGES = 10_000
+#: Passkeys one member may register.
+MAX_PASSKEYS = 20
+#: The longest passkey label ("phone", "laptop").
+MAX_PASSKEY_LABEL = 80
+#: The longest credential id a passkey may have, in base64url (WebAuthn's 1,023 bytes).
+MAX_CREDENTIAL_ID = 1_364
+
+# -- profiles and leaderboards (fixed) ---------------------------------------------------------------
+
+#: Weeks of averages a profile's chart shows (the last ones, this week included).
+PROFILE_WEEKS = 26
+#: Weeks of the daily calendar a profile shows (Monday first, to today).
+PROFILE_CALENDAR_WEEKS = 12
+#: Most missed words a profile lists per preset family.
+PROFILE_MISSED_WORDS = 20
+#: Rating changes a profile's history shows per preset family (the last ones).
+PROFILE_RATING_POINTS = 50
+#: Last plays the member's own profile lists.
+PROFILE_RECENT_PLAYS = 20
+#: Most rows a leaderboard answers (``limit`` at most); a viewer below them gets their own row.
+LEADERBOARD_ROWS = 100
+#: Days of daily boards the week's leaderboard sums (today's and the days before, UTC).
+LEADERBOARD_WEEK_DAYS = 7
+
+# -- ratings (fixed) ---------------------------------------------------------------------------------
+
+#: The largest field (sides of a contest) rated by OpenSkill's own update, whose cost grows with
+#: the square of the field; a larger one (a daily board) by the same update in linear time.
+RATING_FULL_FIELD = 64
+#: Daily boards (one day, one preset) one settling rates at most; the rest wait for the next.
+RATING_DAILY_PER_SETTLE = 8
+#: Seconds between two settlings of the daily boards by a server process.
+RATING_SETTLE_EVERY = 300.0
+#: Rating changes :meth:`Ratings.history` answers at most.
+RATING_HISTORY_ROWS = 200
+
 
 @dataclass(frozen=True)
 class ServerLimits:
