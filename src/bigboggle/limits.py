@@ -133,6 +133,18 @@ KNOWN_ADDRESS_DAYS = 90
 HASHES_AT_ONCE = 2
 HASHES_WAITING = 16
 
+# -- members' history and claims (fixed) -----------------------------------------------------------
+
+#: Counters in a member's missed-words summary per preset family (Misra-Gries heavy hitters): the
+#: row stays this small however many games are played; a word's count is short by at most the
+#: misses counted / (MISSED_WORDS_COUNTERS + 1).
+MISSED_WORDS_COUNTERS = 200
+#: Guest games and guest room seats one claim (``POST /api/me/claim``) may name, each; refused
+#: past it (400), and the body is bounded at CLAIM_BODY_BYTES before it is parsed.
+CLAIM_MAX_GAMES = 500
+CLAIM_MAX_SEATS = 500
+CLAIM_BODY_BYTES = 65_536
+
 # -- passkeys (fixed) ------------------------------------------------------------------------------
 
 #: The largest body of a passkey ceremony's request (bytes): a credential with attestation

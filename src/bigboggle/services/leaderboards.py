@@ -1,0 +1,375 @@
+"""Leaderboards per preset: today's daily board, the week's daily boards, and all time by
+rating.
+
+- ``day``: every scored daily game of today's board (UTC) of the preset, guests included, best
+  first (an earlier finish breaks a tie in the order, not in the place); members' rows say so.
+- ``week``: members only: the points of their daily games of that preset over the last
+  :data:`~bigboggle.limits.LEADERBOARD_WEEK_DAYS` UTC days (today included), summed, so
+  playing every day counts as much as playing well.
+- ``all``: members by their rating (its displayed value) in the preset's family (board size):
+  ``big`` and ``big-1979`` share the 5×5 ratings.
+
+Places are competition ranking, the same everywhere: equal scores share a place and the next
+place skips (1, 2, 2, 4). A viewer below the rows shown gets their own row: their place is one
+more than the number of better entries, counted by the database, not by reading the board.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import ColumnElement, func, select
+from sqlalchemy.orm import Session
+
+from ..errors import RoundInputError, quoted
+from ..limits import LEADERBOARD_ROWS, LEADERBOARD_WEEK_DAYS
+from ..rating import family_of
+from ..rules import Rules
+from .daily import utc_date
+from .store import AccountRow, PlayRow, RatingRow, SoloGameRow, Store
+
+#: The periods a leaderboard covers, as the API names them.
+PERIODS = ("day", "week", "all")
+
+
+def profile_path(username: str) -> str:
+    """The path of a member's profile page (the name escaped for a URL)."""
+    return "/players/" + quote(username, safe="")
+
+
+def check_period(period: object) -> str:
+    """``period`` if it is one of :data:`PERIODS`; :class:`RoundInputError` naming it if not."""
+    if not isinstance(period, str) or period not in PERIODS:
+        raise RoundInputError(f"period {quoted(period)} is not one of {', '.join(PERIODS)}")
+    return period
+
+
+def competition_places(scores: Sequence[float]) -> list[int]:
+    """The places of ``scores`` sorted best first: equal scores share a place, and the next
+    place skips as many as tied (1, 2, 2, 4)."""
+    places: list[int] = []
+    for index, score in enumerate(scores):
+        same = index > 0 and score == scores[index - 1]
+        places.append(places[-1] if same else index + 1)
+    return places
+
+
+@dataclass(frozen=True)
+class LeaderEntry:
+    """One row of a leaderboard: a place, a name, and the number it is ranked by (points on a
+    daily board, the week's points, or the rating's displayed value)."""
+
+    place: int
+    player: str
+    score: float
+    #: The member whose row it is (``None`` for a guest's daily game).
+    member: str | None = None
+    #: Day: the game's board points and id. Week: how many daily boards were summed.
+    #: All: the rating's mu, sigma and rated games.
+    max_score: int | None = None
+    game: str | None = None
+    days: int | None = None
+    mu: float | None = None
+    sigma: float | None = None
+    games: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"place": self.place, "player": self.player, "score": self.score}
+        if self.member is not None:
+            data["member"] = True
+            data["profile"] = profile_path(self.member)
+        extra = {
+            "max_score": self.max_score,
+            "game": self.game,
+            "days": self.days,
+            "mu": self.mu,
+            "sigma": self.sigma,
+            "games": self.games,
+        }
+        data.update({key: value for key, value in extra.items() if value is not None})
+        return data
+
+
+@dataclass(frozen=True)
+class LeaderboardView:
+    """A preset's leaderboard for a period: the top rows, how many are on the board, and the
+    viewer's own row (``None`` for a guest, or a member not on this board)."""
+
+    rules: str
+    title: str
+    family: str
+    period: str
+    today: str
+    #: The first day counted (the day itself for ``day``; none for ``all``).
+    since: str | None
+    total: int
+    entries: tuple[LeaderEntry, ...]
+    you: LeaderEntry | None
+
+    @property
+    def you_shown(self) -> bool:
+        """Whether the viewer's row is among :attr:`entries`."""
+        return self.you is not None and self.you in self.entries
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "rules": self.rules,
+            "title": self.title,
+            "family": self.family,
+            "period": self.period,
+            "today": self.today,
+            "since": self.since,
+            "total": self.total,
+            "leaderboard": [entry.to_json() for entry in self.entries],
+        }
+        if self.you is not None:
+            data["you"] = {**self.you.to_json(), "shown": self.you_shown}
+        return data
+
+
+class Leaderboards:
+    """The leaderboards, read from ``store``; ``clock`` says what today is (UTC)."""
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    def board(
+        self,
+        rules: str,
+        period: str,
+        *,
+        viewer_id: int | None = None,
+        limit: int = 50,
+    ) -> LeaderboardView:
+        """The leaderboard of preset ``rules`` for ``period`` (``day``, ``week``, ``all``): its
+        first ``limit`` rows (1 to :data:`LEADERBOARD_ROWS`) and member ``viewer_id``'s own.
+        :class:`RulesError` for an unknown preset, :class:`RoundInputError` for a bad period or
+        limit, each naming the value."""
+        preset = Rules.preset(rules)
+        check_period(period)
+        if (
+            isinstance(limit, bool)
+            or not isinstance(limit, int)
+            or not 1 <= limit <= LEADERBOARD_ROWS
+        ):
+            raise RoundInputError(f"limit {quoted(limit)} must be from 1 to {LEADERBOARD_ROWS}")
+        today = utc_date(self.clock())
+        family = family_of(preset.rows, preset.cols)
+        with self.store.session() as session:
+            if period == "day":
+                since: str | None = today
+                total, entries, you = _day_board(session, rules, today, viewer_id, limit)
+            elif period == "week":
+                first = dt.date.fromisoformat(today) - dt.timedelta(days=LEADERBOARD_WEEK_DAYS - 1)
+                since = first.isoformat()
+                total, entries, you = _week_board(session, rules, since, today, viewer_id, limit)
+            else:
+                since = None
+                total, entries, you = _rating_board(session, family, viewer_id, limit)
+        return LeaderboardView(
+            rules, preset.title, family, period, today, since, total, tuple(entries), you
+        )
+
+
+_Board = tuple[int, list[LeaderEntry], LeaderEntry | None]
+
+
+# -- today's daily board ----------------------------------------------------------------------
+
+
+def _day_filter(rules: str, today: str) -> tuple[ColumnElement[bool], ...]:
+    return (
+        SoloGameRow.daily_date == today,
+        SoloGameRow.rules == rules,
+        SoloGameRow.score.is_not(None),
+        SoloGameRow.ended_at.is_not(None),
+    )
+
+
+def _day_board(
+    session: Session, rules: str, today: str, viewer_id: int | None, limit: int
+) -> _Board:
+    where = _day_filter(rules, today)
+    columns = (
+        SoloGameRow.id,
+        SoloGameRow.player,
+        SoloGameRow.score,
+        SoloGameRow.max_score,
+        SoloGameRow.account_id,
+        AccountRow.username,
+    )
+    rows = session.execute(
+        select(*columns)
+        .outerjoin(AccountRow, AccountRow.id == SoloGameRow.account_id)
+        .where(*where)
+        .order_by(SoloGameRow.score.desc(), SoloGameRow.ended_at, SoloGameRow.id)
+        .limit(limit)
+    ).all()
+    places = competition_places([row.score for row in rows])
+    entries = [
+        LeaderEntry(
+            place, row.player, row.score, row.username, max_score=row.max_score or 0, game=row.id
+        )
+        for place, row in zip(places, rows, strict=True)
+    ]
+    total = session.scalar(select(func.count()).select_from(SoloGameRow).where(*where)) or 0
+    you = None
+    if viewer_id is not None:
+        mine = session.execute(
+            select(*columns)
+            .outerjoin(AccountRow, AccountRow.id == SoloGameRow.account_id)
+            .where(*where, SoloGameRow.account_id == viewer_id)
+            .order_by(SoloGameRow.score.desc(), SoloGameRow.ended_at, SoloGameRow.id)
+            .limit(1)
+        ).first()
+        if mine is not None:
+            better = session.scalar(
+                select(func.count())
+                .select_from(SoloGameRow)
+                .where(*where, SoloGameRow.score > mine.score)
+            )
+            you = _same_or(
+                entries,
+                LeaderEntry(
+                    (better or 0) + 1,
+                    mine.player,
+                    mine.score,
+                    mine.username,
+                    max_score=mine.max_score or 0,
+                    game=mine.id,
+                ),
+            )
+    return total, entries, you
+
+
+def _same_or(entries: list[LeaderEntry], you: LeaderEntry) -> LeaderEntry:
+    """The row of ``entries`` that is the viewer's (so the view can tell it is shown), else
+    ``you`` itself."""
+    for entry in entries:
+        if entry.game == you.game and entry.member == you.member and entry.player == you.player:
+            return entry
+    return you
+
+
+# -- the week's daily boards ------------------------------------------------------------------
+
+
+def _week_board(
+    session: Session, rules: str, since: str, today: str, viewer_id: int | None, limit: int
+) -> _Board:
+    start = dt.datetime.combine(dt.date.fromisoformat(since), dt.time(), tzinfo=dt.UTC)
+    total_score = func.sum(PlayRow.score).label("total")
+    # A day's daily play is played on that day (or minutes after midnight, within its timer),
+    # so its played_at is no earlier than the day's start: the index on (kind, rules,
+    # played_at) narrows the rows, the dates decide.
+    sums = (
+        select(PlayRow.account_id, total_score, func.count().label("days"))
+        .where(
+            PlayRow.kind == "daily",
+            PlayRow.rules == rules,
+            PlayRow.played_at >= start.timestamp(),
+            PlayRow.daily_date >= since,
+            PlayRow.daily_date <= today,
+        )
+        .group_by(PlayRow.account_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(sums.c.account_id, sums.c.total, sums.c.days, AccountRow.username)
+        .join(AccountRow, AccountRow.id == sums.c.account_id)
+        .order_by(sums.c.total.desc(), AccountRow.name_key)
+        .limit(limit)
+    ).all()
+    places = competition_places([row.total for row in rows])
+    entries = [
+        LeaderEntry(place, row.username, row.total, row.username, days=row.days)
+        for place, row in zip(places, rows, strict=True)
+    ]
+    total = session.scalar(select(func.count()).select_from(sums)) or 0
+    you = None
+    if viewer_id is not None:
+        mine = session.execute(
+            select(sums.c.total, sums.c.days, AccountRow.username)
+            .join(AccountRow, AccountRow.id == sums.c.account_id)
+            .where(sums.c.account_id == viewer_id)
+        ).first()
+        if mine is not None:
+            better = session.scalar(
+                select(func.count()).select_from(sums).where(sums.c.total > mine.total)
+            )
+            you = _member_row(
+                entries,
+                LeaderEntry(
+                    (better or 0) + 1, mine.username, mine.total, mine.username, days=mine.days
+                ),
+            )
+    return total, entries, you
+
+
+def _member_row(entries: list[LeaderEntry], you: LeaderEntry) -> LeaderEntry:
+    for entry in entries:
+        if entry.member == you.member:
+            return entry
+    return you
+
+
+# -- all time, by rating -----------------------------------------------------------------------
+
+
+def _rating_board(session: Session, family: str, viewer_id: int | None, limit: int) -> _Board:
+    columns = (
+        RatingRow.account_id,
+        RatingRow.display,
+        RatingRow.mu,
+        RatingRow.sigma,
+        RatingRow.games,
+        AccountRow.username,
+    )
+    rows = session.execute(
+        select(*columns)
+        .join(AccountRow, AccountRow.id == RatingRow.account_id)
+        .where(RatingRow.family == family)
+        .order_by(RatingRow.display.desc(), AccountRow.name_key)
+        .limit(limit)
+    ).all()
+    places = competition_places([row.display for row in rows])
+    entries = [_rating_entry(place, row) for place, row in zip(places, rows, strict=True)]
+    total = (
+        session.scalar(
+            select(func.count()).select_from(RatingRow).where(RatingRow.family == family)
+        )
+        or 0
+    )
+    you = None
+    if viewer_id is not None:
+        mine = session.execute(
+            select(*columns)
+            .join(AccountRow, AccountRow.id == RatingRow.account_id)
+            .where(RatingRow.family == family, RatingRow.account_id == viewer_id)
+        ).first()
+        if mine is not None:
+            better = session.scalar(
+                select(func.count())
+                .select_from(RatingRow)
+                .where(RatingRow.family == family, RatingRow.display > mine.display)
+            )
+            you = _member_row(entries, _rating_entry((better or 0) + 1, mine))
+    return total, entries, you
+
+
+def _rating_entry(place: int, row: Any) -> LeaderEntry:
+    return LeaderEntry(
+        place,
+        row.username,
+        round(row.display, 1),
+        row.username,
+        mu=row.mu,
+        sigma=row.sigma,
+        games=row.games,
+    )
