@@ -38,13 +38,16 @@ from .._version import __version__
 from ..dice import UNDERLINED_FACES
 from ..errors import BoggleError, BusyError, ThrottledError
 from ..limits import MAX_PLAYERS, ServerLimits
+from ..services.leaderboards import Leaderboards
 from ..services.paper_games import PaperTournaments
+from ..services.profiles import Profiles
+from ..services.ratings import Ratings
 from ..services.rooms import Rooms
 from ..services.shelf import DictionaryShelf
 from ..services.solo_games import SoloGames
 from ..services.store import Store
 from ..verdicts import VERDICT_LABELS
-from . import api, pages, room_socket
+from . import api, pages, player_routes, room_socket
 from . import rooms as room_routes
 from .assets import CachedStaticFiles, version_of
 from .error_table import status_of
@@ -54,6 +57,7 @@ from .metrics import Metrics
 from .middleware import Guard, configure_access_log, request_id
 from .plumbing import JSONResponse, Services, services
 from .pool import WorkerPool
+from .rating_tasks import RatingTasks
 from .room_guards import RoomGuards
 from .room_timers import RoomTimers
 from .solo_timers import SoloTimers
@@ -109,6 +113,9 @@ def create_app(
     rooms = Rooms(store, shelf, clock, runner=pool.call, limits=limits)
     hub = RedisHub(redis) if redis else LocalHub()
     timers = RoomTimers(rooms, hub, metrics)
+    ratings = Ratings(store, clock)
+    rooms.on_round_scored.append(ratings.on_room_round)  # a rated game, rated when it ends
+    rating_tasks = RatingTasks(lambda: found.ratings)  # the daily boards, once their day ends
     # The timers ask for the services each time (a test may swap one).
     solo_timers = SoloTimers(lambda: found.solo, tournaments=lambda: found.tournaments)
     found = Services(
@@ -117,6 +124,8 @@ def create_app(
         solo=_with_runner(SoloGames, store, shelf, clock, runner=pool.call),
         tournaments=_with_runner(PaperTournaments, store, shelf, clock, runner=pool.call),
         rooms=rooms,
+        ratings=ratings,
+        rating_tasks=rating_tasks,
         clock=clock,
         templates=templates,
         pool=pool,
@@ -126,6 +135,8 @@ def create_app(
         room_guards=RoomGuards(limits, clock),
         metrics=metrics,
         limits=limits,
+        profiles=Profiles(store, clock),
+        leaderboards=Leaderboards(store, clock),
     )
 
     @asynccontextmanager
@@ -133,7 +144,9 @@ def create_app(
         await hub.start()
         await timers.start()  # overdue rounds scored, running ones timed
         await solo_timers.start()  # the same for solo games
+        await rating_tasks.start()  # the daily boards rated, now and every few minutes
         yield
+        await rating_tasks.stop()
         await solo_timers.stop()
         await timers.stop()
         await hub.stop()
@@ -167,6 +180,7 @@ def create_app(
     app.include_router(room_routes.router)
     app.include_router(room_socket.router)
     app.include_router(pages.router)
+    app.include_router(player_routes.router)
     _install_operator_routes(app)
     app.mount("/static/docs", CachedStaticFiles(directory=DOCS_ASSETS), name="docs-assets")
     app.mount("/static", CachedStaticFiles(directory=HERE / "static"), name="static")

@@ -21,7 +21,11 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
 from ..limits import ServerLimits
+from ..services.accounts import Accounts
+from ..services.leaderboards import Leaderboards
 from ..services.paper_games import PaperTournaments
+from ..services.profiles import Profiles
+from ..services.ratings import Ratings
 from ..services.rooms import Rooms
 from ..services.shelf import DictionaryShelf
 from ..services.solo_games import SoloGames
@@ -29,6 +33,7 @@ from ..services.store import Store
 from .hub import LocalHub
 from .metrics import Metrics
 from .pool import WorkerPool
+from .rating_tasks import RatingTasks
 from .room_guards import RoomGuards
 from .room_timers import RoomTimers
 from .solo_timers import SoloTimers
@@ -44,6 +49,9 @@ class Services:
     solo: SoloGames
     tournaments: PaperTournaments
     rooms: Rooms
+    #: Members' ratings (rated room games, the daily boards), and the task settling the boards.
+    ratings: Ratings
+    rating_tasks: RatingTasks
     #: The server's clock (seconds since the epoch): the only one a game trusts.
     clock: Callable[[], float]
     templates: Jinja2Templates
@@ -60,6 +68,11 @@ class Services:
     metrics: Metrics
     #: The operator's limits.
     limits: ServerLimits
+    #: Members, their sessions and the log-in throttle (:mod:`bigboggle.services.accounts`).
+    accounts: Accounts
+    #: Members' profiles and the leaderboards (views of the plays and ratings).
+    profiles: Profiles
+    leaderboards: Leaderboards
 
 
 def services(connection: HTTPConnection) -> Services:

@@ -41,6 +41,9 @@ class RoomSettings:
     max_players: int = 12
     handicaps: dict[str, int] = field(default_factory=dict)
     teams: dict[str, list[str]] | None = None
+    #: Whether the room's games change members' ratings (:mod:`bigboggle.services.ratings`);
+    #: a game counts as its first round was played. Unrated rooms stay possible.
+    rated: bool = True
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> RoomSettings:
@@ -66,6 +69,8 @@ class RoomSettings:
                 isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high
             ):
                 raise RoundInputError(f"settings.{label}={quoted(value)} must be a number 1-{high}")
+        if not isinstance(settings.rated, bool):
+            raise RoundInputError(f"settings.rated={quoted(settings.rated)} must be true or false")
         handicaps = clean_handicaps(
             settings.handicaps, "settings.handicaps", limit=MAX_ROOM_PLAYERS
         )
@@ -85,6 +90,7 @@ class RoomSettings:
             "max_players": self.max_players,
             "handicaps": dict(self.handicaps),
             "teams": None if self.teams is None else {k: list(v) for k, v in self.teams.items()},
+            "rated": self.rated,
         }
 
     def rules_options(self) -> dict[str, Any]:
