@@ -1,0 +1,232 @@
+"""Profiles and leaderboards over HTTP: ``GET /api/players/NAME``, ``GET /api/leaderboard``,
+and their pages ``/players/NAME`` and ``/leaderboard`` (server-rendered, charts as inline SVG,
+readable without scripts; the leaderboard's preset and period are links and a GET form).
+
+Every route only reads, and reads in the thread pool (the database is never asked on the
+event loop); path and query inputs are bounded before a service sees them. A member viewing
+their own profile gets its private part (their last plays), and anyone logged in sees their
+own row on a leaderboard even below the rows shown.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import BoggleError, RoundInputError, RulesError
+from ..limits import LEADERBOARD_ROWS, MAX_NAME_LENGTH
+from ..names import name_key
+from ..rules import PRESETS
+from ..services.leaderboards import PERIODS, LeaderboardView, check_period, profile_path
+from ..services.profiles import MISSED_NOTE, ProfileView
+from . import charts
+from .plumbing import JSONResponse, services
+
+router = APIRouter()
+
+#: A name in a URL: a member's name is at most 40 characters once normalised; room for the
+#: forms that normalise shorter, no more.
+PlayerName = Annotated[
+    str, Path(min_length=1, max_length=4 * MAX_NAME_LENGTH, description="A member's name")
+]
+RulesName = Annotated[str, Query(max_length=40, description="A rules preset")]
+Period = Annotated[str, Query(max_length=8, description="day, week or all")]
+Limit = Annotated[int, Query(ge=1, le=LEADERBOARD_ROWS, description="Rows to list")]
+
+NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No member has that name"}}
+BAD_INPUT: dict[int | str, dict[str, Any]] = {
+    400: {"description": "An unknown preset or period, named"}
+}
+
+#: Who is asking: the logged-in member's id and name, or ``None`` (set by the app once the
+#: accounts' cookie check is there; a guest until then).
+ViewerLookup = Callable[[Request], Awaitable[tuple[int, str] | None]]
+
+
+async def _nobody(_request: Request) -> tuple[int, str] | None:
+    return None
+
+
+def viewer_lookup(request: Request) -> ViewerLookup:
+    """The app's way of telling who is asking (``app.state.viewer_lookup``)."""
+    found: ViewerLookup = getattr(request.app.state, "viewer_lookup", _nobody)
+    return found
+
+
+async def _viewer(request: Request) -> tuple[int, str] | None:
+    return await viewer_lookup(request)(request)
+
+
+def _is_own(viewer: tuple[int, str] | None, name: str) -> bool:
+    if viewer is None:
+        return False
+    try:
+        return name_key(viewer[1]) == name_key(name)
+    except BoggleError:
+        return False
+
+
+@router.get(
+    "/api/players/{name:path}",
+    summary="A member's public profile (their own, with their last plays, when it is theirs)",
+    responses=NOT_FOUND,
+    tags=["players"],
+)
+async def player(request: Request, name: PlayerName) -> JSONResponse:
+    viewer = await _viewer(request)
+    found = services(request)
+    view = await run_in_threadpool(found.profiles.profile, name, own=_is_own(viewer, name))
+    return JSONResponse(view.to_json())
+
+
+@router.get(
+    "/api/leaderboard",
+    summary="A preset's leaderboard: today's daily board, this week's, or all time by rating",
+    responses=BAD_INPUT,
+    tags=["players"],
+)
+async def leaderboard(
+    request: Request, rules: RulesName = "big", period: Period = "day", limit: Limit = 50
+) -> JSONResponse:
+    viewer = await _viewer(request)
+    found = services(request)
+    view = await run_in_threadpool(
+        found.leaderboards.board,
+        rules,
+        period,
+        viewer_id=viewer[0] if viewer else None,
+        limit=limit,
+    )
+    return JSONResponse(view.to_json())
+
+
+# -- pages ------------------------------------------------------------------------------------
+
+
+def utc_day(seconds: float) -> str:
+    """A time (seconds since the epoch) as its UTC date, ``2026-09-21``."""
+    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).strftime("%Y-%m-%d")
+
+
+def utc_time(seconds: float) -> str:
+    """A time as its UTC date and minute, ``2026-09-21 21:33``."""
+    return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+#: What the two pages' templates call (formats and links; Jinja escapes what they return).
+HELPERS = {
+    "utc_day": utc_day,
+    "utc_time": utc_time,
+    "profile_path": profile_path,
+    "missed_note": MISSED_NOTE,
+}
+
+
+def _render(request: Request, template: str, status: int = 200, **context: Any) -> Response:
+    found = services(request)
+    return found.templates.TemplateResponse(
+        request, template, {**HELPERS, **context}, status_code=status
+    )
+
+
+def profile_charts(view: ProfileView) -> dict[str, Any]:
+    """The profile's charts: the weekly mean score and share, the calendar, and each family's
+    rating history."""
+    weeks = [charts.Point(week.week[5:], week.mean_score) for week in view.weekly]
+    shares = [charts.Point(week.week[5:], week.mean_share) for week in view.weekly]
+    played = sum(1 for week in view.weekly if week.games)
+    ratings = [
+        (
+            rating.family,
+            charts.line_chart(
+                f"rating-{rating.family.replace('x', '-')}",
+                [
+                    charts.Point(f"#{n + 1}", point.display)
+                    for n, point in enumerate(rating.history)
+                ],
+                title=f"{view.name}'s {rating.family} rating, last {len(rating.history)} changes",
+                desc=(
+                    f"Now {rating.display:,.0f} after {rating.games} rated games; the table "
+                    "below lists each change."
+                ),
+            ),
+        )
+        for rating in view.ratings
+    ]
+    return {
+        "score_chart": charts.line_chart(
+            "weekly-score",
+            weeks,
+            title=f"{view.name}'s mean score per week, last {len(weeks)} weeks",
+            desc=f"{played} of these weeks have games; the table below lists each week.",
+        ),
+        "share_chart": charts.line_chart(
+            "weekly-share",
+            shares,
+            title=f"{view.name}'s mean share of the board's points per week",
+            desc="The share of the board's points found, averaged per week.",
+            percent=True,
+        ),
+        "calendar": charts.calendar(
+            "daily-calendar",
+            [charts.Day(day.date, day.best) for day in view.daily.calendar],
+            title=f"{view.name}'s daily boards, last {len(view.daily.calendar)} days",
+            desc=(
+                f"{sum(1 for day in view.daily.calendar if day.played)} days played; current "
+                f"streak {view.daily.current_streak}, longest {view.daily.longest_streak}."
+            ),
+        ),
+        "rating_charts": ratings,
+    }
+
+
+def _profile_page(request: Request, view: ProfileView) -> Response:
+    return _render(request, "players.html", profile=view, presets=PRESETS, **profile_charts(view))
+
+
+@router.get("/players/{name:path}", response_class=HTMLResponse, include_in_schema=False)
+async def player_page(request: Request, name: PlayerName) -> Response:
+    """A member's profile page (404 page for no such member)."""
+    viewer = await _viewer(request)
+    found = services(request)
+    view = await run_in_threadpool(found.profiles.profile, name, own=_is_own(viewer, name))
+    return await run_in_threadpool(_profile_page, request, view)
+
+
+def _leaderboard_page(
+    request: Request, view: LeaderboardView | None, error: str | None
+) -> Response:
+    return _render(
+        request,
+        "leaderboard.html",
+        status=400 if error else 200,
+        board=view,
+        error=error,
+        presets=PRESETS,
+        periods=PERIODS,
+    )
+
+
+@router.get("/leaderboard", response_class=HTMLResponse, include_in_schema=False)
+async def leaderboard_page(
+    request: Request, rules: RulesName = "big", period: Period = "day"
+) -> Response:
+    """The leaderboard page; a bad preset or period is a 400 page that names it, with the
+    choices still there."""
+    viewer = await _viewer(request)
+    found = services(request)
+    error = None
+    view = None
+    try:
+        check_period(period)
+        view = await run_in_threadpool(
+            found.leaderboards.board, rules, period, viewer_id=viewer[0] if viewer else None
+        )
+    except (RulesError, RoundInputError) as exc:
+        error = str(exc)
+    return await run_in_threadpool(_leaderboard_page, request, view, error)
