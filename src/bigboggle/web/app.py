@@ -38,6 +38,7 @@ from .._version import __version__
 from ..dice import UNDERLINED_FACES
 from ..errors import BoggleError, BusyError, ThrottledError
 from ..limits import MAX_PLAYERS, ServerLimits
+from ..services.accounts import Accounts
 from ..services.leaderboards import Leaderboards
 from ..services.paper_games import PaperTournaments
 from ..services.profiles import Profiles
@@ -47,9 +48,10 @@ from ..services.shelf import DictionaryShelf
 from ..services.solo_games import SoloGames
 from ..services.store import Store
 from ..verdicts import VERDICT_LABELS
-from . import api, pages, player_routes, room_socket
+from . import account_pages, api, pages, player_routes, room_socket
 from . import rooms as room_routes
 from .assets import CachedStaticFiles, version_of
+from .auth import CrossSiteGuard
 from .error_table import status_of
 from .hub import LocalHub, RedisHub
 from .inputs import BODY_MODELS, ApiError
@@ -135,6 +137,7 @@ def create_app(
         room_guards=RoomGuards(limits, clock),
         metrics=metrics,
         limits=limits,
+        accounts=Accounts(store, clock),
         profiles=Profiles(store, clock),
         leaderboards=Leaderboards(store, clock),
     )
@@ -180,12 +183,15 @@ def create_app(
     app.include_router(room_routes.router)
     app.include_router(room_socket.router)
     app.include_router(pages.router)
+    app.include_router(account_pages.router)
     app.include_router(player_routes.router)
     _install_operator_routes(app)
     app.mount("/static/docs", CachedStaticFiles(directory=DOCS_ASSETS), name="docs-assets")
     app.mount("/static", CachedStaticFiles(directory=HERE / "static"), name="static")
     # Pages, scripts and JSON answers compressed (a phone on a slow link gets them sooner).
     app.add_middleware(GZipMiddleware, minimum_size=1000)
+    # State changes and room sockets from other sites refused; the forms' pre-session cookie.
+    app.add_middleware(CrossSiteGuard)
     _install_error_handlers(app, templates)
     _install_openapi(app)
     return app

@@ -1,0 +1,556 @@
+"""Members: optional accounts with a password, server-side sessions, and all that is held about
+each member.
+
+An account is a user name (checked by :func:`~bigboggle.services.passwords.check_account_name`,
+unique by :func:`~bigboggle.names.name_key`) and an Argon2id hash of its password
+(:mod:`bigboggle.services.passwords`). Playing never needs one: guests stay first-class.
+
+**Sessions.** A log-in (or a sign-up, or a passkey's log-in: :meth:`Accounts.start_session`)
+makes a fresh session: a token of 32 random bytes (``secrets.token_urlsafe(32)``) given once,
+to be the browser's cookie, of which only :func:`~bigboggle.services.keys.key_hash` is stored
+(a copy of the database logs no one in), and a CSRF token for the session's HTML forms. Every
+log-in makes a new token, whatever token the browser had (no session fixation). A session ends
+at log-out, after :data:`~bigboggle.limits.SESSION_IDLE_DAYS` without a request, and
+:data:`~bigboggle.limits.SESSION_MAX_DAYS` after its log-in whatever happens; its ``last_seen``
+is written at most once every :data:`~bigboggle.limits.SESSION_TOUCH_SECONDS`, so a request
+usually costs one read. A member keeps at most
+:data:`~bigboggle.limits.MAX_SESSIONS_PER_ACCOUNT` sessions (a new one ends the oldest). A
+password change ends every session of the member and answers a fresh one.
+
+**Log-ins** are throttled per account and per address (:mod:`.login_throttle`) before anything
+is hashed; a wrong password and an unknown user name answer the same
+:class:`~bigboggle.errors.WrongPasswordError` after the same work (an unknown name is checked
+against a dummy hash), so neither the answer nor its time tells which names exist. No password
+is logged, stored or put in a message.
+
+Hashing is CPU work (about 0.2 s): these methods are called off the event loop (the web runs
+them in a thread, at most :data:`~bigboggle.limits.HASHES_AT_ONCE` at once).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import argon2
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..errors import NameTakenError, NotFoundError, NotLoggedInError, WrongPasswordError, quoted
+from ..limits import (
+    MAX_SESSIONS_PER_ACCOUNT,
+    MAX_TOKEN_LENGTH,
+    SESSION_IDLE_DAYS,
+    SESSION_MAX_DAYS,
+    SESSION_TOUCH_SECONDS,
+)
+from ..names import name_key
+from .keys import key_hash
+from .login_throttle import LoginThrottle, ThrottleLimits
+from .passwords import (
+    Passwords,
+    check_account_name,
+    check_new_password,
+    check_password_size,
+    login_key,
+)
+from .store import (
+    AccountRow,
+    AccountSessionRow,
+    MissedWordsRow,
+    PasskeyRow,
+    PlayRow,
+    RatingEventRow,
+    RatingRow,
+    RoomPlayerRow,
+    SoloGameRow,
+    SoloWordRow,
+    Store,
+)
+
+#: The one answer to a log-in with a wrong name or a wrong password.
+WRONG_LOGIN = "wrong user name or password"
+DAY = 86_400.0
+
+
+@dataclass(frozen=True)
+class Member:
+    """Who is asking: a member's id and user name, and how this session logged in
+    (``password`` or ``passkey``; empty for a member looked up by name)."""
+
+    id: int
+    username: str
+    method: str
+
+
+@dataclass(frozen=True)
+class NewSession:
+    """A session just made: its member, its token (the cookie's value, given this once) and
+    the CSRF token of its HTML forms."""
+
+    member: Member
+    token: str
+    csrf: str
+
+
+@dataclass(frozen=True)
+class AccountLimits:
+    """How long sessions last and how log-ins are throttled (defaults: :mod:`bigboggle.limits`)."""
+
+    idle_days: float = SESSION_IDLE_DAYS
+    max_days: float = SESSION_MAX_DAYS
+    touch_seconds: float = SESSION_TOUCH_SECONDS
+    sessions_per_account: int = MAX_SESSIONS_PER_ACCOUNT
+    throttle: ThrottleLimits = field(default_factory=ThrottleLimits)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A member's rating in one preset family."""
+
+    mu: float
+    sigma: float
+    display: float
+    games: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mu": self.mu, "sigma": self.sigma, "display": self.display, "games": self.games}
+
+
+@dataclass(frozen=True)
+class Overview:
+    """What ``GET /api/me`` shows a member about their own account."""
+
+    username: str
+    created_at: float
+    has_password: bool
+    method: str
+    games: int
+    passkeys: int
+    sessions: int
+    ratings: dict[str, Rating]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "username": self.username,
+            "ratings": {family: rating.to_json() for family, rating in self.ratings.items()},
+            "games": self.games,
+            "created_at": self.created_at,
+            "has_password": self.has_password,
+            "method": self.method,
+            "passkeys": self.passkeys,
+            "sessions": self.sessions,
+        }
+
+
+class Accounts:
+    """Members and their sessions on ``store`` (see the module's docstring). ``clock`` is the
+    server's; ``limits`` the sessions' and the throttle's; ``hasher`` the Argon2id hasher
+    (default: argon2-cffi's defaults; tests pass
+    :func:`~bigboggle.services.passwords.cheap_hasher`)."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        limits: AccountLimits | None = None,
+        *,
+        hasher: argon2.PasswordHasher | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.limits = limits or AccountLimits()
+        self.passwords = Passwords(hasher)
+        self.throttle = LoginThrottle(store, clock, self.limits.throttle)
+        self._form_secret: bytes | None = None
+
+    # -- joining and logging in ---------------------------------------------------------------
+
+    def sign_up(self, username: object, password: object, address: str | None = None) -> NewSession:
+        """A new member named ``username`` with ``password``, logged in: its first session.
+        :class:`~bigboggle.errors.AccountError` names a rule the name or password breaks;
+        :class:`~bigboggle.errors.NameTakenError` if a member has the name (by its key)."""
+        name = check_account_name(username)
+        checked = check_new_password(password, name)
+        key = name_key(name)
+        self.throttle.check(None, address)  # an address blocked for guessing makes no accounts
+        if self._row_by_key(key) is not None:  # before the hash: a taken name costs nothing
+            raise _taken(name)
+        hashed = self.passwords.hash(checked)
+        now = self.clock()
+        try:
+            with self.store.write_session() as session:
+                row = AccountRow(
+                    username=name,
+                    name_key=key,
+                    password_hash=hashed,
+                    created_at=now,
+                    password_changed_at=now,
+                )
+                session.add(row)
+                session.flush()
+                account_id = row.id
+        except IntegrityError:
+            raise _taken(name) from None
+        return self.start_session(account_id, "password")
+
+    def check_throttle(self, username: object, *, address: str | None = None) -> None:
+        """Raise :class:`~bigboggle.errors.ThrottledError` if a log-in as ``username`` from
+        ``address`` would be refused now (a cheap read; the web asks before it queues a hash)."""
+        self.throttle.check(login_key(username), address)
+
+    def log_in(self, username: object, password: object, address: str | None = None) -> NewSession:
+        """A fresh session for the member ``username`` if ``password`` is theirs; else
+        :class:`~bigboggle.errors.WrongPasswordError` (the same for an unknown name) or
+        :class:`~bigboggle.errors.ThrottledError` (before any hash). A hash made with older
+        parameters is replaced by one made with the current ones."""
+        password = check_password_size(password)
+        key = login_key(username)
+        self.throttle.check(key, address)
+        row = self._row_by_key(key) if key is not None else None
+        checked = self.passwords.verify(row.password_hash if row is not None else None, password)
+        if row is None or not checked.ok:
+            self.throttle.failed(key, address)
+            raise WrongPasswordError(WRONG_LOGIN)
+        if checked.rehashed is not None:
+            with self.store.write_session() as session:
+                session.execute(
+                    update(AccountRow)
+                    .where(AccountRow.id == row.id)
+                    .values(password_hash=checked.rehashed)
+                )
+        assert key is not None
+        self.throttle.succeeded(key, address)
+        return self.start_session(row.id, "password")
+
+    def start_session(self, account_id: int, method: str) -> NewSession:
+        """A fresh session for member ``account_id`` that logged in by ``method`` (``password``
+        or ``passkey``); :class:`~bigboggle.errors.NotFoundError` if there is no such member.
+        The member's expired sessions, and its oldest beyond the most it may keep, end."""
+        token = secrets.token_urlsafe(32)
+        csrf = secrets.token_urlsafe(32)
+        now = self.clock()
+        with self.store.write_session() as session:
+            account = session.get(AccountRow, account_id)
+            if account is None:
+                raise NotFoundError(f"no member with id {account_id}")
+            self._end_expired(session, account_id, now)
+            session.add(
+                AccountSessionRow(
+                    token_hash=key_hash(token),
+                    account_id=account_id,
+                    csrf=csrf,
+                    created_at=now,
+                    last_seen=now,
+                    method=method[:16],
+                )
+            )
+            session.flush()
+            oldest = session.scalars(
+                select(AccountSessionRow.token_hash)
+                .where(AccountSessionRow.account_id == account_id)
+                .order_by(AccountSessionRow.last_seen.desc(), AccountSessionRow.created_at.desc())
+                .offset(self.limits.sessions_per_account)
+            ).all()
+            if oldest:
+                session.execute(
+                    delete(AccountSessionRow).where(AccountSessionRow.token_hash.in_(oldest))
+                )
+            username = account.username
+        return NewSession(Member(account_id, username, method), token, csrf)
+
+    def _end_expired(self, session: Session, account_id: int, now: float) -> None:
+        limits = self.limits
+        session.execute(
+            delete(AccountSessionRow).where(
+                AccountSessionRow.account_id == account_id,
+                (AccountSessionRow.last_seen < now - limits.idle_days * DAY)
+                | (AccountSessionRow.created_at < now - limits.max_days * DAY),
+            )
+        )
+
+    # -- sessions -------------------------------------------------------------------------------
+
+    def member(self, token: str | None) -> Member | None:
+        """The member of the live session whose token is ``token``; ``None`` for no token, an
+        unknown or ended one, or an expired one (which is deleted)."""
+        live = self._live(token)
+        return live[0] if live is not None else None
+
+    def csrf(self, token: str | None) -> str | None:
+        """The CSRF token of the live session ``token`` (``None`` as for :meth:`member`)."""
+        live = self._live(token)
+        return live[1] if live is not None else None
+
+    def _live(self, token: str | None) -> tuple[Member, str] | None:
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
+            return None
+        hashed = key_hash(token)
+        now = self.clock()
+        with self.store.session() as session:
+            found = session.execute(
+                select(AccountSessionRow, AccountRow.username)
+                .join(AccountRow, AccountRow.id == AccountSessionRow.account_id)
+                .where(AccountSessionRow.token_hash == hashed)
+            ).first()
+        if found is None:
+            return None
+        row, username = found
+        limits = self.limits
+        if (
+            now - row.last_seen > limits.idle_days * DAY
+            or now - row.created_at > limits.max_days * DAY
+        ):
+            with self.store.write_session() as session:
+                session.execute(
+                    delete(AccountSessionRow).where(AccountSessionRow.token_hash == hashed)
+                )
+            return None
+        if now - row.last_seen >= limits.touch_seconds:
+            with self.store.write_session() as session:
+                session.execute(
+                    update(AccountSessionRow)
+                    .where(AccountSessionRow.token_hash == hashed)
+                    .values(last_seen=now)
+                )
+        return Member(row.account_id, username, row.method), row.csrf
+
+    def log_out(self, token: str | None) -> None:
+        """End the session ``token`` (nothing happens for an unknown one)."""
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
+            return
+        with self.store.write_session() as session:
+            session.execute(
+                delete(AccountSessionRow).where(AccountSessionRow.token_hash == key_hash(token))
+            )
+
+    # -- the member's own account ---------------------------------------------------------------
+
+    def change_password(
+        self, member: Member, old: object, new: object, *, address: str | None = None
+    ) -> NewSession:
+        """Set ``member``'s password to ``new`` once ``old`` is shown to be the current one;
+        every session of the member ends (a thief's too) and a fresh one is answered.
+        :class:`~bigboggle.errors.WrongPasswordError` for a wrong ``old`` (counted by the
+        throttle like a failed log-in), :class:`~bigboggle.errors.AccountError` for a ``new``
+        that breaks a rule."""
+        row = self._confirm(member, old, address)
+        checked = check_new_password(new, row.username)
+        hashed = self.passwords.hash(checked)
+        with self.store.write_session() as session:
+            session.execute(
+                update(AccountRow)
+                .where(AccountRow.id == member.id)
+                .values(password_hash=hashed, password_changed_at=self.clock())
+            )
+            session.execute(
+                delete(AccountSessionRow).where(AccountSessionRow.account_id == member.id)
+            )
+        return self.start_session(member.id, "password")
+
+    def delete(self, member: Member, password: object, *, address: str | None = None) -> None:
+        """Delete ``member``'s account once ``password`` is shown to be theirs. With it go its
+        sessions, passkeys, plays, missed-word summaries, ratings and rating history (the
+        database cascades) and the member's solo games, daily games included, with their words
+        (a solo game is private to its player; this service deletes them). Rooms keep their
+        rounds: the member's seats become a guest's (their ``account_id`` is cleared), under
+        the same name, which is no longer reserved."""
+        row = self._confirm(member, password, address)
+        with self.store.write_session() as session:
+            session.execute(delete(SoloGameRow).where(SoloGameRow.account_id == member.id))
+            session.execute(delete(AccountRow).where(AccountRow.id == member.id))
+        self.throttle.forget(row.name_key)
+
+    def _confirm(self, member: Member, password: object, address: str | None) -> AccountRow:
+        """The member's row once ``password`` is shown to be theirs (throttled as a log-in)."""
+        password = check_password_size(password)
+        with self.store.session() as session:
+            row = session.get(AccountRow, member.id)
+        if row is None:
+            raise NotLoggedInError("this account no longer exists; log in again")
+        self.throttle.check(row.name_key, address)
+        if not self.passwords.verify(row.password_hash, password).ok:
+            self.throttle.failed(row.name_key, address)
+            raise WrongPasswordError("the password is wrong")
+        return row
+
+    def overview(self, member: Member) -> Overview:
+        """What the member sees of their own account (``GET /api/me``)."""
+        with self.store.session() as session:
+            row = session.get(AccountRow, member.id)
+            if row is None:
+                raise NotLoggedInError("this account no longer exists; log in again")
+            ratings = {
+                rating.family: Rating(rating.mu, rating.sigma, rating.display, rating.games)
+                for rating in session.scalars(
+                    select(RatingRow).where(RatingRow.account_id == member.id)
+                )
+            }
+            games = _count(session, PlayRow, PlayRow.account_id == member.id)
+            passkeys = _count(session, PasskeyRow, PasskeyRow.account_id == member.id)
+            sessions = _count(session, AccountSessionRow, AccountSessionRow.account_id == member.id)
+        return Overview(
+            username=row.username,
+            created_at=row.created_at,
+            has_password=row.password_hash is not None,
+            method=member.method,
+            games=games,
+            passkeys=passkeys,
+            sessions=sessions,
+            ratings=ratings,
+        )
+
+    def export(self, member: Member) -> dict[str, Any]:
+        """Everything held about ``member``, as plain JSON data: the account (no hash), its
+        sessions (when made and last used, how; no tokens), passkeys (ids and labels, no keys),
+        plays, missed-word summaries, ratings and their history, solo games with their words,
+        and room seats."""
+        with self.store.session() as session:
+            row = session.get(AccountRow, member.id)
+            if row is None:
+                raise NotLoggedInError("this account no longer exists; log in again")
+            mine = member.id
+            games = list(
+                session.scalars(
+                    select(SoloGameRow)
+                    .where(SoloGameRow.account_id == mine)
+                    .order_by(SoloGameRow.started_at)
+                )
+            )
+            words: dict[str, list[dict[str, Any]]] = {game.id: [] for game in games}
+            if games:
+                for word in session.scalars(
+                    select(SoloWordRow)
+                    .where(SoloWordRow.game_id.in_(list(words)))
+                    .order_by(SoloWordRow.game_id, SoloWordRow.seq)
+                ):
+                    words[word.game_id].append(
+                        {
+                            "entry": word.entry,
+                            "at": word.at,
+                            "word": word.word,
+                            "verdict": word.verdict,
+                            "score": word.score,
+                        }
+                    )
+            return {
+                "account": {
+                    "id": row.id,
+                    "username": row.username,
+                    "created_at": row.created_at,
+                    "password_changed_at": row.password_changed_at,
+                    "has_password": row.password_hash is not None,
+                },
+                "sessions": [
+                    {"created_at": s.created_at, "last_seen": s.last_seen, "method": s.method}
+                    for s in session.scalars(
+                        select(AccountSessionRow)
+                        .where(AccountSessionRow.account_id == mine)
+                        .order_by(AccountSessionRow.created_at)
+                    )
+                ],
+                "passkeys": [
+                    {
+                        "id": p.id,
+                        "credential_id": p.credential_id,
+                        "label": p.label,
+                        "transports": p.transports,
+                        "created_at": p.created_at,
+                        "last_used": p.last_used,
+                    }
+                    for p in session.scalars(
+                        select(PasskeyRow)
+                        .where(PasskeyRow.account_id == mine)
+                        .order_by(PasskeyRow.id)
+                    )
+                ],
+                "plays": [
+                    _columns(p)
+                    for p in session.scalars(
+                        select(PlayRow)
+                        .where(PlayRow.account_id == mine)
+                        .order_by(PlayRow.played_at)
+                    )
+                ],
+                "missed_words": [
+                    _columns(m)
+                    for m in session.scalars(
+                        select(MissedWordsRow).where(MissedWordsRow.account_id == mine)
+                    )
+                ],
+                "ratings": [
+                    _columns(r)
+                    for r in session.scalars(select(RatingRow).where(RatingRow.account_id == mine))
+                ],
+                "rating_events": [
+                    _columns(e)
+                    for e in session.scalars(
+                        select(RatingEventRow)
+                        .where(RatingEventRow.account_id == mine)
+                        .order_by(RatingEventRow.at)
+                    )
+                ],
+                "solo_games": [
+                    {
+                        **{
+                            key: value
+                            for key, value in _columns(game).items()
+                            if key != "owner_hash"
+                        },
+                        "words": words[game.id],
+                    }
+                    for game in games
+                ],
+                "room_seats": [
+                    {
+                        key: value
+                        for key, value in _columns(seat).items()
+                        if key not in ("token_hash", "id")
+                    }
+                    for seat in session.scalars(
+                        select(RoomPlayerRow)
+                        .where(RoomPlayerRow.account_id == mine)
+                        .order_by(RoomPlayerRow.joined_at)
+                    )
+                ],
+            }
+
+    def created_at(self, member: Member) -> float | None:
+        """When ``member`` signed up (``None`` if the account is gone)."""
+        with self.store.session() as session:
+            return session.scalar(select(AccountRow.created_at).where(AccountRow.id == member.id))
+
+    def by_name(self, name: object) -> Member | None:
+        """The member whose name has the key of ``name`` (``method`` empty), or ``None``."""
+        key = login_key(name)
+        row = self._row_by_key(key) if key is not None else None
+        return Member(row.id, row.username, "") if row is not None else None
+
+    def form_secret(self) -> bytes:
+        """The server's secret for signing the CSRF tokens of forms shown before a log-in
+        (kept in the database, so every process signs alike); made on first use."""
+        if self._form_secret is None:
+            value = self.store.setting("form_csrf_secret", lambda: secrets.token_hex(32))
+            self._form_secret = bytes.fromhex(value)
+        return self._form_secret
+
+    def _row_by_key(self, key: str) -> AccountRow | None:
+        with self.store.session() as session:
+            return session.scalar(select(AccountRow).where(AccountRow.name_key == key))
+
+
+def _taken(name: str) -> NameTakenError:
+    return NameTakenError(f"the user name {quoted(name)} is taken; choose another")
+
+
+def _count(session: Session, model: Any, where: Any) -> int:
+    return int(session.scalar(select(func.count()).select_from(model).where(where)) or 0)
+
+
+def _columns(row: Any) -> dict[str, Any]:
+    """A row's columns by name (the table's own, no relationships)."""
+    return {column.key: getattr(row, column.key) for column in row.__mapper__.column_attrs}

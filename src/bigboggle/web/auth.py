@@ -1,0 +1,388 @@
+"""Who is asking, and the guard against requests another site makes a browser send.
+
+**The session cookie** :data:`SESSION_COOKIE` holds a session's token
+(:class:`~bigboggle.services.accounts.NewSession`): ``HttpOnly`` (no script reads it),
+``SameSite=Lax`` (no cross-site sub-request or form post carries it), ``Path=/``, ``Secure``
+when the request came over HTTPS (``request.url.scheme``: uvicorn sets it from the proxy's
+``X-Forwarded-Proto`` only when the operator trusts the proxy, ``bigboggle serve
+--trust-proxy``), and ``Max-Age`` the idle expiry (the server forgets the session after as
+long without a request anyway). :func:`viewer` reads it (one database read, in a thread; once
+per request or WebSocket, then kept in its state).
+
+**The cross-site guard** (:class:`CrossSiteGuard`, ASGI middleware around every route):
+
+- A ``POST``, ``PUT``, ``PATCH`` or ``DELETE`` anywhere (the JSON API and the HTML forms) is
+  refused with 403 when its ``Origin`` header names another host than the request's own
+  (``Host``), or is ``null`` (a sandboxed or opaque page); without ``Origin`` (older browsers,
+  some same-origin requests), a ``Referer`` naming another host is refused the same way. A
+  request with neither is a program's (curl, a script), which carries no one's cookie by
+  accident, and passes. The scheme is not compared: behind a TLS proxy that does not forward it
+  the app sees ``http`` while the browser says ``https``.
+- A WebSocket handshake (the rooms' ``/ws``) whose ``Origin`` names another host is refused
+  (403) before it is accepted: a page elsewhere cannot act in a room with a member's cookie.
+- The JSON API's bodies must be ``Content-Type: application/json``
+  (:func:`~bigboggle.web.inputs.read_text`, 415 otherwise): a cross-site HTML form cannot send
+  that type, and a script elsewhere cannot without a CORS preflight, which this app never
+  grants.
+
+**CSRF tokens for HTML forms** (the pages that work without JavaScript): a form carries a
+hidden ``csrf`` field from :func:`form_csrf`, and its post is checked by
+:func:`check_form_csrf`. A logged-in browser's token is its session's
+(:meth:`~bigboggle.services.accounts.Accounts.csrf`). A form shown before a log-in (sign up, log
+in) gets a *signed double-submit* token: a random nonce with its HMAC under the server's secret
+(:meth:`~bigboggle.services.accounts.Accounts.form_secret`), set as the cookie
+:data:`CSRF_COOKIE` (``HttpOnly``, ``SameSite=Lax``) by this module's middleware on the page's
+response, and posted back in the field; the post passes when field and cookie are equal and the
+signature holds. Another site can neither read the cookie nor forge a signed one.
+
+**Hashing** (:func:`hashing`): a call that checks or makes a password hash runs in a thread,
+at most :data:`~bigboggle.limits.HASHES_AT_ONCE` at once per process with at most
+:data:`~bigboggle.limits.HASHES_WAITING` waiting; past that the answer is 503 Busy with
+``Retry-After``, so a flood of log-ins never takes every thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import secrets
+import urllib.parse
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+
+from ..errors import BusyError, NotLoggedInError
+from ..limits import HASHES_AT_ONCE, HASHES_WAITING, MAX_TOKEN_LENGTH
+from ..services.accounts import Member, NewSession
+from .inputs import ApiError
+from .middleware import ASGIApp, Message, Receive, Scope, Send
+from .plumbing import services
+
+#: The session cookie's name.
+SESSION_COOKIE = "bigboggle_session"
+#: The cookie of the signed double-submit CSRF token of forms shown before a log-in.
+CSRF_COOKIE = "bigboggle_csrf"
+#: How long a pre-session form token lasts (a form left open over lunch still posts).
+CSRF_COOKIE_SECONDS = 86_400
+#: Methods that change something: checked by the cross-site guard.
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: Where a request keeps what this module found (scope["state"] keys).
+_VIEWER = "bigboggle_viewer"
+_FORM_COOKIE = "bigboggle_form_cookie"
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+Result = TypeVar("Result")
+
+
+# -- who is asking ---------------------------------------------------------------------------------
+
+
+async def viewer(connection: HTTPConnection) -> Member | None:
+    """The member whose live session's cookie ``connection`` (a request or a WebSocket) sent,
+    else ``None``. The database is read in a thread, once per connection."""
+    state = connection.scope.setdefault("state", {})
+    if _VIEWER in state:
+        found: Member | None = state[_VIEWER]
+        return found
+    token = connection.cookies.get(SESSION_COOKIE)
+    member = None
+    if token:
+        member = await run_in_threadpool(services(connection).accounts.member, token)
+    state[_VIEWER] = member
+    return member
+
+
+async def require_member(connection: HTTPConnection) -> Member:
+    """The member asking (:func:`viewer`); :class:`~bigboggle.errors.NotLoggedInError` (401)
+    for a guest."""
+    member = await viewer(connection)
+    if member is None:
+        raise NotLoggedInError(
+            "log in first: this needs a member's session (no live session cookie)"
+        )
+    return member
+
+
+def is_https(connection: HTTPConnection) -> bool:
+    """Whether the browser reached us over TLS (as far as the app trusts what it is told)."""
+    return connection.url.scheme in ("https", "wss")
+
+
+def set_session_cookie(response: Response, new: NewSession, request: HTTPConnection) -> None:
+    """Give the browser the new session's cookie (see the module's docstring)."""
+    idle = services(request).accounts.limits.idle_days
+    response.set_cookie(
+        SESSION_COOKIE,
+        new.token,
+        max_age=int(idle * 86_400),
+        path="/",
+        secure=is_https(request),
+        httponly=True,
+        samesite="lax",
+    )
+    request.scope.setdefault("state", {})[_VIEWER] = new.member
+
+
+def clear_session_cookie(response: Response, request: HTTPConnection | None = None) -> None:
+    """Tell the browser to forget its session cookie."""
+    response.delete_cookie(
+        SESSION_COOKIE,
+        path="/",
+        secure=request is not None and is_https(request),
+        httponly=True,
+        samesite="lax",
+    )
+    if request is not None:
+        request.scope.setdefault("state", {})[_VIEWER] = None
+
+
+# -- hashing off the event loop --------------------------------------------------------------------
+
+
+class HashGate:
+    """At most ``at_once`` hashing calls running and ``waiting`` queued; past it, BusyError."""
+
+    def __init__(self, at_once: int = HASHES_AT_ONCE, waiting: int = HASHES_WAITING) -> None:
+        self.at_once = at_once
+        self.waiting_limit = waiting
+        self._semaphore = asyncio.Semaphore(at_once)
+        self.waiting = 0
+
+    async def run(self, call: Callable[..., Result], *args: Any, **kwargs: Any) -> Result:
+        if self._semaphore.locked() and self.waiting >= self.waiting_limit:
+            raise BusyError(
+                f"the server is checking {self.at_once + self.waiting} passwords already; "
+                "try again in a second",
+                retry_after=1,
+            )
+        self.waiting += 1
+        try:
+            await self._semaphore.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            return await run_in_threadpool(call, *args, **kwargs)
+        finally:
+            self._semaphore.release()
+
+
+def hash_gate(connection: HTTPConnection) -> HashGate:
+    """The app's :class:`HashGate` (one per app, made on first use)."""
+    state = connection.app.state
+    gate: HashGate | None = getattr(state, "hash_gate", None)
+    if gate is None:
+        gate = HashGate()
+        state.hash_gate = gate
+    return gate
+
+
+async def hashing(
+    connection: HTTPConnection, call: Callable[..., Result], *args: Any, **kwargs: Any
+) -> Result:
+    """``call(*args, **kwargs)`` (a service method that hashes a password) in a thread, through
+    the app's :class:`HashGate`: 503 Busy when too many wait."""
+    return await hash_gate(connection).run(call, *args, **kwargs)
+
+
+# -- CSRF tokens of HTML forms ---------------------------------------------------------------------
+
+
+async def _secret(connection: HTTPConnection) -> bytes:
+    accounts = services(connection).accounts
+    return await run_in_threadpool(accounts.form_secret)
+
+
+def _signed(secret: bytes, nonce: str) -> str:
+    signature = hmac.new(secret, nonce.encode(), hashlib.sha256).hexdigest()[:32]
+    return f"{nonce}.{signature}"
+
+
+def _valid_form_token(secret: bytes, value: str | None) -> bool:
+    if not isinstance(value, str) or not value or len(value) > MAX_TOKEN_LENGTH:
+        return False
+    nonce, _, _ = value.partition(".")
+    return bool(nonce) and hmac.compare_digest(_signed(secret, nonce), value)
+
+
+async def form_csrf(request: Request, member: Member | None = None) -> str:
+    """The CSRF token for a form on the page answering ``request``: the session's for a
+    member (``member``: the viewer, if the caller has it), else a signed pre-session token
+    (the one this browser's :data:`CSRF_COOKIE` holds, or a new one, which this module's
+    middleware sets as the cookie on the response)."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if token and (member is not None or await viewer(request) is not None):
+        csrf = await run_in_threadpool(services(request).accounts.csrf, token)
+        if csrf is not None:
+            return csrf
+    secret = await _secret(request)
+    held = request.cookies.get(CSRF_COOKIE)
+    if _valid_form_token(secret, held):
+        assert held is not None
+        return held
+    state = request.scope.setdefault("state", {})
+    if _FORM_COOKIE not in state:
+        state[_FORM_COOKIE] = _signed(secret, secrets.token_urlsafe(18))
+    made: str = state[_FORM_COOKIE]
+    return made
+
+
+async def check_form_csrf(request: Request, token: str | None) -> None:
+    """Refuse (403) an HTML form post whose ``csrf`` field is not this browser's token: its
+    live session's, or the signed pre-session token its :data:`CSRF_COOKIE` holds."""
+    if not isinstance(token, str) or not token:
+        raise ApiError(403, "the form has no CSRF token; reload the page and send it again")
+    if len(token) <= MAX_TOKEN_LENGTH:
+        session_token = request.cookies.get(SESSION_COOKIE)
+        if session_token:
+            csrf = await run_in_threadpool(services(request).accounts.csrf, session_token)
+            if csrf is not None and hmac.compare_digest(csrf, token):
+                return
+        held = request.cookies.get(CSRF_COOKIE)
+        if (
+            held
+            and hmac.compare_digest(held, token)
+            and _valid_form_token(await _secret(request), held)
+        ):
+            return
+    raise ApiError(
+        403,
+        "the form's CSRF token does not match this browser's (the page is old, or the form "
+        "came from another site); reload the page and send it again",
+    )
+
+
+# -- the cross-site guard --------------------------------------------------------------------------
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            try:
+                decoded: str = value.decode("latin-1")
+            except UnicodeDecodeError:  # pragma: no cover - latin-1 decodes any byte
+                return None
+            return decoded
+    return None
+
+
+def _host_of(url: str) -> str | None:
+    """``host[:port]`` of an absolute URL (the port left out when it is its scheme's default),
+    lower case; ``None`` for anything else."""
+    try:
+        parts = urllib.parse.urlsplit(url.strip())
+        hostname = parts.hostname
+        port = parts.port
+    except ValueError:
+        return None
+    if not parts.scheme or not hostname:
+        return None
+    if port is None or port == _DEFAULT_PORTS.get(parts.scheme.lower()):
+        return hostname.lower()
+    return f"{hostname.lower()}:{port}"
+
+
+def own_host(scope: Scope) -> str | None:
+    """``host[:port]`` this request was sent to (its ``Host`` header, default ports left out)."""
+    host = _header(scope, b"host")
+    if not host:
+        server = scope.get("server")
+        if not server:
+            return None
+        host = f"{server[0]}:{server[1]}" if server[1] is not None else str(server[0])
+    scheme = str(scope.get("scheme", "http"))
+    found = _host_of(f"{scheme}://{host}")
+    if found is None:
+        return None
+    # A Host with the other scheme's default port (":443" reached as http behind a proxy).
+    for default in (":80", ":443"):
+        if found.endswith(default):
+            return found[: -len(default)]
+    return found
+
+
+def cross_site(scope: Scope) -> str | None:
+    """Why the request in ``scope`` comes from another site (its Origin or Referer names
+    another host), or ``None`` if it does not seem to."""
+    origin = _header(scope, b"origin")
+    if origin is not None:
+        if origin.strip().lower() == "null":
+            return "the request comes from an opaque origin (Origin: null)"
+        claimed = _host_of(origin)
+        where = f"Origin {origin[:80]!r}"
+    else:
+        referer = _header(scope, b"referer")
+        if referer is None:
+            return None
+        claimed = _host_of(referer)
+        where = f"Referer {urllib.parse.urlsplit(referer).netloc[:80]!r}"
+    mine = own_host(scope)
+    if claimed is not None and mine is not None and claimed == mine:
+        return None
+    return f"the request comes from another site ({where}, this site is {mine!r})"
+
+
+class CrossSiteGuard:
+    """The cross-site guard of the module's docstring, and the setter of the pre-session form
+    cookie that :func:`form_csrf` asked for."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "websocket":
+            reason = cross_site(scope) if _header(scope, b"origin") is not None else None
+            if reason is not None:
+                await receive()  # websocket.connect
+                await send({"type": "websocket.close", "code": 1008, "reason": "cross-site"})
+                return
+            await self.app(scope, receive, send)
+            return
+        if kind != "http":
+            await self.app(scope, receive, send)
+            return
+        if scope.get("method") in UNSAFE_METHODS:
+            reason = cross_site(scope)
+            if reason is not None:
+                await _refuse(send, f"{reason}: refused, as state changes come from this site only")
+                return
+        await self.app(scope, receive, self._with_form_cookie(scope, send))
+
+    @staticmethod
+    def _with_form_cookie(scope: Scope, send: Send) -> Send:
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                made = scope.get("state", {}).get(_FORM_COOKIE)
+                if made is not None:
+                    secure = "; Secure" if scope.get("scheme") == "https" else ""
+                    cookie = (
+                        f"{CSRF_COOKIE}={made}; Max-Age={CSRF_COOKIE_SECONDS}; Path=/; "
+                        f"HttpOnly; SameSite=Lax{secure}"
+                    )
+                    message = {
+                        **message,
+                        "headers": [*message.get("headers", []), (b"set-cookie", cookie.encode())],
+                    }
+            await send(message)
+
+        return sending
+
+
+async def _refuse(send: Send, message: str) -> None:
+    body = json.dumps({"error": message}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 403,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
