@@ -48,7 +48,7 @@ from ..services.shelf import DictionaryShelf
 from ..services.solo_games import SoloGames
 from ..services.store import Store
 from ..verdicts import VERDICT_LABELS
-from . import account_pages, api, pages, player_routes, room_socket
+from . import account_pages, account_routes, api, pages, player_routes, room_socket
 from . import rooms as room_routes
 from .assets import CachedStaticFiles, version_of
 from .auth import CrossSiteGuard
@@ -180,6 +180,7 @@ def create_app(
     templates.env.globals["underlined_faces"] = UNDERLINED_FACES
     templates.env.globals["max_players"] = MAX_PLAYERS  # the scorekeeper's Add a player stops there
     app.include_router(api.router)
+    app.include_router(account_routes.router)
     app.include_router(room_routes.router)
     app.include_router(room_socket.router)
     app.include_router(pages.router)
