@@ -194,6 +194,14 @@ RATING_SETTLE_EVERY = 300.0
 #: Rating changes :meth:`Ratings.history` answers at most.
 RATING_HISTORY_ROWS = 200
 
+# -- account pages (fixed) ---------------------------------------------------------------------------
+
+#: The largest HTML form post the account pages read (bytes): room for two passwords of
+#: MAX_PASSWORD_BYTES each, percent-encoded, and a CSRF token; refused (413) before it is parsed.
+FORM_BODY_BYTES = 8_192
+#: The longest ``next`` path the log-in and sign-up pages go on to (longer: the profile).
+MAX_NEXT_PATH = 300
+
 
 @dataclass(frozen=True)
 class ServerLimits:

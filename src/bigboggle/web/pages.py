@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
+import anyio.from_thread
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
@@ -18,6 +19,7 @@ from ..rules import PRESETS, SCORING_TABLES, Rules
 from ..services import jobs
 from ..services.daily import check_date, utc_date
 from ..solver import Solution
+from . import auth
 from .plumbing import services
 
 router = APIRouter(include_in_schema=False)
@@ -27,7 +29,12 @@ Name = Annotated[str | None, Query(max_length=40)]
 
 
 def _page(request: Request, template: str, status: int = 200, **context: Any) -> Response:
+    """``template`` rendered with ``context``, the presets, the dictionaries and the viewer
+    (the header shows who is logged in). Called in a worker thread (a sync route, or
+    ``run_in_threadpool``), never on the event loop: the viewer is read from the database."""
     found = services(request)
+    if "viewer" not in context:
+        context["viewer"] = anyio.from_thread.run(auth.viewer, request)
     context.setdefault("presets", PRESETS)
     context.setdefault("dictionaries", found.shelf.names)
     return found.templates.TemplateResponse(request, template, context, status_code=status)

@@ -1,0 +1,308 @@
+"""The account pages in Chromium against a real ``bigboggle serve``: signing up from the header,
+the name in the header, logging out and in, the messages a wrong password, a weak one and a
+throttled log-in bring, the same flows with JavaScript off (plain form posts with a CSRF
+token), no open redirect through ``?next=``, the account page (password change, export,
+delete with its confirm step), axe-core on every account page in both themes at desktop and
+phone width, and a guest's game found on the profile after signing up."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import DESKTOP, PHONE, ROOT
+from live_server import LiveServer
+from test_web_tour import AXE, Tour
+
+pytestmark = pytest.mark.once
+
+WEB = ROOT / "src" / "bigboggle" / "web"
+#: Passwords zxcvbn rates strong enough, and one it refuses.
+GOOD = "violet tractor harbour 92"
+OTHER = "quiet lantern meadow 17"
+WEAK = "password12"
+
+
+def _header(page: Any) -> Any:
+    return page.locator("header.site nav[aria-label='Account']")
+
+
+def _sign_up(page: Any, name: str, password: str = GOOD) -> None:
+    page.fill("#username", name)
+    page.fill("#password", password)
+    page.locator("#submit-button").click()
+
+
+def _log_in(page: Any, name: str, password: str = GOOD) -> None:
+    page.fill("#username", name)
+    page.fill("#password", password)
+    page.locator("#submit-button").click()
+
+
+def test_sign_up_from_the_header_then_log_out_and_back_in(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page(DESKTOP["width"], DESKTOP["height"], name="desktop")
+    page.goto(server.url + "/daily")
+    header = _header(page)
+    expect(header.get_by_role("link", name="Log in")).to_be_visible()
+    expect(page.locator("header.site").get_by_role("link", name="Leaderboard")).to_be_visible()
+    header.get_by_role("link", name="Sign up").click()
+    page.wait_for_url("**/signup?next=%2Fdaily")
+    # The rules are there before anything is typed, and guests are told accounts are optional.
+    expect(page.locator("#password-rules")).to_contain_text("At least 10 characters")
+    expect(page.locator("main")).to_contain_text("You can play without an account")
+    expect(page.locator("#username")).to_have_attribute("autocomplete", "username")
+    expect(page.locator("#password")).to_have_attribute("autocomplete", "new-password")
+
+    # The show-password toggle.
+    page.fill("#password", WEAK)
+    toggle = page.locator("button.show-password")
+    toggle.click()
+    expect(page.locator("#password")).to_have_attribute("type", "text")
+    expect(toggle).to_contain_text("Hide")
+    toggle.click()
+    expect(page.locator("#password")).to_have_attribute("type", "password")
+
+    # A weak password: the server's rule beside the field, which is marked invalid.
+    _sign_up(page, "Wanda Word", WEAK)
+    expect(page.locator("#password-error")).to_contain_text("easy to guess")
+    expect(page.locator("#password")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#submit-button")).to_be_enabled()
+    # A taken name (made through the API): beside the name.
+    status, _ = server.call("POST", "/api/account", {"username": "taken", "password": GOOD})
+    assert status == 201
+    _sign_up(page, "Taken")
+    expect(page.locator("#username-error")).to_contain_text("taken")
+
+    # Signed up: back where the person came from, their name in the header.
+    _sign_up(page, "Wanda Word")
+    page.wait_for_url("**/daily")
+    expect(header.get_by_role("link", name="Wanda Word")).to_have_attribute(
+        "href", "/players/Wanda%20Word"
+    )
+    expect(header.get_by_role("link", name="Log in")).to_have_count(0)
+
+    # The account page: since when, then log out of this browser.
+    header.get_by_role("link", name="Account").click()
+    page.wait_for_url("**/account")
+    expect(page.locator("main")).to_contain_text("Wanda Word")
+    expect(page.locator("main time")).to_be_visible()
+    expect(page.locator("#export-link")).to_have_attribute("href", "/api/me/export")
+    page.locator("#logout-button").click()
+    page.wait_for_url(server.url + "/")
+    expect(header.get_by_role("link", name="Log in")).to_be_visible()
+
+    # A wrong password says so in the live region; the right one logs in (to the profile).
+    header.get_by_role("link", name="Log in").click()
+    expect(page.locator("#password")).to_have_attribute("autocomplete", "current-password")
+    _log_in(page, "wanda word", "not the password 1")
+    expect(page.locator("#form-status")).to_contain_text("wrong user name or password")
+    expect(page.locator("#submit-button")).to_be_enabled()
+    page.get_by_role("link", name="Sign up").last.click()  # the link between the two pages
+    page.wait_for_url("**/signup?next=%2F")
+    page.get_by_role("link", name="Log in").last.click()
+    page.wait_for_url("**/login?next=%2F")
+    _log_in(page, "wanda word")
+    page.wait_for_url(server.url + "/")
+    expect(header.get_by_role("link", name="Wanda Word")).to_be_visible()
+    # A page a member cannot reach without logging in sends a guest to the log-in and back.
+    guest = open_page(DESKTOP["width"], DESKTOP["height"], name="guest")
+    guest.goto(server.url + "/account")
+    guest.wait_for_url("**/login?next=/account")
+
+
+def test_too_many_wrong_passwords_say_when_to_try_again(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    status, _ = server.call("POST", "/api/account", {"username": "throttled", "password": GOOD})
+    assert status == 201
+    page = open_page(PHONE["width"], PHONE["height"], name="phone", has_touch=True)
+    page.goto(server.url + "/login")
+    for _ in range(5):
+        _log_in(page, "throttled", "a wrong guess 123")
+        expect(page.locator("#form-status")).to_contain_text("wrong user name or password")
+        expect(page.locator("#submit-button")).to_be_enabled()
+    _log_in(page, "throttled", "a wrong guess 123")
+    expect(page.locator("#form-status")).to_contain_text(re.compile(r"try again in \d+ minutes"))
+
+
+def test_without_javascript_the_forms_sign_up_log_out_and_log_in(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page(DESKTOP["width"], DESKTOP["height"], name="nojs", java_script_enabled=False)
+    page.goto(server.url + "/signup?next=/rules")
+    expect(page.locator("button.show-password")).to_be_hidden()
+    _sign_up(page, "Norbert", WEAK)
+    # The form again, the rule beside the field, the name kept.
+    expect(page.locator("#password-error")).to_contain_text("easy to guess")
+    expect(page.locator("#username")).to_have_value("Norbert")
+    _sign_up(page, "Norbert")
+    page.wait_for_url("**/rules")
+    header = _header(page)
+    expect(header.get_by_role("link", name="Norbert")).to_be_visible()
+
+    # Change the password (a wrong current one first), then log out.
+    page.goto(server.url + "/account")
+    page.fill("#old-password", "not it at all 5")
+    page.fill("#new-password", OTHER)
+    page.get_by_role("button", name="Change the password").click()
+    expect(page.locator("#old-error")).to_contain_text("wrong")
+    page.fill("#old-password", GOOD)
+    page.fill("#new-password", OTHER)
+    page.get_by_role("button", name="Change the password").click()
+    expect(page.locator("main")).to_contain_text("Your password is changed")
+    page.locator("#logout-button").click()
+    page.wait_for_url(server.url + "/")
+    expect(header.get_by_role("link", name="Log in")).to_be_visible()
+
+    # Log in through the form: a wrong password, then the new one (to the profile).
+    page.goto(server.url + "/login")
+    _log_in(page, "norbert", GOOD)
+    expect(page.locator("#form-status")).to_contain_text("wrong user name or password")
+    _log_in(page, "norbert", OTHER)
+    page.wait_for_url("**/players/Norbert")
+    # A form post without the page's CSRF token is refused.
+    status, body = _post_form(page, "/logout", "csrf=forged")
+    assert status == 403, body
+
+
+def _post_form(page: Any, path: str, body: str) -> tuple[int, str]:
+    answer = page.request.post(
+        page.url.split("/", 3)[0] + "//" + page.url.split("/", 3)[2] + path,
+        data=body,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        max_redirects=0,
+    )
+    return answer.status, answer.text()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_next_never_leads_off_the_site(
+    open_page: Callable[..., Any], server: LiveServer, javascript: bool
+) -> None:
+    name = "Ulla JS" if javascript else "Ulla Plain"
+    status, _ = server.call("POST", "/api/account", {"username": name, "password": GOOD})
+    assert status == 201
+    page = open_page(DESKTOP["width"], DESKTOP["height"], java_script_enabled=javascript)
+    for attempt in (
+        "https://evil.example/",
+        "//evil.example/",
+        "/\\evil.example",
+        "javascript:alert(1)",
+    ):
+        page.context.clear_cookies()
+        page.goto(server.url + "/login?next=" + attempt)
+        _log_in(page, name)
+        page.wait_for_url(re.compile(r"/players/"))
+        assert page.url.startswith(server.url + "/players/"), (attempt, page.url)
+
+
+def test_deleting_an_account_names_what_goes_and_needs_the_password(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page(DESKTOP["width"], DESKTOP["height"])
+    page.goto(server.url + "/signup")
+    _sign_up(page, "Doomed")
+    page.wait_for_url("**/players/Doomed")
+    page.goto(server.url + "/account")
+    # The export downloads everything held, as JSON.
+    with page.expect_download() as download:
+        page.locator("#export-link").click()
+    data = json.loads(Path(download.value.path()).read_text())
+    assert data["account"]["username"] == "Doomed"
+    page.locator("#delete-link").click()
+    page.wait_for_url("**/account/delete")
+    expect(page.locator(".deleted-list")).to_contain_text("every session")
+    expect(page.locator(".deleted-list")).to_contain_text("solo games")
+    page.fill("#delete-password", "not my password 9")
+    page.locator("#delete-button").click()
+    expect(page.locator("#password-error")).to_contain_text("nothing was deleted")
+    page.fill("#delete-password", GOOD)
+    page.locator("#delete-button").click()
+    expect(page.locator("h1")).to_have_text("Your account is deleted")
+    expect(_header(page).get_by_role("link", name="Log in")).to_be_visible()
+    status, _ = server.call("POST", "/api/session", {"username": "Doomed", "password": GOOD})
+    assert status == 401
+
+
+@pytest.fixture
+def axe_tour(open_page: Callable[..., Any]) -> Tour:
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed (run `npm ci` at the repository's root)")
+    return Tour(open_page(DESKTOP["width"], DESKTOP["height"], name="axe"), AXE)
+
+
+def test_the_account_pages_pass_axe_in_both_themes_and_widths(
+    axe_tour: Tour, server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = axe_tour.page
+    for state, path in (("signup", "/signup"), ("login", "/login")):
+        page.goto(server.url + path)
+        expect(page.locator("main h1")).to_be_visible()
+        axe_tour.look(f"account-{state}")
+    # With messages showing: a refused sign-up.
+    page.goto(server.url + "/signup")
+    _sign_up(page, "Axel Axe", WEAK)
+    expect(page.locator("#password-error")).to_be_visible()
+    axe_tour.look("account-signup-refused")
+    _sign_up(page, "Axel Axe")
+    page.wait_for_url("**/players/**")
+    for state, path in (("account", "/account"), ("delete", "/account/delete"), ("home", "/")):
+        page.goto(server.url + path)
+        expect(page.locator("main h1")).to_be_visible()
+        axe_tour.look(f"account-member-{state}")
+    axe_tour.check()
+
+
+@pytest.mark.skipif(
+    not (WEB / "static" / "claim.js").exists() or not (WEB / "player_routes.py").exists(),
+    reason="waits for claim.js (helper history) and the /players pages (helper profiles)",
+)
+def test_a_guest_game_is_on_the_profile_after_signing_up(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page(DESKTOP["width"], DESKTOP["height"])
+    page.goto(server.url + "/play")
+    page.locator("#start-button").click()
+    page.wait_for_url("**/games/*")
+    game_path = page.url.removeprefix(server.url)
+    page.fill("#word", "lines")
+    page.keyboard.press("Enter")
+    expect(page.locator("#verdict")).to_be_visible()
+    page.locator("#end-button").click()
+    expect(page.locator("#score-heading")).to_be_visible(timeout=20_000)
+
+    _header(page).get_by_role("link", name="Sign up").click()
+    _sign_up(page, "Gus Guest")
+    expect(page.locator("#account-done")).to_contain_text(
+        "1 game you played as a guest is now on your profile"
+    )
+    page.locator("#continue-link").click()
+    page.wait_for_url("**" + game_path)
+    page.goto(server.url + "/players/Gus%20Guest")
+    expect(page.locator("main")).to_contain_text("Gus Guest")
+    status, me = _api_me(page)
+    assert status == 200 and me["games"] == 1, me
+
+
+def _api_me(page: Any) -> tuple[int, Any]:
+    answer = page.request.get(page.url.split("/players/")[0] + "/api/me")
+    return answer.status, answer.json()
