@@ -40,7 +40,7 @@ from sqlalchemy.orm import Session
 from ..analysis import Band
 from ..board import Board
 from ..dice import MAX_SEED, new_seed, shake
-from ..dictionary import COMMON_LEVEL, Dictionary
+from ..dictionary import Dictionary
 from ..errors import (
     GameStateError,
     NotFoundError,
@@ -52,13 +52,14 @@ from ..names import clean_name
 from ..round import Round, check_entry
 from ..rules import Rules, check_options
 from ..verdicts import Verdict, WordResult
-from . import jobs
+from . import history, jobs
 from .compute import Runner, run_here
 from .daily import check_date, daily_key, daily_seed, utc_date
 from .keys import holds_key, new_key
+from .members import check_name_free, username_of
 from .shelf import DictionaryShelf
 from .solo_views import LeaderboardEntry, SoloGame, SoloView, Submitted
-from .store import Setting, SoloGameRow, SoloWordRow, Store
+from .store import AccountRow, Setting, SoloGameRow, SoloWordRow, Store
 
 #: Options a solo game may set (teams and crossing off need other players).
 SOLO_OPTIONS = frozenset({"advanced", "min_length", "challenge", "timer", "family"})
@@ -118,8 +119,7 @@ def score_solo_game(
 
 
 def _is_rare(words: Dictionary, word: str) -> bool:
-    level = words.level(word)
-    return level is not None and level > COMMON_LEVEL
+    return history.is_rare(words, word)
 
 
 class SoloGames:
@@ -157,13 +157,23 @@ class SoloGames:
         seed: int | None = None,
         board: str | None = None,
         band: Band | None = None,
-        player: str = "you",
+        player: str | None = "you",
         daily: bool = False,
+        account_id: int | None = None,
     ) -> SoloView:
         """Start a game now: a shake of the preset's dice (``seed``, or a fresh one; the first
         shake inside ``band`` if given), or a given ``board``; or today's daily board.
-        ``player`` is kept in its normal form (:func:`~bigboggle.names.clean_name`)."""
-        player = clean_name(player, "player")
+        ``player`` is kept in its normal form (:func:`~bigboggle.names.clean_name`).
+
+        ``account_id`` is the member playing (``None`` for a guest): the game is theirs, and
+        its play goes into their history when it is scored. A member plays the daily board
+        under their user name, whatever ``player`` says (one name per member on the
+        leaderboard and in the ratings); a practice game under ``player``, their user name if
+        ``None``. A name a member holds is theirs alone (:mod:`~bigboggle.services.members`):
+        anyone else's start under it (a look-alike too) is refused with
+        :class:`~bigboggle.errors.NameTakenError` before any work on the board, and again in
+        the transaction that stores the game."""
+        player = self._player_name(player, daily, account_id)
         now = self.clock()
         if daily:
             if options or seed is not None or board is not None or band is not None:
@@ -172,6 +182,8 @@ class SoloGames:
                 raise RulesError("the daily board uses the preset's own dictionary")
         ruleset = self.rules_for(rules, options)
         words = self.shelf.get(dictionary or ruleset.dictionary)
+        with self.store.session() as session:
+            check_name_free(session, player, account_id)  # before any work on the board
         date = slot = None
         if daily:
             date = utc_date(now)
@@ -198,6 +210,7 @@ class SoloGames:
             player=player,
             daily_date=date,
             daily_key=slot,
+            account_id=account_id,
             started_at=now,
             deadline=now + ruleset.timer,
             word_count=0,
@@ -206,10 +219,22 @@ class SoloGames:
         )
         try:
             with self.store.session() as session:
+                check_name_free(session, player, account_id)  # a member signed up meanwhile
                 session.add(row)
         except IntegrityError:  # the same slot taken meanwhile, by a start that raced this one
             raise _played_already(player, ruleset, date) from None
         return SoloView(_game_of(row), ruleset, now, owner=True, key=key)
+
+    def _player_name(self, player: str | None, daily: bool, account_id: int | None) -> str:
+        """The name a game is played under: a member's user name on the daily board (and
+        when no name is given), else ``player`` in its normal form (``"you"`` if none)."""
+        if account_id is not None and (daily or player is None):
+            with self.store.session() as session:
+                username = username_of(session, account_id)
+            if username is None:
+                raise NotFoundError("that member's account no longer exists")
+            return username
+        return clean_name("you" if player is None else player, "player")
 
     def _deal(
         self,
@@ -383,8 +408,9 @@ class SoloGames:
         Rules.preset(rules)
         check_date(date)
         with self.store.session() as session:
-            rows = session.scalars(
-                select(SoloGameRow)
+            rows = session.execute(
+                select(SoloGameRow, AccountRow.username)
+                .outerjoin(AccountRow, AccountRow.id == SoloGameRow.account_id)
                 .where(
                     SoloGameRow.daily_date == date,
                     SoloGameRow.rules == rules,
@@ -396,9 +422,14 @@ class SoloGames:
             ).all()
             return [
                 LeaderboardEntry(
-                    row.player, row.score or 0, row.max_score or 0, row.id, row.ended_at or 0.0
+                    row.player,
+                    row.score or 0,
+                    row.max_score or 0,
+                    row.id,
+                    row.ended_at or 0.0,
+                    member=username,
                 )
-                for row in rows
+                for row, username in rows
             ]
 
     def recent(self, limit: int = 20) -> list[SoloGame]:
@@ -588,7 +619,28 @@ class SoloGames:
             if locked.result is None:
                 locked.result = results
                 locked.score, locked.max_score = results["score"], results["max_score"]
+                record_solo_play(session, locked)
         return self._load(row.id)
+
+
+def record_solo_play(session: Session, row: SoloGameRow) -> bool:
+    """Write the play of a scored game into its member's history (in ``session``, the
+    transaction that stores its results or makes it a member's): a ``daily`` play for the
+    daily board, ``solo`` otherwise. Nothing for a guest's game or one not scored yet; once
+    only (:func:`~bigboggle.services.history.record_play`)."""
+    if row.account_id is None or row.result is None:
+        return False
+    return history.record_facts(
+        session,
+        account_id=row.account_id,
+        kind="daily" if row.daily_date is not None else "solo",
+        rules=row.rules,
+        family=history.family_of_board(row.board),
+        ref=row.id,
+        played_at=row.ended_at if row.ended_at is not None else row.deadline,
+        daily_date=row.daily_date,
+        facts=history.facts_of_solo(row.result),
+    )
 
 
 def _game_of(row: SoloGameRow) -> SoloGame:

@@ -168,12 +168,19 @@ class LeaderboardEntry:
     max_score: int
     game_id: str
     ended_at: float
+    #: The user name of the member whose game it is (``None``: a guest's), so a guest's name
+    #: is never mistaken for a member's: the JSON says ``"member": true`` and ``"username"``.
+    member: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "player": self.player,
             "score": self.score,
             "max_score": self.max_score,
             "game": self.game_id,
             "ended_at": self.ended_at,
         }
+        if self.member is not None:
+            data["member"] = True
+            data["username"] = self.member
+        return data

@@ -13,7 +13,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from ...errors import NotFoundError, quoted
-from ..store import RoomPlayerRow, RoomRoundRow, RoomRow
+from ..store import AccountRow, RoomPlayerRow, RoomRoundRow, RoomRow
 
 
 def lock_room(session: Session, code: str) -> RoomRow:
@@ -65,6 +65,19 @@ def seat_accounts(session: Session, code: str) -> dict[str, int | None]:
         for name, account_id in session.execute(
             select(RoomPlayerRow.name, RoomPlayerRow.account_id)
             .where(RoomPlayerRow.room == code)
+            .order_by(RoomPlayerRow.id)
+        )
+    }
+
+
+def seat_members(session: Session, code: str) -> dict[str, str]:
+    """The room's seated players whose seat is a member's: seat name -> user name."""
+    return {
+        name: username
+        for name, username in session.execute(
+            select(RoomPlayerRow.name, AccountRow.username)
+            .join(AccountRow, AccountRow.id == RoomPlayerRow.account_id)
+            .where(RoomPlayerRow.room == code, RoomPlayerRow.kicked_at.is_(None))
             .order_by(RoomPlayerRow.id)
         )
     }

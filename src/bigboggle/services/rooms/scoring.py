@@ -17,14 +17,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session
 
 from ...errors import BoardError, BudgetExceededError, BusyError, RoundInputError, RulesError
 from ...rules import Rules
 from ...scoring import score_round
-from .. import jobs
+from .. import history, jobs
 from ..compute import Runner
 from ..shelf import DictionaryShelf
-from ..store import RoomRoundRow, RoomRow, RoomWordRow, Store
+from ..store import RoomPlayerRow, RoomRoundRow, RoomRow, RoomWordRow, Store
 from .queries import (
     bump,
     current_round,
@@ -65,6 +66,46 @@ def score_room_round(
         board, lists, rules, jobs.words(spec, dictionary), teams=teams, min_length=min_length
     )
     return {"round": result.to_json(), "tally": tally_of(result)}
+
+
+def record_round_plays(
+    session: Session, played: RoomRoundRow, common: Callable[[str], bool]
+) -> int:
+    """Write a ``room`` play into the history of each member seated in ``played`` (a round
+    with its result) who played it, in ``session`` (the transaction that stores the result,
+    or that makes a seat a member's); ``common`` says which missed words are worth learning.
+    Once per member and round (:func:`~bigboggle.services.history.record_play`); returns how
+    many were new. A round that could not be scored records nothing."""
+    result = played.result
+    if result is None or "round" not in result:
+        return 0
+    players = set(result["round"].get("players", {}))
+    seats = session.execute(
+        select(RoomPlayerRow.name, RoomPlayerRow.account_id).where(
+            RoomPlayerRow.room == played.room, RoomPlayerRow.account_id.is_not(None)
+        )
+    ).all()
+    family = history.family_of_board(played.board)
+    rules = str(played.settings.get("rules", "big"))
+    recorded = 0
+    for name, account_id in seats:
+        if name not in players or account_id is None:
+            continue
+        facts = history.facts_of_room_round(result, name, common)
+        if facts is None:
+            continue
+        recorded += history.record_facts(
+            session,
+            account_id=account_id,
+            kind="room",
+            rules=rules,
+            family=family,
+            ref=f"{played.room}/{played.number}",
+            played_at=played.ended_at if played.ended_at is not None else played.deadline,
+            daily_date=None,
+            facts=facts,
+        )
+    return recorded
 
 
 def unscored_marker(error: Exception) -> dict[str, Any]:
@@ -235,14 +276,23 @@ class RoundEnds:
         the round, as everywhere (the other order could deadlock with :meth:`Rooms.end_game`)."""
         with self.store.session() as session:
             code = session.scalar(select(RoomRoundRow.room).where(RoomRoundRow.id == round_id))
+            members = session.scalar(
+                select(RoomPlayerRow.id)
+                .where(RoomPlayerRow.room == code, RoomPlayerRow.account_id.is_not(None))
+                .limit(1)
+            )
         if code is None:
             return False
+        # The word list (for which missed words are worth learning) is fetched before the
+        # room is locked: fetching it may load it.
+        common = self._common_words(round_id) if members is not None else None
         with self.store.write_session() as session:
             room = lock_room(session, code)
             locked = lock_round(session, round_id)
             if locked is None or locked.result is not None:
                 return False
             locked.result = stored
+            record_round_plays(session, locked, common or (lambda word: False))
             if room.standings is not None and "tally" in stored:
                 standings = Standings.from_json(room.standings)
                 standings.add(stored["tally"])
@@ -274,6 +324,21 @@ class RoundEnds:
                 event = replace(event, over=over, totals=totals.ordered_totals())
         self.publish(event)
         return True
+
+    def _common_words(self, round_id: int) -> Callable[[str], bool] | None:
+        """Which missed words of round ``round_id`` a member's summary counts (its word
+        list's common ones); ``None`` if its word list cannot be had now."""
+        with self.store.session() as session:
+            played = session.get(RoomRoundRow, round_id)
+            if played is None:
+                return None
+            settings = played_settings(played)
+        try:
+            words = self.shelf.get(RoomSettings.from_json(settings).dictionary_name)
+        except Exception:  # a word list gone: the plays are kept, without missed words
+            log.warning("no word list for the missed words of round id %d", round_id)
+            return None
+        return history.worth_learning(words)
 
     def publish(self, event: RoomRoundScored) -> None:
         """Tell each of :attr:`on_round_scored` about ``event``; one that raises is logged

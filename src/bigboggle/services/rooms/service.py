@@ -41,6 +41,7 @@ from ...round_setup import check_setup
 from ...verdicts import Verdict, WordResult
 from ..compute import Runner, run_here
 from ..keys import key_hash
+from ..members import check_name_free
 from ..shelf import DictionaryShelf
 from ..store import RoomPlayerRow, RoomRoundRow, RoomRow, RoomWordRow, Store
 from .codes import new_code, new_token, normal_code
@@ -52,6 +53,7 @@ from .queries import (
     lock_round,
     played_settings,
     round_players,
+    seat_members,
     seat_presence,
     seated_players,
 )
@@ -125,9 +127,14 @@ class Rooms:
 
     # -- seats -------------------------------------------------------------------------------
 
-    def create(self, host: str, settings: Mapping[str, Any] | None = None) -> tuple[str, str]:
+    def create(
+        self, host: str, settings: Mapping[str, Any] | None = None, account_id: int | None = None
+    ) -> tuple[str, str]:
         """A new room hosted by ``host`` (seated at once): its code and the host's token.
-        Handicaps and teams may name the host only (nobody else is seated yet)."""
+        Handicaps and teams may name the host only (nobody else is seated yet). ``account_id``
+        is the member hosting (``None``: a guest): the seat is theirs, and its rounds go into
+        their history. A name another member holds is refused (:class:`NameTakenError`, see
+        :mod:`~bigboggle.services.members`), in the transaction that seats the host."""
         host = clean_name(host, "name")
         parsed = RoomSettings.from_json(settings or {})
         self.shelf.get(parsed.dictionary_name)
@@ -136,6 +143,7 @@ class Rooms:
             parsed_here = parsed.for_seated([host], "the new room")
             now = self.clock()
             with self.store.write_session() as session:
+                check_name_free(session, host, account_id)
                 if session.get(RoomRow, code) is not None:  # pragma: no cover - 43 bits
                     continue
                 session.add(
@@ -151,15 +159,19 @@ class Rooms:
                     )
                 )
                 session.flush()
-                return code, self._seat(session, code, host)
+                return code, self._seat(session, code, host, account_id)
         raise GameStateError("could not find a free room code; try again")  # pragma: no cover
 
-    def join(self, code: str, name: str) -> tuple[Seat, str]:
+    def join(self, code: str, name: str, account_id: int | None = None) -> tuple[Seat, str]:
         """Seat ``name`` in room ``code``: the seat (the name in its normal form) and the
         player's private resume token. Names are unique in a room ignoring case, width and
         look-alike letters (:func:`bigboggle.names.name_key`), removed players' names too. In
         team play the newcomer joins the team with the fewest members (the first such), so a
-        round can start without the host placing them: the settings everyone sees say so."""
+        round can start without the host placing them: the settings everyone sees say so.
+
+        ``account_id`` is the member joining (``None``: a guest): the seat is theirs. A member
+        may sit under any free name, but a name a member holds is that member's alone
+        (:class:`NameTakenError` for anyone else, checked in the transaction that seats)."""
         name = clean_name(name, "name")
         code = self._room(code).code
         taken = RoundInputError(f"name {quoted(name)} is taken in room {code}; choose another")
@@ -171,22 +183,33 @@ class Rooms:
                     raise GameStateError(f"the game in room {code} is over")
                 settings = RoomSettings.from_json(room.settings)
                 seated = session.execute(
-                    select(RoomPlayerRow.name, RoomPlayerRow.kicked_at).where(
-                        RoomPlayerRow.room == code
-                    )
+                    select(
+                        RoomPlayerRow.name, RoomPlayerRow.kicked_at, RoomPlayerRow.account_id
+                    ).where(RoomPlayerRow.room == code)
                 ).all()
-                if name_key(name) in {name_key(other) for other, _ in seated}:
+                if name_key(name) in {name_key(other) for other, _, _ in seated}:
                     raise taken
-                if sum(1 for _, kicked in seated if kicked is None) >= settings.max_players:
+                check_name_free(session, name, account_id)
+                mine = [
+                    other
+                    for other, _, held in seated
+                    if account_id is not None and held == account_id
+                ]
+                if mine:  # one seat per member and room (a game's ranking counts each once)
+                    raise GameStateError(
+                        f"you already have a seat in room {code} (as {mine[0]}); "
+                        "go back to it from the browser that took it"
+                    )
+                if sum(1 for _, kicked, _ in seated if kicked is None) >= settings.max_players:
                     raise RoomFullError(f"room {code} is full ({settings.max_players} players)")
                 room.active_at = self.clock()
                 if settings.teams is not None:  # team play: nobody may be on no team
                     room.settings = settings.with_latecomer(name).to_json()
-                return Seat(code, name), self._seat(session, code, name)
+                return Seat(code, name), self._seat(session, code, name, account_id)
         except IntegrityError:
             raise taken from None
 
-    def _seat(self, session: Session, code: str, name: str) -> str:
+    def _seat(self, session: Session, code: str, name: str, account_id: int | None) -> str:
         token = new_token()
         session.add(
             RoomPlayerRow(
@@ -195,6 +218,7 @@ class Rooms:
                 token_hash=key_hash(token),
                 joined_at=self.clock(),
                 sockets=0,
+                account_id=account_id,
             )
         )
         bump(session, code)
@@ -639,6 +663,7 @@ class Rooms:
             current = current_round(session, seat.room)
             last = last_scored(session, seat.room)
             presence = seat_presence(session, seat.room)
+            members = seat_members(session, seat.room)
         if last is not None and last.number < standings.first_round:
             last = None  # a round of the game before a rematch
         playing = None
@@ -674,6 +699,7 @@ class Rooms:
             places=standings.places(),
             presence=presence,
             first_round=standings.first_round,
+            members=members,
         )
 
     def public(self, code: str) -> RoomPublicView:
@@ -681,12 +707,16 @@ class Rooms:
         after the room is closed too)."""
         room = self._room(code)
         standings = self.ends.standings_of(room)
+        with self.store.session() as session:
+            players = seated_players(session, room.code)
+            members = seat_members(session, room.code)
         return RoomPublicView(
             room=room.code,
             host=room.host,
             seq=room.seq,
             settings=room.settings,
-            players=tuple(self.players(room.code)),
+            players=tuple(players),
+            members=members,
             rounds_played=standings.rounds,
             totals=standings.ordered_totals(),
             over=room.over,

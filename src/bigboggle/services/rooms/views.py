@@ -131,6 +131,9 @@ class RoomView:
     #: The number of the current game's first round: a rematch starts a new game, and the
     #: rounds before this one (still readable by number) are the earlier games'.
     first_round: int = 1
+    #: Seated players whose seat is a member's: seat name -> the member's user name (a
+    #: member may sit under another name), so a guest is never mistaken for a member.
+    members: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -152,6 +155,7 @@ class RoomView:
             "places": dict(self.places),
             "presence": dict(self.presence),
             "first_round": self.first_round,
+            "members": dict(self.members),
         }
 
 
@@ -173,6 +177,8 @@ class RoomPublicView:
     closed: bool
     #: As :attr:`RoomView.first_round`: where the current game's rounds begin.
     first_round: int = 1
+    #: As :attr:`RoomView.members`.
+    members: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -187,4 +193,5 @@ class RoomPublicView:
             "winner": self.winner,
             "closed": self.closed,
             "first_round": self.first_round,
+            "members": dict(self.members),
         }
