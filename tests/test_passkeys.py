@@ -1,0 +1,633 @@
+"""Passkeys (WebAuthn) as the service does them, with real ceremonies: the authenticator's side
+is made here in Python (an EC P-256 key, authenticator data, ``clientDataJSON`` and a "none"
+attestation object in CBOR, an ECDSA signature over them), so registration, log-in and every
+refusal run through py_webauthn's own checks without a browser."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+import cbor2
+import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from sqlalchemy import func, select, update
+
+from bigboggle.errors import (
+    AccountError,
+    GameStateError,
+    NotFoundError,
+    NotLoggedInError,
+)
+from bigboggle.limits import (
+    MAX_CREDENTIAL_ID,
+    MAX_PASSKEY_LABEL,
+    MAX_PASSKEYS,
+    PASSKEY_BODY_BYTES,
+    PASSKEY_CHALLENGE_SECONDS,
+    PASSKEY_CHALLENGES,
+    PASSKEY_CHALLENGES_PER_MEMBER,
+)
+from bigboggle.services.accounts import Accounts, Member
+from bigboggle.services.passkeys import Ceremony, Passkeys, RelyingParty
+from bigboggle.services.passwords import cheap_hasher
+from bigboggle.services.store import AccountRow, AuthChallengeRow, PasskeyRow, Store
+
+pytestmark = pytest.mark.once
+
+ORIGIN = "http://localhost:8123"
+PARTY = RelyingParty.from_origin(ORIGIN)
+PASSWORD = "correct horse battery"
+
+
+def b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+@dataclass
+class SoftAuthenticator:
+    """A passkey authenticator in software: one EC P-256 credential per registration, its
+    counter, and the answers a browser would send (``PublicKeyCredential.toJSON()``)."""
+
+    counting: bool = True
+    key: ec.EllipticCurvePrivateKey = field(
+        default_factory=lambda: ec.generate_private_key(ec.SECP256R1())
+    )
+    credential_id: bytes = field(default_factory=lambda: secrets.token_bytes(16))
+    counter: int = 0
+    user_handle: bytes = b""
+
+    def cose_key(self) -> bytes:
+        numbers = self.key.public_key().public_numbers()
+        return cbor2.dumps(
+            {
+                1: 2,
+                3: -7,
+                -1: 1,
+                -2: numbers.x.to_bytes(32, "big"),
+                -3: numbers.y.to_bytes(32, "big"),
+            }
+        )
+
+    def _auth_data(self, rp_id: str, flags: int, attested: bytes = b"") -> bytes:
+        if self.counting:
+            self.counter += 1
+        rp_hash = hashlib.sha256(rp_id.encode()).digest()
+        return rp_hash + bytes([flags]) + struct.pack(">I", self.counter) + attested
+
+    @staticmethod
+    def client_data(kind: str, challenge: str, origin: str, **extra: Any) -> bytes:
+        return json.dumps(
+            {"type": kind, "challenge": challenge, "origin": origin, "crossOrigin": False, **extra}
+        ).encode()
+
+    def create(
+        self, options: Ceremony, *, origin: str = ORIGIN, rp_id: str | None = None, **extra: Any
+    ) -> dict[str, Any]:
+        """What ``navigator.credentials.create()`` answers for ``options``."""
+        public = options.public_key
+        self.user_handle = unb64(public["user"]["id"])
+        attested = (
+            bytes(16)
+            + struct.pack(">H", len(self.credential_id))
+            + self.credential_id
+            + self.cose_key()
+        )
+        auth_data = self._auth_data(rp_id or public["rp"]["id"], 0x45, attested)
+        attestation = cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth_data})
+        client = self.client_data("webauthn.create", public["challenge"], origin, **extra)
+        return {
+            "id": b64(self.credential_id),
+            "rawId": b64(self.credential_id),
+            "type": "public-key",
+            "response": {
+                "clientDataJSON": b64(client),
+                "attestationObject": b64(attestation),
+                "transports": ["internal", "hybrid"],
+            },
+            "authenticatorAttachment": "platform",
+            "clientExtensionResults": {},
+        }
+
+    def get(
+        self,
+        options: Ceremony,
+        *,
+        origin: str = ORIGIN,
+        rp_id: str | None = None,
+        challenge: str | None = None,
+    ) -> dict[str, Any]:
+        """What ``navigator.credentials.get()`` answers for ``options``."""
+        public = options.public_key
+        auth_data = self._auth_data(rp_id or public["rpId"], 0x05)
+        client = self.client_data("webauthn.get", challenge or public["challenge"], origin)
+        signed = auth_data + hashlib.sha256(client).digest()
+        signature = self.key.sign(signed, ec.ECDSA(hashes.SHA256()))
+        return {
+            "id": b64(self.credential_id),
+            "rawId": b64(self.credential_id),
+            "type": "public-key",
+            "response": {
+                "clientDataJSON": b64(client),
+                "authenticatorData": b64(auth_data),
+                "signature": b64(signature),
+                "userHandle": b64(self.user_handle),
+            },
+            "authenticatorAttachment": "platform",
+            "clientExtensionResults": {},
+        }
+
+
+@pytest.fixture
+def store(db_url: str) -> Any:
+    opened = Store(db_url)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def accounts(store: Store, clock: Any) -> Accounts:
+    return Accounts(store, clock, hasher=cheap_hasher())
+
+
+@pytest.fixture
+def passkeys(store: Store, clock: Any, accounts: Accounts) -> Passkeys:
+    return Passkeys(store, clock, accounts)
+
+
+def member(accounts: Accounts, name: str = "ann") -> Member:
+    return accounts.sign_up(name, PASSWORD).member
+
+
+def registered(passkeys: Passkeys, who: Member, label: str = "phone") -> SoftAuthenticator:
+    device = SoftAuthenticator()
+    options = passkeys.registration_options(who, PARTY)
+    passkeys.register(who, PARTY, options.id, device.create(options), label)
+    return device
+
+
+# -- registration -------------------------------------------------------------------------------
+
+
+def test_registration_options_name_the_site_and_an_opaque_user(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    ann = member(accounts)
+    options = passkeys.registration_options(ann, PARTY).to_json()
+    public = options["publicKey"]
+    assert public["rp"] == {"name": "bigboggle", "id": "localhost"}
+    assert public["user"]["name"] == "ann"
+    handle = unb64(public["user"]["id"])
+    assert len(handle) == 32
+    assert str(ann.id).encode() not in handle
+    assert handle == passkeys.user_handle(ann.id)  # stable for the account
+    assert passkeys.user_handle(ann.id + 1) != handle
+    assert public["attestation"] == "none"
+    assert public["authenticatorSelection"]["residentKey"] == "required"
+    assert public["authenticatorSelection"]["userVerification"] == "preferred"
+    assert public["excludeCredentials"] == []
+    assert len(unb64(public["challenge"])) == 32
+    assert isinstance(options["ceremony"], str)
+
+
+def test_a_registered_passkey_is_listed_and_excluded_next_time(
+    passkeys: Passkeys, accounts: Accounts, clock: Any
+) -> None:
+    ann = member(accounts)
+    device = registered(passkeys, ann, "  my   phone ")
+    [shown] = passkeys.list(ann)
+    assert shown.to_json() == {
+        "id": shown.id,
+        "label": "my phone",
+        "created_at": clock.now,
+        "last_used": None,
+        "transports": ["internal", "hybrid"],
+    }
+    again = passkeys.registration_options(ann, PARTY).public_key
+    assert again["excludeCredentials"] == [
+        {
+            "id": b64(device.credential_id),
+            "type": "public-key",
+            "transports": ["internal", "hybrid"],
+        }
+    ]
+    assert passkeys.list(member(accounts, "bob")) == []
+
+
+def test_a_blank_label_is_passkey_and_a_long_one_is_refused(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    ann = member(accounts)
+    registered(passkeys, ann, "")
+    assert [p.label for p in passkeys.list(ann)] == ["passkey"]
+    options = passkeys.registration_options(ann, PARTY)
+    with pytest.raises(AccountError, match=f"longer than {MAX_PASSKEY_LABEL}"):
+        passkeys.register(ann, PARTY, options.id, SoftAuthenticator().create(options), "x" * 81)
+    with pytest.raises(AccountError, match="label"):
+        passkeys.register(ann, PARTY, options.id, SoftAuthenticator().create(options), "a\u202eb")
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"origin": "http://evil.example:8123"}, "origin"),
+        ({"origin": "https://localhost:8123"}, "origin"),
+        ({"rp_id": "evil.example"}, "RP ID"),
+    ],
+)
+def test_registration_for_another_origin_or_rp_id_is_refused(
+    passkeys: Passkeys, accounts: Accounts, changes: dict[str, str], message: str
+) -> None:
+    ann = member(accounts)
+    options = passkeys.registration_options(ann, PARTY)
+    answer = SoftAuthenticator().create(options, **changes)
+    with pytest.raises(AccountError, match=message):
+        passkeys.register(ann, PARTY, options.id, answer, "phone")
+    assert passkeys.list(ann) == []
+
+
+def test_a_registration_made_in_another_sites_frame_is_refused(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    ann = member(accounts)
+    options = passkeys.registration_options(ann, PARTY)
+    answer = SoftAuthenticator().create(options)
+    client = json.loads(unb64(answer["response"]["clientDataJSON"]))
+    answer["response"]["clientDataJSON"] = b64(json.dumps({**client, "crossOrigin": True}).encode())
+    with pytest.raises(AccountError, match="frame"):
+        passkeys.register(ann, PARTY, options.id, answer, "phone")
+
+
+def test_a_registration_ceremony_is_used_once_and_only_by_its_member(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    ann, bob = member(accounts), member(accounts, "bob")
+    options = passkeys.registration_options(ann, PARTY)
+    with pytest.raises(AccountError, match="unknown or was used"):
+        passkeys.register(bob, PARTY, options.id, SoftAuthenticator().create(options), "x")
+    passkeys.register(ann, PARTY, options.id, SoftAuthenticator().create(options), "one")
+    with pytest.raises(AccountError, match="unknown or was used"):
+        passkeys.register(ann, PARTY, options.id, SoftAuthenticator().create(options), "two")
+    assert [p.label for p in passkeys.list(ann)] == ["one"]
+
+
+def test_an_expired_registration_ceremony_is_refused(
+    passkeys: Passkeys, accounts: Accounts, clock: Any
+) -> None:
+    ann = member(accounts)
+    options = passkeys.registration_options(ann, PARTY)
+    clock.advance(PASSKEY_CHALLENGE_SECONDS + 1)
+    with pytest.raises(AccountError, match="expired"):
+        passkeys.register(ann, PARTY, options.id, SoftAuthenticator().create(options), "x")
+
+
+def test_one_passkey_cannot_be_registered_twice(passkeys: Passkeys, accounts: Accounts) -> None:
+    ann, bob = member(accounts), member(accounts, "bob")
+    device = registered(passkeys, ann)
+    options = passkeys.registration_options(bob, PARTY)
+    with pytest.raises(GameStateError, match="registered here already"):
+        passkeys.register(bob, PARTY, options.id, device.create(options), "stolen")
+
+
+def test_a_member_has_at_most_max_passkeys(passkeys: Passkeys, accounts: Accounts) -> None:
+    ann = member(accounts)
+    for number in range(MAX_PASSKEYS):
+        registered(passkeys, ann, f"key {number}")
+    with pytest.raises(GameStateError, match="the most one account may have"):
+        passkeys.registration_options(ann, PARTY)
+
+
+# -- log-in -------------------------------------------------------------------------------------
+
+
+def test_a_passkey_logs_its_member_in_without_a_name(
+    passkeys: Passkeys, accounts: Accounts, clock: Any
+) -> None:
+    ann = member(accounts)
+    device = registered(passkeys, ann)
+    options = passkeys.login_options(PARTY)
+    assert options.public_key["rpId"] == "localhost"
+    assert options.public_key["allowCredentials"] == []
+    assert options.public_key["userVerification"] == "preferred"
+    clock.advance(10)
+    new = passkeys.log_in(PARTY, options.id, device.get(options))
+    assert new.member.id == ann.id
+    assert accounts.member(new.token) == Member(ann.id, "ann", "passkey")
+    [shown] = passkeys.list(ann)
+    assert shown.last_used == clock.now
+    with passkeys._store.session() as session:
+        assert session.scalar(select(PasskeyRow.sign_count)) == device.counter == 2
+
+
+def test_options_for_a_name_allow_that_members_passkeys_only(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    ann, bob = member(accounts), member(accounts, "bob")
+    device = registered(passkeys, ann)
+    bobs = registered(passkeys, bob)
+    options = passkeys.login_options(PARTY, "ANN")
+    assert [c["id"] for c in options.public_key["allowCredentials"]] == [b64(device.credential_id)]
+    with pytest.raises(NotLoggedInError, match="not one of that member's"):
+        passkeys.log_in(PARTY, options.id, bobs.get(options))
+    # A name no member holds answers as no name does: nobody learns who is a member.
+    unknown = passkeys.login_options(PARTY, "nobody")
+    assert unknown.public_key["allowCredentials"] == []
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"origin": "http://evil.example:8123"}, "origin"),
+        ({"origin": "http://localhost:9999"}, "origin"),
+        ({"rp_id": "evil.example"}, "RP ID"),
+    ],
+)
+def test_an_assertion_for_another_origin_or_rp_id_is_refused(
+    passkeys: Passkeys, accounts: Accounts, changes: dict[str, str], message: str
+) -> None:
+    device = registered(passkeys, member(accounts))
+    options = passkeys.login_options(PARTY)
+    with pytest.raises(NotLoggedInError, match=message):
+        passkeys.log_in(PARTY, options.id, device.get(options, **changes))
+
+
+def test_a_hostile_host_cannot_make_another_origin_expected(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    # The web makes the party from the Host header when no public origin is set: an attacker's
+    # Host names the attacker's site, and a passkey signs only for the site it was made on.
+    device = registered(passkeys, member(accounts))
+    hostile = RelyingParty.from_origin("http://evil.example:8123")
+    # The member's browser on the real site signs the real origin: it does not match.
+    options = passkeys.login_options(hostile)
+    with pytest.raises(NotLoggedInError, match="origin"):
+        passkeys.log_in(hostile, options.id, device.get(options, rp_id="localhost"))
+    # Client data naming the attacker's origin: the authenticator still signs for localhost.
+    options = passkeys.login_options(hostile)
+    answer = device.get(options, origin=hostile.origin, rp_id="localhost")
+    with pytest.raises(NotLoggedInError, match="RP ID"):
+        passkeys.log_in(hostile, options.id, answer)
+
+
+def test_a_replayed_assertion_and_challenge_are_refused(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    device = registered(passkeys, member(accounts))
+    options = passkeys.login_options(PARTY)
+    answer = device.get(options)
+    passkeys.log_in(PARTY, options.id, answer)
+    with pytest.raises(NotLoggedInError, match="unknown or was used"):
+        passkeys.log_in(PARTY, options.id, answer)
+    with pytest.raises(NotLoggedInError, match="unknown or was used"):
+        passkeys.log_in(PARTY, options.id, device.get(options))
+    # An old answer under a fresh ceremony: its challenge is not the fresh one.
+    fresh = passkeys.login_options(PARTY)
+    with pytest.raises(NotLoggedInError, match="challenge"):
+        passkeys.log_in(
+            PARTY, fresh.id, device.get(fresh, challenge=options.public_key["challenge"])
+        )
+
+
+def test_an_expired_login_ceremony_is_refused(
+    passkeys: Passkeys, accounts: Accounts, clock: Any
+) -> None:
+    device = registered(passkeys, member(accounts))
+    options = passkeys.login_options(PARTY)
+    clock.advance(PASSKEY_CHALLENGE_SECONDS + 1)
+    with pytest.raises(NotLoggedInError, match="expired"):
+        passkeys.log_in(PARTY, options.id, device.get(options))
+
+
+def test_a_signature_counter_that_goes_back_is_refused_as_a_clone(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    device = registered(passkeys, member(accounts))
+    options = passkeys.login_options(PARTY)
+    passkeys.log_in(PARTY, options.id, device.get(options))
+    clone = SoftAuthenticator(key=device.key, credential_id=device.credential_id, counter=0)
+    clone.user_handle = device.user_handle
+    options = passkeys.login_options(PARTY)
+    with pytest.raises(NotLoggedInError, match=r"counter did not go up \(1 after 2\)"):
+        passkeys.log_in(PARTY, options.id, clone.get(options))
+    # The real one, counting on, still logs in.
+    options = passkeys.login_options(PARTY)
+    assert passkeys.log_in(PARTY, options.id, device.get(options)).member.username == "ann"
+
+
+def test_an_authenticator_that_does_not_count_logs_in_each_time(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    ann = member(accounts)
+    device = SoftAuthenticator(counting=False)
+    options = passkeys.registration_options(ann, PARTY)
+    passkeys.register(ann, PARTY, options.id, device.create(options), "synced")
+    for _ in range(2):
+        options = passkeys.login_options(PARTY)
+        assert passkeys.log_in(PARTY, options.id, device.get(options)).member.id == ann.id
+
+
+def test_a_forged_signature_or_another_key_is_refused(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    device = registered(passkeys, member(accounts))
+    impostor = SoftAuthenticator(credential_id=device.credential_id, counter=5)
+    impostor.user_handle = device.user_handle
+    options = passkeys.login_options(PARTY)
+    with pytest.raises(NotLoggedInError, match="signature"):
+        passkeys.log_in(PARTY, options.id, impostor.get(options))
+
+
+def test_an_unknown_or_removed_passkey_does_not_log_in(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    ann = member(accounts)
+    device = registered(passkeys, ann)
+    [shown] = passkeys.list(ann)
+    passkeys.remove(ann, shown.id)
+    options = passkeys.login_options(PARTY)
+    with pytest.raises(NotLoggedInError, match="not registered here"):
+        passkeys.log_in(PARTY, options.id, device.get(options))
+
+
+def test_a_user_handle_of_another_account_is_refused(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    device = registered(passkeys, member(accounts))
+    device.user_handle = passkeys.user_handle(999)
+    options = passkeys.login_options(PARTY)
+    with pytest.raises(NotLoggedInError, match="does not match"):
+        passkeys.log_in(PARTY, options.id, device.get(options))
+
+
+# -- removing -----------------------------------------------------------------------------------
+
+
+def test_only_ones_own_passkey_can_be_removed(passkeys: Passkeys, accounts: Accounts) -> None:
+    ann, bob = member(accounts), member(accounts, "bob")
+    registered(passkeys, ann)
+    [anns] = passkeys.list(ann)
+    with pytest.raises(NotFoundError, match=f"no passkey {anns.id}"):
+        passkeys.remove(bob, anns.id)
+    with pytest.raises(NotFoundError):
+        passkeys.remove(ann, anns.id + 100)
+    assert passkeys.list(ann) == [anns]
+    with pytest.raises(AccountError, match="a number"):
+        passkeys.remove(ann, "1")  # type: ignore[arg-type]
+    passkeys.remove(ann, anns.id)
+    assert passkeys.list(ann) == []
+
+
+def test_a_member_without_a_password_keeps_their_last_passkey(
+    passkeys: Passkeys, accounts: Accounts, store: Store
+) -> None:
+    ann = member(accounts)
+    registered(passkeys, ann, "one")
+    registered(passkeys, ann, "two")
+    with store.session() as session:
+        session.execute(update(AccountRow).values(password_hash=None))
+    first, second = passkeys.list(ann)
+    passkeys.remove(ann, first.id)
+    with pytest.raises(GameStateError, match="only way to log in"):
+        passkeys.remove(ann, second.id)
+    assert passkeys.list(ann) == [second]
+
+
+# -- bounds -------------------------------------------------------------------------------------
+
+
+def challenges(store: Store, **where: Any) -> int:
+    with store.session() as session:
+        query = select(func.count()).select_from(AuthChallengeRow).filter_by(**where)
+        return session.scalar(query) or 0
+
+
+def test_a_member_has_a_bounded_number_of_ceremonies_under_way(
+    passkeys: Passkeys, accounts: Accounts, store: Store, clock: Any
+) -> None:
+    ann = member(accounts)
+    first = passkeys.registration_options(ann, PARTY)
+    for _ in range(PASSKEY_CHALLENGES_PER_MEMBER + 3):
+        clock.advance(1)
+        last = passkeys.registration_options(ann, PARTY)
+    assert challenges(store, account_id=ann.id) == PASSKEY_CHALLENGES_PER_MEMBER
+    with pytest.raises(AccountError, match="unknown or was used"):
+        passkeys.register(ann, PARTY, first.id, SoftAuthenticator().create(first), "old")
+    passkeys.register(ann, PARTY, last.id, SoftAuthenticator().create(last), "new")
+
+
+def test_expired_ceremonies_are_dropped_and_the_server_keeps_a_bounded_number(
+    passkeys: Passkeys, store: Store, clock: Any
+) -> None:
+    for _ in range(3):
+        passkeys.login_options(PARTY)
+    clock.advance(PASSKEY_CHALLENGE_SECONDS + 1)
+    passkeys.login_options(PARTY)
+    assert challenges(store) == 1
+    # Fill the table to its bound in one statement, then ask once more: the oldest goes.
+    with store.session() as session:
+        session.add_all(
+            AuthChallengeRow(
+                id=f"filler{n:010d}x", challenge="AAAA", purpose="login", created_at=clock.now - 1
+            )
+            for n in range(PASSKEY_CHALLENGES)
+        )
+    passkeys.login_options(PARTY)
+    assert challenges(store) == PASSKEY_CHALLENGES
+
+
+def good_login(passkeys: Passkeys, accounts: Accounts) -> tuple[Ceremony, dict[str, Any]]:
+    device = registered(passkeys, member(accounts))
+    options = passkeys.login_options(PARTY)
+    return options, device.get(options)
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (lambda c: "not an object", "credential must be an object"),
+        (lambda c: {**c, "type": "password"}, "'public-key'"),
+        (lambda c: {**c, "id": "other"}, "id must equal"),
+        (lambda c: {**c, "response": []}, "response must be an object"),
+        (lambda c: {**c, "rawId": "A" * (MAX_CREDENTIAL_ID + 1)}, "at most"),
+        (lambda c: {**c, "response": {**c["response"], "signature": 12}}, "signature must be"),
+        (lambda c: {**c, "response": {**c["response"], "signature": "a+b/"}}, "not base64url"),
+        (lambda c: {**c, "response": {**c["response"], "signature": "abcde"}}, "not base64url"),
+        (
+            lambda c: {
+                **c,
+                "response": {**c["response"], "clientDataJSON": "A" * (PASSKEY_BODY_BYTES + 4)},
+            },
+            "at most",
+        ),
+        (lambda c: {**c, "response": {**c["response"], "clientDataJSON": b64(b"[1")}}, "not JSON"),
+    ],
+)
+def test_a_malformed_assertion_is_a_clear_400(
+    passkeys: Passkeys, accounts: Accounts, spoil: Any, message: str
+) -> None:
+    options, answer = good_login(passkeys, accounts)
+    with pytest.raises(AccountError, match=message):
+        passkeys.log_in(PARTY, options.id, spoil(answer))
+
+
+def test_garbage_bytes_in_a_well_formed_answer_are_refused_not_raised(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    options, answer = good_login(passkeys, accounts)
+    answer["response"]["authenticatorData"] = b64(b"short")
+    with pytest.raises(NotLoggedInError, match="malformed"):
+        passkeys.log_in(PARTY, options.id, answer)
+    ann = accounts.by_name("ann")
+    assert ann is not None
+    options = passkeys.registration_options(ann, PARTY)
+    created = SoftAuthenticator().create(options)
+    created["response"]["attestationObject"] = b64(b"\xff\x00garbage")
+    with pytest.raises(AccountError, match="refused"):
+        passkeys.register(ann, PARTY, options.id, created, "x")
+
+
+@pytest.mark.parametrize("ceremony", [None, 12, "", "short", "x" * 65, "a b c d e f g h i j k"])
+def test_a_bad_ceremony_id_is_a_clear_400(
+    passkeys: Passkeys, accounts: Accounts, ceremony: Any
+) -> None:
+    _, answer = good_login(passkeys, accounts)
+    with pytest.raises(AccountError, match="ceremony must be"):
+        passkeys.log_in(PARTY, ceremony, answer)
+
+
+@pytest.mark.parametrize(
+    ("origin", "message"),
+    [
+        ("http://127.0.0.1:8000", "not an IP address"),
+        ("http://[::1]:8000", "not an IP address"),
+        ("ftp://boggle.example", "must be like"),
+        ("https://boggle.example/path", "must be like"),
+        ("https://user@boggle.example", "must be like"),
+        ("https://bad_host.example", "not a host name"),
+        ("https://boggle.example:99999", "bad port"),
+        ("x" * 10_000, "must be like"),
+        (None, "must be like"),
+    ],
+)
+def test_a_bad_origin_is_refused_by_name(origin: Any, message: str) -> None:
+    with pytest.raises(AccountError, match=message):
+        RelyingParty.from_origin(origin)
+
+
+def test_origins_are_normalised_as_browsers_write_them() -> None:
+    assert RelyingParty.from_origin("HTTPS://Boggle.Example:443/") == RelyingParty(
+        "https://boggle.example", "boggle.example"
+    )
+    assert RelyingParty.from_origin("http://localhost:8000") == RelyingParty(
+        "http://localhost:8000", "localhost"
+    )
