@@ -19,6 +19,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Annotated, Any
 
+import jinja2
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
@@ -81,6 +82,19 @@ def safe_next(value: str | None) -> str | None:
     if parts.scheme or parts.netloc:
         return None
     return value
+
+
+def known_viewer(request: Request) -> Member | jinja2.Undefined | None:
+    """For the header of a page rendered without a ``viewer`` (another module's page, an error
+    page): the member :func:`.auth.viewer` already found for this request, ``None`` for a
+    guest, or an undefined value if no one asked (the header then offers the account page,
+    which sends a guest on to the log-in). Never a database read: it may run on the loop."""
+    state = request.scope.get("state") or {}
+    key = getattr(auth, "_VIEWER", None)
+    if key is not None and key in state:
+        found: Member | None = state[key]
+        return found
+    return jinja2.Undefined(name="viewer")
 
 
 def destination(next_path: str | None, member: Member) -> str:
