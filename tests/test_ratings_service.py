@@ -1,0 +1,349 @@
+"""The ratings service on SQLite and PostgreSQL: rated room games played to their end through
+the real rooms service (members only, teams, late joiners, removed players, unrated rooms),
+the daily boards settled once their day is over (ties included), each contest rated once
+whoever asks again, the history kept; and the web app's periodic task."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from bigboggle import Dictionary, Rules, solve
+from bigboggle.errors import RoundInputError
+from bigboggle.rating import DEFAULT_MU, Entrant, display, rate
+from bigboggle.services.ratings import Ratings, daily_contest_key, room_contest_key
+from bigboggle.services.rooms import START_DELAY, RoomRoundScored, Rooms, RoomSettings, Seat
+from bigboggle.services.shelf import DictionaryShelf
+from bigboggle.services.store import (
+    AccountRow,
+    PlayRow,
+    RatedContestRow,
+    RatingEventRow,
+    RatingRow,
+    Store,
+)
+from conftest import FakeClock, postgres_schema
+
+pytestmark = pytest.mark.once
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, db_url: str) -> Iterator[Store]:
+    if request.param == "sqlite":
+        opened = Store(db_url)
+        yield opened
+        opened.engine.dispose()
+        return
+    with postgres_schema("test_ratings") as url:
+        opened = Store(url)
+        yield opened
+        opened.engine.dispose()
+
+
+@pytest.fixture
+def ratings(store: Store, clock: FakeClock) -> Ratings:
+    return Ratings(store, clock)
+
+
+@pytest.fixture
+def heard(store: Store, clock: FakeClock, ratings: Ratings) -> tuple[Rooms, list[RoomRoundScored]]:
+    """Rooms whose scored rounds the ratings hear (as the web app wires them), and every
+    event they heard."""
+    rooms = Rooms(store, DictionaryShelf(), clock)
+    events: list[RoomRoundScored] = []
+    rooms.on_round_scored.append(events.append)
+    rooms.on_round_scored.append(ratings.on_room_round)
+    return rooms, events
+
+
+def members(store: Store, *names: str) -> dict[str, int]:
+    """Accounts for ``names`` (as the accounts service would make them): name -> id."""
+    ids = {}
+    with store.session() as session:
+        for name in names:
+            row = AccountRow(username=name, name_key=name, password_hash=None, created_at=0.0)
+            session.add(row)
+            session.flush()
+            ids[name] = row.id
+    return ids
+
+
+def play_round(
+    rooms: Rooms, clock: FakeClock, code: str, words: dict[str, int], standard: Dictionary
+) -> None:
+    """One round: the host starts it, each player in ``words`` plays that many words of
+    their own (different players' words differ, so nothing is crossed off), then it is
+    scored at its deadline."""
+    host = rooms.public(code).to_json()["host"]
+    board = rooms.start_round(
+        Seat(code, host), seed=7 + rooms.public(code).to_json()["rounds_played"]
+    ).board
+    clock.advance(START_DELAY)
+    found = [f.word for f in solve(board, standard, Rules.preset("big"))]
+    start = 0
+    for player, count in words.items():
+        for word in found[start : start + count]:
+            rooms.submit(Seat(code, player), word)
+        start += count
+    deadline = rooms.next_deadline(code)
+    assert deadline is not None
+    clock.now = deadline
+    assert rooms.end_round_if_due(code) is not None
+
+
+def expected_after(
+    entrants: list[Entrant], before: dict[int, tuple[float, float]] | None = None
+) -> dict[int, tuple[float, float]]:
+    return rate(entrants, before or {})
+
+
+def stored(store: Store, family: str = "5x5") -> dict[int, tuple[float, float, float, int]]:
+    with store.session() as session:
+        return {
+            r.account_id: (r.mu, r.sigma, r.display, r.games)
+            for r in session.scalars(select(RatingRow).where(RatingRow.family == family))
+        }
+
+
+def count(store: Store, table: Any) -> int:
+    with store.session() as session:
+        return int(session.scalar(select(func.count()).select_from(table)) or 0)
+
+
+def test_a_rated_room_game_rates_its_members_as_rate_says(
+    store: Store,
+    clock: FakeClock,
+    ratings: Ratings,
+    heard: tuple[Rooms, list[RoomRoundScored]],
+    standard: Dictionary,
+) -> None:
+    rooms, events = heard
+    ids = members(store, "ann", "bob", "cy")
+    code, _ = rooms.create("ann", {"timer": 5, "rounds": 2}, account_id=ids["ann"])
+    rooms.join(code, "bob", account_id=ids["bob"])
+    rooms.join(code, "cy", account_id=ids["cy"])
+    play_round(rooms, clock, code, {"ann": 3, "bob": 1}, standard)
+    assert stored(store) == {}  # not over yet: nothing rated
+    play_round(rooms, clock, code, {"ann": 2, "bob": 2}, standard)
+    assert events[-1].over
+    totals = rooms.standings(code).totals
+    assert totals["ann"] > totals["bob"] > totals["cy"] == 0
+    expected = expected_after([Entrant((ids[n],), totals[n]) for n in ("ann", "bob", "cy")])
+    got = stored(store)
+    for name in ("ann", "bob", "cy"):
+        mu, sigma, shown, games = got[ids[name]]
+        assert (mu, sigma) == pytest.approx(expected[ids[name]], abs=1e-12)
+        assert shown == display(mu, sigma) and games == 1
+    assert got[ids["ann"]][0] > DEFAULT_MU > got[ids["cy"]][0]
+    assert ratings.ratings(ids["ann"]) == {
+        "5x5": {
+            "mu": got[ids["ann"]][0],
+            "sigma": got[ids["ann"]][1],
+            "display": got[ids["ann"]][2],
+            "games": 1,
+        }
+    }
+    rating = ratings.rating(ids["bob"], "5x5")
+    assert rating is not None and rating.games == 1
+    assert ratings.rating(ids["bob"], "4x4") is None
+    # The history: one change each, with its place in the field.
+    [change] = ratings.history(ids["cy"], "5x5")
+    assert (change.contest, change.place, change.field) == (room_contest_key(code, 1), 3, 3)
+    assert (change.mu, change.sigma) == pytest.approx(expected[ids["cy"]], abs=1e-12)
+    # Heard again (the host's end, another process), the game changes nothing.
+    ratings.on_room_round(events[-1])
+    assert stored(store) == got
+    assert count(store, RatingEventRow) == 3 and count(store, RatedContestRow) == 1
+    # A rematch is a new contest: the second game starts from the first's ratings.
+    rooms.rematch(Seat(code, "ann"))
+    play_round(rooms, clock, code, {"bob": 3}, standard)
+    play_round(rooms, clock, code, {"bob": 1}, standard)
+    before = {a: (m, s) for a, (m, s, _, _) in got.items()}
+    totals = rooms.standings(code).totals
+    again = expected_after([Entrant((ids[n],), totals[n]) for n in ("ann", "bob", "cy")], before)
+    after = stored(store)
+    assert {a: (m, s) for a, (m, s, _, _) in after.items()} == pytest.approx(again)
+    assert after[ids["bob"]][3] == 2
+    assert [c.contest for c in ratings.history(ids["bob"], "5x5")] == [
+        room_contest_key(code, 1),
+        room_contest_key(code, 3),
+    ]
+
+
+def test_an_unrated_room_changes_nothing(
+    store: Store, clock: FakeClock, heard: tuple[Rooms, list[RoomRoundScored]], standard: Dictionary
+) -> None:
+    rooms, events = heard
+    ids = members(store, "ann", "bob")
+    code, _ = rooms.create("ann", {"timer": 5, "rounds": 1, "rated": False}, account_id=ids["ann"])
+    rooms.join(code, "bob", account_id=ids["bob"])
+    assert rooms.public(code).to_json()["settings"]["rated"] is False
+    play_round(rooms, clock, code, {"ann": 2}, standard)
+    assert events[-1].over
+    assert stored(store) == {} and count(store, RatedContestRow) == 0
+
+
+def test_the_rated_setting_is_a_boolean() -> None:
+    assert RoomSettings().rated is True
+    assert RoomSettings.from_json({"rated": False}).to_json()["rated"] is False
+    with pytest.raises(RoundInputError, match=r"settings\.rated='yes' must be true or false"):
+        RoomSettings.from_json({"rated": "yes"})
+    with pytest.raises(RoundInputError, match=r"settings\.rated=1 must be true or false"):
+        RoomSettings.from_json({"rated": 1})
+
+
+def test_a_game_with_guests_rates_only_its_members_late_and_removed_ones_too(
+    store: Store, clock: FakeClock, heard: tuple[Rooms, list[RoomRoundScored]], standard: Dictionary
+) -> None:
+    rooms, _ = heard
+    ids = members(store, "ann", "bob", "dee")
+    code, _ = rooms.create("ann", {"timer": 5, "rounds": 2}, account_id=ids["ann"])
+    rooms.join(code, "bob", account_id=ids["bob"])
+    rooms.join(code, "zed")  # a guest
+    play_round(rooms, clock, code, {"zed": 4, "bob": 2, "ann": 1}, standard)
+    rooms.kick(Seat(code, "ann"), "bob")  # bob leaves with his total
+    rooms.join(code, "dee", account_id=ids["dee"])  # dee comes late
+    play_round(rooms, clock, code, {"zed": 1, "dee": 1}, standard)
+    totals = rooms.standings(code).totals
+    assert set(totals) == {"ann", "bob", "zed", "dee"}
+    expected = expected_after([Entrant((ids[n],), totals[n]) for n in ("ann", "bob", "dee")])
+    got = stored(store)
+    assert set(got) == {ids["ann"], ids["bob"], ids["dee"]}  # the guest is not rated
+    for name in ("ann", "bob", "dee"):
+        assert got[ids[name]][:2] == pytest.approx(expected[ids[name]], abs=1e-12)
+
+
+def test_teams_are_rated_as_sides(
+    store: Store, clock: FakeClock, heard: tuple[Rooms, list[RoomRoundScored]], standard: Dictionary
+) -> None:
+    rooms, _ = heard
+    ids = members(store, "ann", "bob", "cy")
+    code, _ = rooms.create("ann", {"timer": 5, "rounds": 1}, account_id=ids["ann"])
+    rooms.join(code, "bob", account_id=ids["bob"])
+    rooms.join(code, "cy", account_id=ids["cy"])
+    rooms.join(code, "zed")
+    rooms.configure(
+        Seat(code, "ann"),
+        {"timer": 5, "rounds": 1, "teams": {"red": ["ann", "bob"], "blue": ["cy", "zed"]}},
+    )
+    play_round(rooms, clock, code, {"ann": 2, "cy": 1, "zed": 3}, standard)
+    totals = rooms.standings(code).totals
+    assert set(totals) == {"red", "blue"}
+    sides = [
+        Entrant((ids["ann"], ids["bob"]), totals["red"]),
+        Entrant((ids["cy"],), totals["blue"]),
+    ]
+    expected = expected_after(sides)
+    got = stored(store)
+    assert {a: v[:2] for a, v in got.items()} == pytest.approx(expected)
+    assert [c.field for c in Ratings(store).history(ids["cy"], "5x5")] == [2]
+
+
+def daily_play(
+    store: Store, account: int, date: str, score: int, rules: str = "big", family: str = "5x5"
+) -> None:
+    """A member's daily play, as the history service records it."""
+    at = dt.datetime.fromisoformat(date).replace(hour=12, tzinfo=dt.UTC).timestamp()
+    with store.session() as session:
+        session.add(
+            PlayRow(
+                account_id=account,
+                kind="daily",
+                rules=rules,
+                family=family,
+                ref=f"daily-{date}-{rules}-{account}",
+                played_at=at,
+                daily_date=date,
+                score=score,
+                words=score,
+            )
+        )
+
+
+def test_the_daily_board_is_rated_once_after_its_day(store: Store, ratings: Ratings) -> None:
+    ids = members(store, "ann", "bob", "cy", "dee")
+    for name, score in (("ann", 40), ("bob", 25), ("cy", 40), ("dee", 3)):
+        daily_play(store, ids[name], "2026-09-20", score)
+    daily_play(store, ids["ann"], "2026-09-20", 11, rules="classic", family="4x4")
+    daily_play(store, ids["bob"], "2026-09-20", 30, rules="classic", family="4x4")
+    daily_play(store, ids["bob"], "2026-09-21", 99)  # today's: not over yet
+    assert ratings.settle_daily("2026-09-20") == []  # the day is not over
+    done = ratings.settle_daily("2026-09-21")
+    assert sorted(done) == [
+        daily_contest_key("2026-09-20", "big"),
+        daily_contest_key("2026-09-20", "classic"),
+    ]
+    entrants = [
+        Entrant((ids[n],), s) for n, s in (("ann", 40), ("bob", 25), ("cy", 40), ("dee", 3))
+    ]
+    expected = expected_after(entrants)
+    got = stored(store)
+    assert {a: v[:2] for a, v in got.items()} == pytest.approx(expected, abs=1e-12)
+    assert got[ids["ann"]][:2] == pytest.approx(got[ids["cy"]][:2])  # a tie: the same update
+    small = stored(store, "4x4")
+    assert small[ids["bob"]][0] > DEFAULT_MU > small[ids["ann"]][0]
+    [change] = ratings.history(ids["cy"], "5x5")
+    assert (change.place, change.field) == (1, 4)
+    assert ratings.history(ids["dee"], "5x5")[0].place == 4
+    # Asked again, nothing changes; the next day rates the 21st.
+    assert ratings.settle_daily("2026-09-21") == []
+    assert stored(store) == got
+    # bob alone on the 21st: one side, settled without a change.
+    assert ratings.settle_daily("2026-09-22") == [daily_contest_key("2026-09-21", "big")]
+    assert stored(store)[ids["bob"]][3] == 1
+    assert count(store, RatedContestRow) == 3
+
+
+def test_settling_is_bounded_per_call(store: Store, ratings: Ratings) -> None:
+    ids = members(store, "ann", "bob")
+    for day in range(1, 5):
+        for name, score in (("ann", day), ("bob", 10)):
+            daily_play(store, ids[name], f"2026-09-0{day}", score)
+    assert ratings.settle_daily("2026-09-05", limit=3) == [
+        daily_contest_key(f"2026-09-0{day}", "big") for day in (1, 2, 3)
+    ]
+    assert ratings.settle_daily("2026-09-05", limit=3) == [daily_contest_key("2026-09-04", "big")]
+    assert stored(store)[ids["bob"]][3] == 4
+    with pytest.raises(RoundInputError, match="not a date"):
+        ratings.settle_daily("tomorrow")
+
+
+def test_a_contest_is_rated_once(store: Store, ratings: Ratings) -> None:
+    ids = members(store, "ann", "bob")
+    entrants = [Entrant((ids["ann"],), 5), Entrant((ids["bob"],), 4)]
+    assert ratings.rate_contest("test:1", "5x5", 1.0, entrants)
+    first = stored(store)
+    assert not ratings.rate_contest("test:1", "5x5", 2.0, entrants)
+    assert not Ratings(store).rate_contest("test:1", "5x5", 2.0, entrants)  # another process
+    assert stored(store) == first
+    assert count(store, RatingEventRow) == 2
+    # One side only: the key is kept, no rating changes.
+    assert ratings.rate_contest("test:2", "5x5", 3.0, [Entrant((ids["ann"],), 5)])
+    assert stored(store) == first
+
+
+def test_the_web_app_wires_the_ratings_and_settles_at_start_up(
+    store: Store, clock: FakeClock
+) -> None:
+    from bigboggle.web.app import create_app
+
+    ids = members(store, "ann", "bob")
+    daily_play(store, ids["ann"], "2026-09-19", 10)
+    daily_play(store, ids["bob"], "2026-09-19", 20)
+    app = create_app(store, clock=clock)  # the clock is 2026-09-21
+    found = app.state.services
+    assert found.ratings.on_room_round in found.rooms.on_round_scored
+    with TestClient(app) as client:
+        client.portal.call(found.rating_tasks.settled, 1)
+        assert found.rating_tasks.rated == [daily_contest_key("2026-09-19", "big")]
+        daily_play(store, ids["ann"], "2026-09-20", 10)
+        daily_play(store, ids["bob"], "2026-09-20", 5)
+        client.portal.call(found.rating_tasks.wake)
+        client.portal.call(found.rating_tasks.settled, 2)
+        assert found.rating_tasks.rated[-1] == daily_contest_key("2026-09-20", "big")
+    assert stored(store)[ids["ann"]][3] == 2
