@@ -631,3 +631,133 @@ def test_origins_are_normalised_as_browsers_write_them() -> None:
     assert RelyingParty.from_origin("http://localhost:8000") == RelyingParty(
         "http://localhost:8000", "localhost"
     )
+
+
+# -- over HTTP ------------------------------------------------------------------------------------
+
+WEB = RelyingParty.from_origin("http://testserver")
+
+
+@pytest.fixture
+def client(db_url: str, clock: Any) -> Any:
+    from fastapi.testclient import TestClient
+
+    from bigboggle.web import create_app
+
+    return TestClient(create_app(db_url, clock=clock))
+
+
+def web_member(client: Any, name: str = "ann") -> None:
+    answer = client.post("/api/account", json={"username": name, "password": PASSWORD})
+    assert answer.status_code == 201, answer.text
+
+
+def web_register(client: Any, device: SoftAuthenticator, label: str = "laptop") -> dict[str, Any]:
+    options = client.post("/api/passkeys/register/options", json={})
+    assert options.status_code == 200, options.text
+    ceremony = Ceremony(options.json()["ceremony"], options.json()["publicKey"])
+    answer = client.post(
+        "/api/passkeys/register",
+        json={
+            "ceremony": ceremony.id,
+            "credential": device.create(ceremony, origin=WEB.origin),
+            "label": label,
+        },
+    )
+    assert answer.status_code == 201, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def web_login(client: Any, device: SoftAuthenticator, **body: Any) -> Any:
+    options = client.post("/api/passkeys/login/options", json=body)
+    assert options.status_code == 200, options.text
+    ceremony = Ceremony(options.json()["ceremony"], options.json()["publicKey"])
+    credential = device.get(ceremony, origin=WEB.origin)
+    return client.post(
+        "/api/passkeys/login", json={"ceremony": ceremony.id, "credential": credential}
+    )
+
+
+def test_a_member_adds_a_passkey_logs_out_and_in_with_it_then_removes_it(client: Any) -> None:
+    web_member(client)
+    device = SoftAuthenticator()
+    added = web_register(client, device)
+    assert added["label"] == "laptop"
+    assert client.get("/api/passkeys").json() == {"passkeys": [added]}
+    password_cookie = client.cookies.get("bigboggle_session")
+    assert client.delete("/api/session").status_code == 204
+    assert client.get("/api/me").status_code == 401
+    answer = web_login(client, device)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["username"] == "ann"
+    assert answer.headers["cache-control"] == "no-store"
+    cookie = client.cookies.get("bigboggle_session")
+    assert cookie and cookie != password_cookie
+    me = client.get("/api/me").json()
+    assert (me["username"], me["method"], me["passkeys"]) == ("ann", "passkey", 1)
+    assert client.get("/api/passkeys").json()["passkeys"][0]["last_used"] is not None
+    assert client.delete(f"/api/passkeys/{added['id']}").status_code == 204
+    assert client.get("/api/passkeys").json() == {"passkeys": []}
+    client.delete("/api/session")
+    refused = web_login(client, device)
+    assert refused.status_code == 401
+    assert "not registered here" in refused.json()["error"]
+    assert "bigboggle_session" not in client.cookies
+
+
+def test_the_list_and_registration_need_a_member(client: Any) -> None:
+    assert client.get("/api/passkeys").status_code == 401
+    assert client.post("/api/passkeys/register/options", json={}).status_code == 401
+    assert client.delete("/api/passkeys/1").status_code == 401
+    web_member(client)
+    other = client.delete("/api/passkeys/1")
+    assert other.status_code == 404
+    assert client.delete("/api/passkeys/0").status_code == 400
+
+
+def test_passkey_requests_are_bounded_and_guarded(client: Any) -> None:
+    huge = {"ceremony": "x" * 32, "credential": {"id": "A" * PASSKEY_BODY_BYTES}}
+    assert client.post("/api/passkeys/login", json=huge).status_code == 413
+    typed = client.post(
+        "/api/passkeys/login/options", content=b"{}", headers={"Content-Type": "text/plain"}
+    )
+    assert typed.status_code == 415
+    extra = client.post("/api/passkeys/login/options", json={"user": "ann"})
+    assert extra.status_code == 400 and "user" in extra.json()["error"]
+    elsewhere = client.post(
+        "/api/passkeys/login/options", json={}, headers={"Origin": "https://evil.example"}
+    )
+    assert elsewhere.status_code == 403
+    garbage = client.post("/api/passkeys/login", json={"ceremony": "x" * 32, "credential": {}})
+    assert garbage.status_code == 400 and "rawId" in garbage.json()["error"]
+
+
+def test_an_ip_address_host_is_told_to_use_the_sites_name(client: Any) -> None:
+    answer = client.post("/api/passkeys/login/options", json={}, headers={"Host": "127.0.0.1:8000"})
+    assert answer.status_code == 400
+    assert "localhost" in answer.json()["error"]
+
+
+def test_the_public_origin_decides_whatever_the_host_says(db_url: str, clock: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from bigboggle.web import create_app
+
+    app = create_app(db_url, clock=clock, public_origin="https://Boggle.Example")
+    client = TestClient(app, base_url="https://boggle.example")
+    answer = client.post("/api/passkeys/login/options", json={}, headers={"Host": "evil.example"})
+    assert answer.status_code == 200
+    assert answer.json()["publicKey"]["rpId"] == "boggle.example"
+
+
+def test_a_bad_public_origin_is_refused_naming_the_variable(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bigboggle.web import create_app
+
+    monkeypatch.setenv("BIGBOGGLE_PUBLIC_ORIGIN", "http://10.0.0.2:8000")
+    with pytest.raises(
+        AccountError, match="BIGBOGGLE_PUBLIC_ORIGIN: passkeys need the site's name"
+    ):
+        create_app(db_url)

@@ -212,12 +212,27 @@ class Passkeys:
         clock: Callable[[], float] = time.time,
         accounts: Accounts | None = None,
         rp_name: str = "bigboggle",
+        *,
+        public_origin: str | None = None,
     ) -> None:
         self._store = store
         self._clock = clock
         self._accounts = accounts if accounts is not None else Accounts(store, clock)
         self._rp_name = rp_name
         self._secret: bytes | None = None
+        #: The operator's origin of the site (``BIGBOGGLE_PUBLIC_ORIGIN``), if set: then every
+        #: ceremony is for it, whatever a request's ``Host`` says.
+        self.public_party = RelyingParty.from_origin(public_origin) if public_origin else None
+
+    def party_for(self, request_origin: str) -> RelyingParty:
+        """The party a request's ceremony is for: the operator's :attr:`public_party` if set,
+        else the one of ``request_origin`` (``scheme://Host`` of the request), which is right
+        when the browser reaches this server directly. Behind a proxy that changes the scheme
+        or the host, the operator sets the public origin (or the ceremonies fail: the origin
+        the browser signs is not the one expected)."""
+        if self.public_party is not None:
+            return self.public_party
+        return RelyingParty.from_origin(request_origin)
 
     # -- registration -----------------------------------------------------------------------------
 

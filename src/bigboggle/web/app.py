@@ -36,11 +36,12 @@ from starlette.routing import Match
 
 from .._version import __version__
 from ..dice import UNDERLINED_FACES
-from ..errors import BoggleError, BusyError, ThrottledError
+from ..errors import AccountError, BoggleError, BusyError, ThrottledError
 from ..limits import MAX_PLAYERS, ServerLimits
 from ..services.accounts import Accounts
 from ..services.leaderboards import Leaderboards
 from ..services.paper_games import PaperTournaments
+from ..services.passkeys import Passkeys
 from ..services.profiles import Profiles
 from ..services.ratings import Ratings
 from ..services.rooms import Rooms
@@ -48,7 +49,7 @@ from ..services.shelf import DictionaryShelf
 from ..services.solo_games import SoloGames
 from ..services.store import Store
 from ..verdicts import VERDICT_LABELS
-from . import account_pages, account_routes, api, pages, player_routes, room_socket
+from . import account_pages, account_routes, api, pages, passkey_routes, player_routes, room_socket
 from . import rooms as room_routes
 from .assets import CachedStaticFiles, version_of
 from .auth import CrossSiteGuard
@@ -97,6 +98,7 @@ def create_app(
     redis: str | None = None,
     limits: ServerLimits | None = None,
     pool: WorkerPool | None = None,
+    public_origin: str | None = None,
 ) -> FastAPI:
     """The ASGI app on database ``db`` (a URL or an open store; default: the SQLite file in the
     user's data directory), offering the built-in dictionaries plus ``dictionaries``. With
@@ -104,7 +106,9 @@ def create_app(
 
     ``limits`` are the operator's limits (default: :class:`ServerLimits`'s defaults). CPU work
     runs in ``pool`` (default: worker processes as ``limits`` say, started on first use and
-    stopped with the app)."""
+    stopped with the app). ``public_origin`` is the site's origin as browsers reach it, for
+    passkeys (default: ``BIGBOGGLE_PUBLIC_ORIGIN``; unset: each request's own scheme and Host,
+    right unless a proxy changes them)."""
     limits = limits or ServerLimits()
     pool = pool or WorkerPool.from_limits(limits)
     metrics = Metrics()
@@ -120,6 +124,7 @@ def create_app(
     rating_tasks = RatingTasks(lambda: found.ratings)  # the daily boards, once their day ends
     # The timers ask for the services each time (a test may swap one).
     solo_timers = SoloTimers(lambda: found.solo, tournaments=lambda: found.tournaments)
+    accounts = Accounts(store, clock)
     found = Services(
         store=store,
         shelf=shelf,
@@ -137,7 +142,8 @@ def create_app(
         room_guards=RoomGuards(limits, clock),
         metrics=metrics,
         limits=limits,
-        accounts=Accounts(store, clock),
+        accounts=accounts,
+        passkeys=_passkeys(store, clock, accounts, public_origin),
         profiles=Profiles(store, clock),
         leaderboards=Leaderboards(store, clock),
     )
@@ -181,6 +187,7 @@ def create_app(
     templates.env.globals["max_players"] = MAX_PLAYERS  # the scorekeeper's Add a player stops there
     app.include_router(api.router)
     app.include_router(account_routes.router)
+    app.include_router(passkey_routes.router)
     app.include_router(room_routes.router)
     app.include_router(room_socket.router)
     app.include_router(pages.router)
@@ -196,6 +203,18 @@ def create_app(
     _install_error_handlers(app, templates)
     _install_openapi(app)
     return app
+
+
+def _passkeys(
+    store: Store, clock: Callable[[], float], accounts: Accounts, public_origin: str | None
+) -> Passkeys:
+    """The passkeys service, for the operator's public origin (``public_origin``, else
+    ``BIGBOGGLE_PUBLIC_ORIGIN``) if there is one; a bad one is refused naming the variable."""
+    origin = public_origin or os.environ.get("BIGBOGGLE_PUBLIC_ORIGIN") or None
+    try:
+        return Passkeys(store, clock, accounts, public_origin=origin)
+    except AccountError as exc:
+        raise AccountError(f"BIGBOGGLE_PUBLIC_ORIGIN: {exc}") from None
 
 
 #: Swagger UI's script and style sheet, shipped in a package (the docs page works offline).

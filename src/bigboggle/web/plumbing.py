@@ -24,6 +24,7 @@ from ..limits import ServerLimits
 from ..services.accounts import Accounts
 from ..services.leaderboards import Leaderboards
 from ..services.paper_games import PaperTournaments
+from ..services.passkeys import Passkeys
 from ..services.profiles import Profiles
 from ..services.ratings import Ratings
 from ..services.rooms import Rooms
@@ -70,6 +71,8 @@ class Services:
     limits: ServerLimits
     #: Members, their sessions and the log-in throttle (:mod:`bigboggle.services.accounts`).
     accounts: Accounts
+    #: Members' passkeys: WebAuthn ceremonies and the list (:mod:`bigboggle.services.passkeys`).
+    passkeys: Passkeys
     #: Members' profiles and the leaderboards (views of the plays and ratings).
     profiles: Profiles
     leaderboards: Leaderboards
