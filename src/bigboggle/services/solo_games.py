@@ -157,7 +157,7 @@ class SoloGames:
         seed: int | None = None,
         board: str | None = None,
         band: Band | None = None,
-        player: str | None = "you",
+        player: str | None = None,
         daily: bool = False,
         account_id: int | None = None,
     ) -> SoloView:

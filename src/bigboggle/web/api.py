@@ -21,6 +21,7 @@ from ..rules import PRESETS, Rules
 from ..services import jobs
 from ..services.daily import check_date, utc_date
 from ..services.solo_games import SOLO_OPTIONS, needs_timer
+from .auth import viewer
 from .inputs import (
     ErrorBody,
     NewGame,
@@ -146,6 +147,8 @@ async def score_paper_round(request: Request) -> Response:
 async def start_game(request: Request) -> JSONResponse:
     asked = await read_model(request, NewGame)
     found = services(request)
+    member = await viewer(request)  # a member's game is theirs (and named for them: the service)
+    player = asked.player if "player" in asked.model_fields_set else None
     options = asked.options.model_dump(exclude_none=True) if asked.options else None
     band, seed = None, asked.seed
     if asked.band is not None:
@@ -168,8 +171,9 @@ async def start_game(request: Request) -> JSONResponse:
             seed=seed,
             board=asked.board,
             band=band,
-            player=asked.player,
+            player=player if member is not None else asked.player,
             daily=asked.daily,
+            account_id=member.id if member is not None else None,
         )
     )
     if needs_timer(asked.daily, 0):  # others read it: ended and scored at its deadline

@@ -39,6 +39,7 @@ from ..dice import UNDERLINED_FACES
 from ..errors import AccountError, BoggleError, BusyError, ThrottledError
 from ..limits import MAX_PLAYERS, ServerLimits
 from ..services.accounts import Accounts
+from ..services.claims import Claims
 from ..services.leaderboards import Leaderboards
 from ..services.paper_games import PaperTournaments
 from ..services.passkeys import Passkeys
@@ -49,7 +50,16 @@ from ..services.shelf import DictionaryShelf
 from ..services.solo_games import SoloGames
 from ..services.store import Store
 from ..verdicts import VERDICT_LABELS
-from . import account_pages, account_routes, api, pages, passkey_routes, player_routes, room_socket
+from . import (
+    account_pages,
+    account_routes,
+    api,
+    claim_routes,
+    pages,
+    passkey_routes,
+    player_routes,
+    room_socket,
+)
 from . import rooms as room_routes
 from .assets import CachedStaticFiles, version_of
 from .auth import CrossSiteGuard
@@ -146,6 +156,7 @@ def create_app(
         passkeys=_passkeys(store, clock, accounts, public_origin),
         profiles=Profiles(store, clock),
         leaderboards=Leaderboards(store, clock),
+        claims=Claims(store, shelf, clock),
     )
 
     @asynccontextmanager
@@ -189,6 +200,7 @@ def create_app(
     app.include_router(account_routes.router)
     app.include_router(passkey_routes.router)
     app.include_router(room_routes.router)
+    app.include_router(claim_routes.router)
     app.include_router(room_socket.router)
     app.include_router(pages.router)
     app.include_router(account_pages.router)

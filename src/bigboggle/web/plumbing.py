@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection
 
 from ..limits import ServerLimits
 from ..services.accounts import Accounts
+from ..services.claims import Claims
 from ..services.leaderboards import Leaderboards
 from ..services.paper_games import PaperTournaments
 from ..services.passkeys import Passkeys
@@ -76,6 +77,8 @@ class Services:
     #: Members' profiles and the leaderboards (views of the plays and ratings).
     profiles: Profiles
     leaderboards: Leaderboards
+    #: Guests' games and seats becoming a member's (:mod:`bigboggle.services.claims`).
+    claims: Claims
 
 
 def services(connection: HTTPConnection) -> Services:

@@ -34,6 +34,7 @@ from ..errors import BoggleError, NotFoundError
 from ..limits import PRESENCE_BURST, PRESENCE_RATE
 from ..services.rooms import GRACE, Rooms, Seat, normal_code
 from . import protocol
+from .auth import viewer
 from .error_table import code_of
 from .hub import LocalHub
 from .plumbing import services
@@ -289,7 +290,9 @@ class Connection:
                     ErrorCode.NOT_YOURS, f"that token is for room {seat.room}", msg.id
                 )
         elif msg.room is not None and msg.name is not None:
-            seat, token = await run_in_threadpool(self.rooms.join, msg.room, msg.name)
+            member = await viewer(self.socket)  # a member's seat is theirs
+            account_id = member.id if member is not None else None
+            seat, token = await run_in_threadpool(self.rooms.join, msg.room, msg.name, account_id)
         else:
             raise protocol.ProtocolError(
                 ErrorCode.BAD_MESSAGE, 'join with "room" and "name", or with your "token"', msg.id

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..names import clean_name
 from ..services.rooms import MAX_CODE_TYPED
+from .auth import viewer
 from .inputs import ErrorBody, NewRoom, body_schema, read_model
 from .plumbing import JSONResponse, services
 from .room_guards import client_address
@@ -56,7 +57,9 @@ async def create_room(request: Request) -> JSONResponse:
     asked = await read_model(request, NewRoom)
     rooms = found.rooms
     host = clean_name(asked.host, "host")
-    code, token = await run_in_threadpool(rooms.create, host, asked.settings)
+    member = await viewer(request)
+    account_id = member.id if member is not None else None
+    code, token = await run_in_threadpool(rooms.create, host, asked.settings, account_id)
     return JSONResponse(
         {"room": code, "token": token, "url": f"/rooms/{code}", "host": host}, status_code=201
     )

@@ -1,0 +1,72 @@
+"""``POST /api/me/claim``: the guest games this browser played become the logged-in member's.
+
+The page that has just signed up or logged in (``static/claim.js``) sends the keys of the solo
+games and the tokens of the room seats this browser holds; the service
+(:class:`~bigboggle.services.claims.Claims`) does the rest. Only a member may claim (401
+otherwise); the body is JSON (415 otherwise), at most
+:data:`~bigboggle.limits.CLAIM_BODY_BYTES` (413 past it, before it is parsed) and at most
+:data:`~bigboggle.limits.CLAIM_MAX_GAMES` games and :data:`~bigboggle.limits.CLAIM_MAX_SEATS`
+seats (400). Cross-site posts are refused by the app's guard like every state change.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from ..limits import CLAIM_BODY_BYTES, CLAIM_MAX_GAMES, CLAIM_MAX_SEATS, MAX_KEY_LENGTH
+from .auth import require_member
+from .inputs import ErrorBody, read_model
+from .plumbing import JSONResponse, services
+
+router = APIRouter(
+    tags=["accounts"],
+    responses={
+        400: {"model": ErrorBody, "description": "Bad input: the message names what and where"},
+        401: {"model": ErrorBody, "description": "Not logged in"},
+        413: {"model": ErrorBody, "description": "The body is over the size limit"},
+        415: {"model": ErrorBody, "description": "The body is not JSON"},
+    },
+)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ClaimedGame(_Strict):
+    """A solo game this browser started as a guest, with the key its start answered."""
+
+    id: str = Field(min_length=1, max_length=16)
+    key: str = Field(min_length=1, max_length=MAX_KEY_LENGTH)
+
+
+class Claim(_Strict):
+    """``POST /api/me/claim``: guest games (``{"id", "key"}``) and room seats (tokens)."""
+
+    games: list[ClaimedGame] = Field(default_factory=list, max_length=CLAIM_MAX_GAMES)
+    seats: list[Annotated[str, Field(min_length=10, max_length=100)]] = Field(
+        default_factory=list, max_length=CLAIM_MAX_SEATS
+    )
+
+
+@router.post(
+    "/api/me/claim",
+    summary="Make this browser's guest games and room seats the logged-in member's",
+)
+async def claim(request: Request) -> JSONResponse:
+    """Answers ``{"games": n, "seats": n, "refused": n}``: how many became the member's, and
+    how many were refused (a wrong key or token, unknown, or already another member's)."""
+    member = await require_member(request)
+    asked = await read_model(request, Claim, limit=CLAIM_BODY_BYTES)
+    claims = services(request).claims
+    counts = await run_in_threadpool(
+        claims.adopt,
+        member.id,
+        [(game.id, game.key) for game in asked.games],
+        asked.seats,
+    )
+    return JSONResponse(counts.to_json())
