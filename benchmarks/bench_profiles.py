@@ -270,9 +270,7 @@ class Seeder:
         say(f"rating events: {self.insert(RatingEventRow, self.rating_events()):,}")
         say(f"missed-word summaries: {self.insert(MissedWordsRow, self.missed()):,}")
         with self.store.engine.begin() as connection:
-            if connection.dialect.name == "sqlite":
-                connection.exec_driver_sql("ANALYZE")
-            elif connection.dialect.name == "postgresql":
+            if connection.dialect.name == "sqlite" or connection.dialect.name == "postgresql":
                 connection.exec_driver_sql("ANALYZE")
         say(f"built in {time.perf_counter() - started:.0f} s")
 
