@@ -276,7 +276,7 @@ function showSettingsSummary(view) {
   ].filter(Boolean);
   $("settings-summary").textContent =
     `${presetTitle(s.rules)}, ${s.timer ? `${s.timer} s` : "the game's timer"}, ${ends}${options.length ? `; ${options.join("; ")}` : ""}. ` +
-    `${plural(view.rounds_played, "round")} played.`;
+    `${s.rated === false ? "Not rated" : "Rated game"}. ${plural(view.rounds_played, "round")} played.`;
 }
 
 function showPresence(next) {
@@ -560,6 +560,7 @@ function fillSettings(view) {
   $("s-challenge").checked = Boolean(s.options.challenge);
   $("s-family").checked = Boolean(s.options.family);
   $("s-teams").checked = Boolean(s.teams);
+  $("s-rated").checked = s.rated !== false; // rated unless the host said not
   $("s-target").value = s.target || "";
   $("s-rounds").value = s.rounds || "";
   const teamOf = Object.create(null);
@@ -607,6 +608,7 @@ $("settings-form").addEventListener("submit", (event) => {
       max_players: state ? state.settings.max_players : 12,
       handicaps,
       teams,
+      rated: $("s-rated").checked,
     },
   });
   document.activeElement.blur();

@@ -1,0 +1,69 @@
+"""The room's "Rated game" setting in Chromium: on by default, the host turns it off by
+keyboard, every player's settings summary says so, the choice survives a reload and reaches the
+room's state; the settings form stays clean for axe-core at desktop and phone widths."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from browser_support import DESKTOP, PHONE, ROOT, shot
+from live_server import LiveServer
+
+pytestmark = pytest.mark.once
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_clean(tab: Any, where: str) -> None:
+    """No serious or critical axe-core violation in the page's main part as it stands."""
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
+    tab.evaluate(AXE.read_text())
+    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
+    assert [v for v in bad if v[1] in ("serious", "critical")] == [], f"{where}: {bad}"
+
+
+def test_the_host_turns_a_room_unrated(server: LiveServer, open_page: Callable[..., Any]) -> None:
+    from playwright.sync_api import expect
+
+    status, room = server.call("POST", "/api/rooms", {"host": "ann", "settings": {"timer": 30}})
+    assert status == 201, room
+    code = room["room"]
+    ann = open_page(DESKTOP["width"], DESKTOP["height"], name="ann")
+    ann.context.add_init_script(
+        f"localStorage.setItem('bigboggle:room:{code}', '{room['token']}');"
+        " localStorage.setItem('bigboggle:name', 'ann');"
+    )
+    ann.goto(server.url + room["url"])
+    bob = open_page(PHONE["width"], PHONE["height"], name="bob", has_touch=True)
+    bob.goto(f"{server.url}/rooms/{code}")
+    bob.fill("#name", "bob")
+    bob.get_by_role("button", name="Join").click()
+    for tab in (ann, bob):
+        expect(tab.locator("#settings-summary")).to_contain_text("Rated game.")
+
+    ann.locator("#settings-panel summary").click()
+    rated = ann.get_by_label("Rated game")
+    expect(rated).to_be_checked()
+    axe_clean(ann, "room settings, desktop")
+    shot(ann, "room-rated-desktop")
+    ann.set_viewport_size(PHONE)
+    axe_clean(ann, "room settings, phone")
+    shot(ann, "room-rated-phone")
+    ann.set_viewport_size(DESKTOP)
+
+    rated.focus()
+    ann.keyboard.press("Space")  # by keyboard alone
+    expect(rated).not_to_be_checked()
+    ann.get_by_role("button", name="Save the settings").press("Enter")
+    for tab in (ann, bob):
+        expect(tab.locator("#settings-summary")).to_contain_text("Not rated.")
+    status, state = server.call("GET", f"/api/rooms/{code}")
+    assert status == 200 and state["settings"]["rated"] is False
+    ann.reload()
+    ann.locator("#settings-panel summary").click()
+    expect(ann.get_by_label("Rated game")).not_to_be_checked()
