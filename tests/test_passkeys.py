@@ -761,3 +761,25 @@ def test_a_bad_public_origin_is_refused_naming_the_variable(
         AccountError, match="BIGBOGGLE_PUBLIC_ORIGIN: passkeys need the site's name"
     ):
         create_app(db_url)
+
+
+def test_openapi_documents_every_passkey_route(client: Any) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    expected = {
+        ("/api/passkeys/register/options", "post"): {"200", "401", "409"},
+        ("/api/passkeys/register", "post"): {"201", "401", "409"},
+        ("/api/passkeys/login/options", "post"): {"200"},
+        ("/api/passkeys/login", "post"): {"200", "401"},
+        ("/api/passkeys", "get"): {"200", "401"},
+        ("/api/passkeys/{passkey_id}", "delete"): {"204", "401", "404", "409"},
+    }
+    for (path, method), statuses in expected.items():
+        documented = paths[path][method]
+        assert statuses | {"400", "403", "413", "415"} <= set(documented["responses"]), path
+        assert documented["summary"]
+    body = paths["/api/passkeys/login"]["post"]["requestBody"]["content"]["application/json"]
+    assert set(body["schema"]["properties"]) == {"ceremony", "credential"}
+    # A passkey's id is a number: the ceremonies' paths are not taken for one.
+    wrong = client.put("/api/passkeys/login", json={})
+    assert wrong.status_code == 405 and wrong.headers["allow"] == "POST"
+    assert client.delete("/api/passkeys/phone").status_code == 404

@@ -214,7 +214,7 @@ async def list_passkeys(request: Request) -> Response:
 
 
 @router.delete(
-    "/{passkey_id}",
+    "/{passkey_id:int}",
     status_code=204,
     summary="Remove one of the member's passkeys (it logs no one in any more)",
     responses={
