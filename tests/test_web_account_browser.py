@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser_support import DESKTOP, PHONE, ROOT
+from bigboggle.limits import FORM_BODY_BYTES, MAX_NEXT_PATH
+from bigboggle.web.account_pages import safe_next
+from browser_support import DESKTOP, PHONE, ROOT, shot
 from live_server import LiveServer
 from test_web_tour import AXE, Tour
 
@@ -26,6 +30,7 @@ WEB = ROOT / "src" / "bigboggle" / "web"
 GOOD = "violet tractor harbour 92"
 OTHER = "quiet lantern meadow 17"
 WEAK = "password12"
+WRONG = re.compile("wrong user name or password", re.IGNORECASE)
 
 
 def _header(page: Any) -> Any:
@@ -55,7 +60,7 @@ def test_sign_up_from_the_header_then_log_out_and_back_in(
     expect(header.get_by_role("link", name="Log in")).to_be_visible()
     expect(page.locator("header.site").get_by_role("link", name="Leaderboard")).to_be_visible()
     header.get_by_role("link", name="Sign up").click()
-    page.wait_for_url("**/signup?next=%2Fdaily")
+    page.wait_for_url("**/signup?next=/daily")
     # The rules are there before anything is typed, and guests are told accounts are optional.
     expect(page.locator("#password-rules")).to_contain_text("At least 10 characters")
     expect(page.locator("main")).to_contain_text("You can play without an account")
@@ -104,12 +109,11 @@ def test_sign_up_from_the_header_then_log_out_and_back_in(
     header.get_by_role("link", name="Log in").click()
     expect(page.locator("#password")).to_have_attribute("autocomplete", "current-password")
     _log_in(page, "wanda word", "not the password 1")
-    expect(page.locator("#form-status")).to_contain_text("wrong user name or password")
+    expect(page.locator("#form-status")).to_contain_text(WRONG)
     expect(page.locator("#submit-button")).to_be_enabled()
-    page.get_by_role("link", name="Sign up").last.click()  # the link between the two pages
-    page.wait_for_url("**/signup?next=%2F")
-    page.get_by_role("link", name="Log in").last.click()
-    page.wait_for_url("**/login?next=%2F")
+    expect(page.locator("main").get_by_role("link", name="Sign up")).to_have_attribute(
+        "href", "/signup?next=/"
+    )  # the link between the two pages keeps where to go next
     _log_in(page, "wanda word")
     page.wait_for_url(server.url + "/")
     expect(header.get_by_role("link", name="Wanda Word")).to_be_visible()
@@ -126,14 +130,17 @@ def test_too_many_wrong_passwords_say_when_to_try_again(
 
     status, _ = server.call("POST", "/api/account", {"username": "throttled", "password": GOOD})
     assert status == 201
+    for _ in range(5):  # wrong guesses (through the API: the same throttle)
+        status, body = server.call(
+            "POST", "/api/session", {"username": "throttled", "password": "a wrong guess 123"}
+        )
+        assert status == 401, body
     page = open_page(PHONE["width"], PHONE["height"], name="phone", has_touch=True)
     page.goto(server.url + "/login")
-    for _ in range(5):
-        _log_in(page, "throttled", "a wrong guess 123")
-        expect(page.locator("#form-status")).to_contain_text("wrong user name or password")
-        expect(page.locator("#submit-button")).to_be_enabled()
-    _log_in(page, "throttled", "a wrong guess 123")
+    _log_in(page, "throttled")
     expect(page.locator("#form-status")).to_contain_text(re.compile(r"try again in \d+ minutes"))
+    expect(page.locator("#submit-button")).to_be_enabled()
+    page.wait_for_url("**/login")  # still here
 
 
 def test_without_javascript_the_forms_sign_up_log_out_and_log_in(
@@ -167,10 +174,8 @@ def test_without_javascript_the_forms_sign_up_log_out_and_log_in(
     page.wait_for_url(server.url + "/")
     expect(header.get_by_role("link", name="Log in")).to_be_visible()
 
-    # Log in through the form: a wrong password, then the new one (to the profile).
+    # Log in through the form, with the new password (to the profile).
     page.goto(server.url + "/login")
-    _log_in(page, "norbert", GOOD)
-    expect(page.locator("#form-status")).to_contain_text("wrong user name or password")
     _log_in(page, "norbert", OTHER)
     page.wait_for_url("**/players/Norbert")
     # A form post without the page's CSRF token is refused.
@@ -179,8 +184,10 @@ def test_without_javascript_the_forms_sign_up_log_out_and_log_in(
 
 
 def _post_form(page: Any, path: str, body: str) -> tuple[int, str]:
+    """POST a form body from ``page``'s browser context (its cookies), redirects not followed."""
+    origin = "/".join(page.url.split("/", 3)[:3])
     answer = page.request.post(
-        page.url.split("/", 3)[0] + "//" + page.url.split("/", 3)[2] + path,
+        origin + path,
         data=body,
         headers={"Content-Type": "application/x-www-form-urlencoded"},
         max_redirects=0,
@@ -188,25 +195,76 @@ def _post_form(page: Any, path: str, body: str) -> tuple[int, str]:
     return answer.status, answer.text()
 
 
-@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
-def test_next_never_leads_off_the_site(
-    open_page: Callable[..., Any], server: LiveServer, javascript: bool
-) -> None:
-    name = "Ulla JS" if javascript else "Ulla Plain"
-    status, _ = server.call("POST", "/api/account", {"username": name, "password": GOOD})
-    assert status == 201
-    page = open_page(DESKTOP["width"], DESKTOP["height"], java_script_enabled=javascript)
-    for attempt in (
-        "https://evil.example/",
-        "//evil.example/",
-        "/\\evil.example",
-        "javascript:alert(1)",
+@pytest.mark.parametrize(
+    ("value", "kept"),
+    [
+        ("/daily?rules=big", "/daily?rules=big"),
+        ("/players/Ann%20B", "/players/Ann%20B"),
+        ("/", "/"),
+        ("https://evil.example/", None),
+        ("//evil.example", None),
+        ("/\\evil.example", None),
+        ("/ok\\..", None),
+        ("javascript:alert(1)", None),
+        ("evil.example", None),
+        ("/a\tb", None),
+        ("/a b", None),
+        ("", None),
+        (None, None),
+        ("/" + "a" * (MAX_NEXT_PATH - 1), "/" + "a" * (MAX_NEXT_PATH - 1)),
+        ("/" + "a" * MAX_NEXT_PATH, None),
+    ],
+)
+def test_next_is_a_path_on_this_site_or_nothing(value: str | None, kept: str | None) -> None:
+    assert safe_next(value) == kept
+
+
+def test_a_form_post_past_its_limit_is_refused_before_it_is_read(server: LiveServer) -> None:
+    body = b"csrf=x&username=ann&password=" + b"a" * FORM_BODY_BYTES
+    status, answer = _urlencoded(server, "/login", body)
+    assert status == 413 and str(FORM_BODY_BYTES) in answer
+    status, answer = _urlencoded(server, "/login", b"csrf=x&csrf=y&username=a&password=b")
+    assert status == 400 and "twice" in answer
+    status, answer = _urlencoded(server, "/login", b"username=ann&password=b")
+    assert status == 403 and "CSRF" in answer
+
+
+def test_a_next_past_its_limit_is_dropped_not_refused(server: LiveServer) -> None:
+    status, page = server.get("/login?next=/" + "a" * MAX_NEXT_PATH)
+    assert status == 200 and b'name="next"' not in page
+    status, page = server.get("/login?next=/rules")
+    assert status == 200 and b'name="next" value="/rules"' in page
+
+
+def _urlencoded(server: LiveServer, path: str, body: bytes) -> tuple[int, str]:
+    request = urllib.request.Request(
+        server.url + path,
+        data=body,
+        method="POST",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_next_never_leads_off_the_site(open_page: Callable[..., Any], server: LiveServer) -> None:
+    """With and without JavaScript, a next= elsewhere lands on the member's profile here."""
+    for javascript, name, attempts in (
+        (True, "Ulla JS", ("https://evil.example/",)),
+        (False, "Ulla Plain", ("//evil.example/",)),
     ):
-        page.context.clear_cookies()
-        page.goto(server.url + "/login?next=" + attempt)
-        _log_in(page, name)
-        page.wait_for_url(re.compile(r"/players/"))
-        assert page.url.startswith(server.url + "/players/"), (attempt, page.url)
+        status, _ = server.call("POST", "/api/account", {"username": name, "password": GOOD})
+        assert status == 201
+        page = open_page(DESKTOP["width"], DESKTOP["height"], java_script_enabled=javascript)
+        for attempt in attempts:
+            page.context.clear_cookies()
+            page.goto(server.url + "/login?next=" + attempt)
+            _log_in(page, name)
+            page.wait_for_url(re.compile(r"/players/"))
+            assert page.url.startswith(server.url + "/players/"), (attempt, page.url)
 
 
 def test_deleting_an_account_names_what_goes_and_needs_the_password(
@@ -252,18 +310,17 @@ def test_the_account_pages_pass_axe_in_both_themes_and_widths(
     from playwright.sync_api import expect
 
     page = axe_tour.page
-    for state, path in (("signup", "/signup"), ("login", "/login")):
-        page.goto(server.url + path)
-        expect(page.locator("main h1")).to_be_visible()
-        axe_tour.look(f"account-{state}")
-    # With messages showing: a refused sign-up.
+    page.goto(server.url + "/login")
+    expect(page.locator("main h1")).to_be_visible()
+    axe_tour.look("account-login")
+    # The sign-up form with its messages showing: a refused sign-up.
     page.goto(server.url + "/signup")
     _sign_up(page, "Axel Axe", WEAK)
     expect(page.locator("#password-error")).to_be_visible()
     axe_tour.look("account-signup-refused")
     _sign_up(page, "Axel Axe")
     page.wait_for_url("**/players/**")
-    for state, path in (("account", "/account"), ("delete", "/account/delete"), ("home", "/")):
+    for state, path in (("account", "/account"), ("delete", "/account/delete")):
         page.goto(server.url + path)
         expect(page.locator("main h1")).to_be_visible()
         axe_tour.look(f"account-member-{state}")
@@ -280,6 +337,7 @@ def test_a_guest_game_is_on_the_profile_after_signing_up(
     from playwright.sync_api import expect
 
     page = open_page(DESKTOP["width"], DESKTOP["height"])
+    page.on("dialog", lambda dialog: dialog.accept())  # "end the game now?"
     page.goto(server.url + "/play")
     page.locator("#start-button").click()
     page.wait_for_url("**/games/*")
@@ -295,6 +353,7 @@ def test_a_guest_game_is_on_the_profile_after_signing_up(
     expect(page.locator("#account-done")).to_contain_text(
         "1 game you played as a guest is now on your profile"
     )
+    shot(page, "account-claimed")
     page.locator("#continue-link").click()
     page.wait_for_url("**" + game_path)
     page.goto(server.url + "/players/Gus%20Guest")

@@ -62,7 +62,9 @@ NAME_RULES = (
     "spaces, _, - or . between them. Others see it on your games and profile."
 )
 
-Next = Annotated[str | None, Query(max_length=MAX_NEXT_PATH)]
+#: ``next`` as the pages read it: bounded, and one longer than MAX_NEXT_PATH dropped (the form
+#: is still shown), not refused.
+Next = Annotated[str | None, Query(max_length=4 * MAX_NEXT_PATH)]
 
 
 def safe_next(value: str | None) -> str | None:
