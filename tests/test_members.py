@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from bigboggle import Rules
 from bigboggle.errors import GameStateError, NameTakenError
 from bigboggle.names import name_key
 from bigboggle.services.accounts import Accounts
@@ -152,3 +153,23 @@ def test_the_web_refuses_a_members_name_to_guests_and_gives_members_theirs(
         while (message := guest.receive_json())["type"] != "error":
             pass
         assert message["code"] == "name_taken" and "belongs to a member" in message["message"]
+
+
+def test_the_daily_page_marks_members_and_names_the_member_playing(
+    client: TestClient, clock: FakeClock
+) -> None:
+    client.post("/api/games", json={"daily": True, "player": "a guest"})
+    log_in_as(client, "Zoë Q")
+    played = client.post("/api/games", json={"daily": True}).json()
+    assert played["player"] == "Zoë Q"
+    clock.advance(Rules.preset("big").timer + 1)
+    client.get(f"/api/games/{played['id']}", headers={"X-Game-Key": played["key"]})  # scored
+    page = client.get("/daily").text
+    assert "You play as <strong>Zoë Q</strong>" in page and 'id="player"' not in page
+    assert (
+        '<a class="member-badge" href="/players/Zo%C3%AB%20Q" '
+        'aria-label="member: Zoë Q\'s profile"' in page.replace("&#39;", "'")
+    )
+    client.cookies.clear()
+    guest_page = client.get("/daily").text
+    assert 'id="player"' in guest_page and guest_page.count('class="member-badge"') == 1

@@ -290,12 +290,26 @@ function showPresence(next) {
         { "data-player": name, "data-presence": where },
         el("span", { class: `presence-dot p-${where}`, "aria-hidden": "true" }),
         el("span", { class: "name", text: name }),
+        memberBadge(state.members && state.members[name]),
         name === state.host ? el("span", { class: "tag", text: "host" }) : "",
         name === state.you ? el("span", { class: "tag", text: "you" }) : "",
         el("span", { class: `presence p-${where}`, text: PRESENCE_LABELS[where] || where }),
       );
     }),
   );
+}
+
+// A member's seat: a check mark linking to the member's profile (the seat's name may differ
+// from the member's user name), so a guest's name is never taken for a member's.
+function memberBadge(username) {
+  if (!username) return "";
+  return el("a", {
+    class: "member-badge",
+    href: `/players/${encodeURIComponent(username)}`,
+    "aria-label": `member: ${username}'s profile`,
+    title: `member: ${username}`,
+    text: "✓",
+  });
 }
 
 function announceHost(next) {
