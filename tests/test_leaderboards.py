@@ -19,6 +19,7 @@ from bigboggle.names import name_key
 from bigboggle.services.leaderboards import Leaderboards, competition_places
 from bigboggle.services.store import AccountRow, PlayRow, RatingRow, SoloGameRow, Store
 from bigboggle.web.app import create_app
+from bigboggle.web.auth import SESSION_COOKIE
 from conftest import FakeClock, postgres_schema
 
 pytestmark = pytest.mark.once
@@ -245,8 +246,8 @@ def test_bad_presets_periods_and_limits_are_named(store: Store, clock: FakeClock
 @pytest.fixture
 def client(db_url: str, clock: FakeClock) -> Iterator[TestClient]:
     store = Store(db_url)
-    with TestClient(create_app(store, clock=clock)) as test_client:
-        yield test_client
+    # No lifespan: these pages only read (no timers, no worker pool, no settling task).
+    yield TestClient(create_app(store, clock=clock))
     store.close()
 
 
@@ -297,3 +298,18 @@ def test_the_leaderboard_page_works_without_scripts(client: TestClient) -> None:
     assert bad.status_code == 400 and "period &#39;month&#39; is not one of" in bad.text
     assert 'id="leaderboard-choice"' in bad.text  # the choices stay
     assert client.get("/leaderboard?rules=classic&period=all").status_code == 200
+
+
+def test_a_logged_in_member_sees_their_own_row_below_the_top(client: TestClient) -> None:
+    found = client.app.state.services  # type: ignore[attr-defined]
+    session = found.accounts.sign_up("zed", "correct horse battery staple")
+    for number in range(3):
+        daily_game(found.store, f"p{number}", 90 - number)
+    daily_game(found.store, "zed", 5, account_id=session.member.id)
+    client.cookies.set(SESSION_COOKIE, session.token)
+    body = client.get("/api/leaderboard?limit=2").json()
+    assert body["you"]["place"] == 4 and body["you"]["player"] == "zed"
+    assert body["you"]["shown"] is False
+    page = client.get("/leaderboard").text
+    assert 'class="your-row"' not in page  # all four fit in the page's rows
+    assert '<tr class="you">' in page and "(you)" in page

@@ -35,6 +35,7 @@ from bigboggle.services.store import (
 )
 from bigboggle.web import charts
 from bigboggle.web.app import create_app
+from bigboggle.web.auth import SESSION_COOKIE
 from conftest import FakeClock, postgres_schema
 
 pytestmark = pytest.mark.once
@@ -410,8 +411,8 @@ def test_the_calendar_is_a_week_per_column() -> None:
 @pytest.fixture
 def client(db_url: str, clock: FakeClock) -> Iterator[TestClient]:
     store = Store(db_url)
-    with TestClient(create_app(store, clock=clock)) as test_client:
-        yield test_client
+    # No lifespan: these pages only read (no timers, no worker pool, no settling task).
+    yield TestClient(create_app(store, clock=clock))
     store.close()
 
 
@@ -463,3 +464,18 @@ def test_a_hostile_name_and_words_render_as_text(client: TestClient) -> None:
     assert "&lt;script&gt;alert(1)&lt;b&gt;" in html and "&lt;img src=x&gt;" in html
     for svg in re.findall(r"<svg class=\"chart.*?</svg>", html, re.S):
         ElementTree.fromstring(svg)
+
+
+def test_your_own_profile_lists_your_last_games(client: TestClient) -> None:
+    found = client.app.state.services  # type: ignore[attr-defined]
+    session = found.accounts.sign_up("Ann", "correct horse battery staple")
+    play(found.store, session.member.id, ref="abc123")
+    assert "recent" not in client.get("/api/players/ann").json()  # a stranger's view
+    client.cookies.set(SESSION_COOKIE, session.token)
+    mine = client.get("/api/players/ann").json()
+    assert [item["link"] for item in mine["recent"]] == ["/games/abc123"]
+    page = client.get("/players/ANN").text
+    assert 'href="/games/abc123"' in page and "Only you see this list." in page
+    other = found.accounts.sign_up("bob", "correct horse battery staple")
+    client.cookies.set(SESSION_COOKIE, other.token)
+    assert "recent" not in client.get("/api/players/ann").json()

@@ -28,8 +28,18 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Float, cast, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Float,
+    Integer,
+    Select,
+    bindparam,
+    case,
+    cast,
+    func,
+    select,
+)
 
 from ..errors import NotFoundError, RoundInputError, quoted
 from ..limits import (
@@ -345,6 +355,115 @@ def top_missed(
     return (games if isinstance(games, int) else 0), found[:limit]
 
 
+_ACCOUNT: BindParameter[int] = bindparam("account", type_=Integer)
+_MINE = PlayRow.account_id == _ACCOUNT
+_SHARE = cast(PlayRow.score, Float) / PlayRow.max_score
+
+
+def _first_per_family(columns: tuple[Any, ...], *order: Any) -> Select[Any]:
+    """The first play's ``columns`` per family of the member's plays (``columns[0]`` not
+    null), by ``order``: a window query, one statement for every family."""
+    ranked = (
+        select(
+            PlayRow.family,
+            *columns,
+            func.row_number().over(partition_by=PlayRow.family, order_by=order).label("rank"),
+        )
+        .where(_MINE, columns[0].is_not(None))
+        .subquery()
+    )
+    return select(*[c for c in ranked.c if c.name != "rank"]).where(ranked.c.rank == 1)
+
+
+#: The statements a profile runs, built once (so each request only binds the member's id and
+#: the dates: SQLAlchemy's compiled-statement cache answers the rest), each on an index that
+#: starts with the member's id.
+_Q_ACCOUNT = select(AccountRow.id, AccountRow.username, AccountRow.created_at).where(
+    AccountRow.name_key == bindparam("key")
+)
+_Q_PRESETS = (
+    select(PlayRow.rules, PlayRow.kind, func.count())
+    .where(_MINE)
+    .group_by(PlayRow.rules, PlayRow.kind)
+)
+_Q_BESTS = (
+    select(
+        PlayRow.family,
+        func.count(),
+        func.max(PlayRow.score),
+        func.max(case((PlayRow.max_score > 0, _SHARE))),
+    )
+    .where(_MINE)
+    .group_by(PlayRow.family)
+    .order_by(PlayRow.family)
+)
+_Q_LONGEST = _first_per_family(
+    (PlayRow.longest_word,), func.length(PlayRow.longest_word).desc(), PlayRow.played_at
+)
+_Q_BEST_WORD = _first_per_family(
+    (PlayRow.best_word, PlayRow.best_word_points),
+    PlayRow.best_word_points.desc(),
+    PlayRow.played_at,
+)
+_Q_WEEKLY = select(PlayRow.played_at, PlayRow.score, PlayRow.max_score).where(
+    _MINE, PlayRow.played_at >= bindparam("since")
+)
+_Q_DAILY = (
+    select(PlayRow.daily_date, func.max(PlayRow.score))
+    .where(_MINE, PlayRow.kind == "daily", PlayRow.daily_date.is_not(None))
+    .group_by(PlayRow.daily_date)
+)
+_Q_MISSED = (
+    select(MissedWordsRow.family, MissedWordsRow.summary)
+    .where(MissedWordsRow.account_id == _ACCOUNT)
+    .order_by(MissedWordsRow.family)
+)
+_Q_RATINGS = (
+    select(RatingRow.family, RatingRow.mu, RatingRow.sigma, RatingRow.display, RatingRow.games)
+    .where(RatingRow.account_id == _ACCOUNT)
+    .order_by(RatingRow.family)
+)
+_EVENTS_RANKED = (
+    select(
+        RatingEventRow.family,
+        RatingEventRow.at,
+        RatingEventRow.display,
+        RatingEventRow.mu,
+        RatingEventRow.sigma,
+        RatingEventRow.place,
+        RatingEventRow.field,
+        func.row_number()
+        .over(
+            partition_by=RatingEventRow.family,
+            order_by=(RatingEventRow.at.desc(), RatingEventRow.id.desc()),
+        )
+        .label("rank"),
+    )
+    .where(RatingEventRow.account_id == _ACCOUNT)
+    .subquery()
+)
+_Q_EVENTS = (
+    select(*[c for c in _EVENTS_RANKED.c if c.name != "rank"])
+    .where(_EVENTS_RANKED.c.rank <= PROFILE_RATING_POINTS)
+    .order_by(_EVENTS_RANKED.c.family, _EVENTS_RANKED.c.at, _EVENTS_RANKED.c.rank.desc())
+)
+_Q_RECENT = (
+    select(
+        PlayRow.kind,
+        PlayRow.rules,
+        PlayRow.ref,
+        PlayRow.played_at,
+        PlayRow.score,
+        PlayRow.max_score,
+        PlayRow.words,
+    )
+    .where(_MINE)
+    .order_by(PlayRow.played_at.desc(), PlayRow.id.desc())
+    .limit(PROFILE_RECENT_PLAYS)
+)
+_Q_GAMES = select(func.count()).select_from(PlayRow).where(_MINE)
+
+
 class Profiles:
     """Members' profiles and the short summary ``GET /api/me`` shows, read from ``store``;
     ``clock`` says what "today" and "this week" are (UTC)."""
@@ -360,36 +479,33 @@ class Profiles:
         key = self._key(name)
         today = utc_date(self.clock())
         with self.store.session() as session:
-            account = session.scalar(select(AccountRow).where(AccountRow.name_key == key))
+            db = session.connection()  # Core statements: no ORM objects are made
+            account = db.execute(_Q_ACCOUNT, {"key": key}).first()
             if account is None:
                 raise NotFoundError(f"no member called {quoted(name)}")
-            presets = self._presets(session, account.id)
+            mine = {"account": account.id}
+            presets = _presets(db, mine)
             return ProfileView(
                 name=account.username,
                 member_since=account.created_at,
                 today=today,
                 games=sum(games.total for games in presets),
                 presets=presets,
-                bests=self._bests(session, account.id),
-                weekly=self._weekly(session, account.id, _day(today)),
-                daily=self._daily(session, account.id, today),
-                missed=self._missed(session, account.id),
-                ratings=self._ratings(session, account.id),
-                recent=self._recent(session, account.id) if own else None,
+                bests=_bests(db, mine),
+                weekly=_weekly(db, mine, _day(today)),
+                daily=_daily(db, mine, today),
+                missed=_missed(db, mine),
+                ratings=_ratings(db, mine),
+                recent=_recent(db, mine) if own else None,
             )
 
     def summary(self, account_id: int) -> dict[str, Any]:
         """``{"games": N, "ratings": {FAMILY: {"mu", "sigma", "display", "games"}}}`` of a
         member (zeros and no ratings for an id that has none), for ``GET /api/me``."""
         with self.store.session() as session:
-            games = session.scalar(
-                select(func.count()).select_from(PlayRow).where(PlayRow.account_id == account_id)
-            )
-            ratings = session.scalars(
-                select(RatingRow)
-                .where(RatingRow.account_id == account_id)
-                .order_by(RatingRow.family)
-            ).all()
+            db = session.connection()
+            mine = {"account": account_id}
+            games = db.execute(_Q_GAMES, mine).scalar()
             return {
                 "games": games or 0,
                 "ratings": {
@@ -399,11 +515,9 @@ class Profiles:
                         "display": row.display,
                         "games": row.games,
                     }
-                    for row in ratings
+                    for row in db.execute(_Q_RATINGS, mine)
                 },
             }
-
-    # -- the parts of a profile -------------------------------------------------------------
 
     @staticmethod
     def _key(name: object) -> str:
@@ -415,179 +529,125 @@ class Profiles:
         except RoundInputError:
             raise NotFoundError(f"no member called {quoted(name)}") from None
 
-    @staticmethod
-    def _presets(session: Session, account_id: int) -> tuple[PresetGames, ...]:
-        counts: dict[str, dict[str, int]] = {}
-        rows = session.execute(
-            select(PlayRow.rules, PlayRow.kind, func.count())
-            .where(PlayRow.account_id == account_id)
-            .group_by(PlayRow.rules, PlayRow.kind)
-        )
-        for rules, kind, count in rows:
-            counts.setdefault(rules, dict.fromkeys(MODES, 0))[kind] = count
-        order = list(PRESETS)
-        return tuple(
-            PresetGames(
-                rules,
-                PRESETS[rules].title if rules in PRESETS else rules,
-                **{mode: by_mode.get(mode, 0) for mode in MODES},
-            )
-            for rules, by_mode in sorted(
-                counts.items(),
-                key=lambda item: (order.index(item[0]) if item[0] in order else 99, item[0]),
-            )
-        )
 
-    @staticmethod
-    def _bests(session: Session, account_id: int) -> tuple[FamilyBests, ...]:
-        share = cast(PlayRow.score, Float) / PlayRow.max_score
-        mine = PlayRow.account_id == account_id
-        families = session.execute(
-            select(
-                PlayRow.family,
-                func.count(),
-                func.max(PlayRow.score),
-                func.max(share).filter(PlayRow.max_score > 0),
-            )
-            .where(mine)
-            .group_by(PlayRow.family)
-            .order_by(PlayRow.family)
-        ).all()
-        bests = []
-        for family, games, best_score, best_share in families:
-            longest = session.scalar(
-                select(PlayRow.longest_word)
-                .where(mine, PlayRow.family == family, PlayRow.longest_word.is_not(None))
-                .order_by(func.length(PlayRow.longest_word).desc(), PlayRow.played_at)
-                .limit(1)
-            )
-            best = session.execute(
-                select(PlayRow.best_word, PlayRow.best_word_points)
-                .where(mine, PlayRow.family == family, PlayRow.best_word.is_not(None))
-                .order_by(PlayRow.best_word_points.desc(), PlayRow.played_at)
-                .limit(1)
-            ).first()
-            bests.append(
-                FamilyBests(
-                    family,
-                    games,
-                    best_score or 0,
-                    min(1.0, float(best_share)) if best_share is not None else None,
-                    longest,
-                    best[0] if best else None,
-                    best[1] if best else None,
-                )
-            )
-        return tuple(bests)
+# -- the parts of a profile ---------------------------------------------------------------------
 
-    @staticmethod
-    def _weekly(session: Session, account_id: int, today: dt.date) -> tuple[WeekAverage, ...]:
-        first = _monday(today) - (PROFILE_WEEKS - 1) * _WEEK
-        rows = session.execute(
-            select(PlayRow.played_at, PlayRow.score, PlayRow.max_score).where(
-                PlayRow.account_id == account_id, PlayRow.played_at >= _midnight(first)
-            )
-        )
-        scores: list[list[int]] = [[] for _ in range(PROFILE_WEEKS)]
-        shares: list[list[float]] = [[] for _ in range(PROFILE_WEEKS)]
-        for played_at, score, max_score in rows:
-            day = dt.datetime.fromtimestamp(played_at, tz=dt.UTC).date()
-            index = (day - first).days // 7
-            if not 0 <= index < PROFILE_WEEKS:
-                continue  # played in the future by the clock given: not in these weeks
-            scores[index].append(score)
-            if max_score:
-                shares[index].append(min(1.0, score / max_score))
-        return tuple(
-            WeekAverage(
-                (first + index * _WEEK).isoformat(),
-                len(scores[index]),
-                sum(scores[index]) / len(scores[index]) if scores[index] else None,
-                sum(shares[index]) / len(shares[index]) if shares[index] else None,
-            )
-            for index in range(PROFILE_WEEKS)
-        )
+_Bound = dict[str, Any]
 
-    @staticmethod
-    def _daily(session: Session, account_id: int, today: str) -> DailyRecord:
-        rows = session.execute(
-            select(PlayRow.daily_date, func.max(PlayRow.score))
-            .where(
-                PlayRow.account_id == account_id,
-                PlayRow.kind == "daily",
-                PlayRow.daily_date.is_not(None),
-            )
-            .group_by(PlayRow.daily_date)
-        )
-        best_of_day = {day: best for day, best in rows}
-        days = [day for day in best_of_day if isinstance(day, str) and _valid_date(day)]
-        current, longest = streaks(days, today)
-        last = _day(today)
-        first = _monday(last) - (PROFILE_CALENDAR_WEEKS - 1) * _WEEK
-        calendar = tuple(
-            CalendarDay(day.isoformat(), best_of_day.get(day.isoformat()))
-            for day in (first + dt.timedelta(days=n) for n in range((last - first).days + 1))
-        )
-        return DailyRecord(current, longest, today in best_of_day, len(days), calendar)
 
-    @staticmethod
-    def _missed(session: Session, account_id: int) -> tuple[MissedWords, ...]:
-        rows = session.scalars(
-            select(MissedWordsRow)
-            .where(MissedWordsRow.account_id == account_id)
-            .order_by(MissedWordsRow.family)
+def _presets(db: Connection, mine: _Bound) -> tuple[PresetGames, ...]:
+    counts: dict[str, dict[str, int]] = {}
+    for rules, kind, number in db.execute(_Q_PRESETS, mine):
+        counts.setdefault(rules, dict.fromkeys(MODES, 0))[kind] = number
+    order = {name: index for index, name in enumerate(PRESETS)}
+    return tuple(
+        PresetGames(
+            rules,
+            PRESETS[rules].title if rules in PRESETS else rules,
+            **{mode: by_mode.get(mode, 0) for mode in MODES},
         )
-        found = []
-        for row in rows:
-            games, words = top_missed(row.summary)
-            if words:
-                found.append(MissedWords(row.family, games, tuple(words)))
-        return tuple(found)
+        for rules, by_mode in sorted(
+            counts.items(), key=lambda item: (order.get(item[0], len(order)), item[0])
+        )
+    )
 
-    @staticmethod
-    def _ratings(session: Session, account_id: int) -> tuple[FamilyRating, ...]:
-        ratings = session.scalars(
-            select(RatingRow).where(RatingRow.account_id == account_id).order_by(RatingRow.family)
-        ).all()
-        found = []
-        for rating in ratings:
-            events = session.scalars(
-                select(RatingEventRow)
-                .where(
-                    RatingEventRow.account_id == account_id,
-                    RatingEventRow.family == rating.family,
-                )
-                .order_by(RatingEventRow.at.desc(), RatingEventRow.id.desc())
-                .limit(PROFILE_RATING_POINTS)
-            ).all()
-            history = tuple(
-                RatingPoint(e.at, e.display, e.mu, e.sigma, e.place, e.field)
-                for e in reversed(events)
-            )
-            found.append(
-                FamilyRating(
-                    rating.family, rating.mu, rating.sigma, rating.display, rating.games, history
-                )
-            )
-        return tuple(found)
 
-    @staticmethod
-    def _recent(session: Session, account_id: int) -> tuple[RecentPlay, ...]:
-        rows = session.scalars(
-            select(PlayRow)
-            .where(PlayRow.account_id == account_id)
-            .order_by(PlayRow.played_at.desc(), PlayRow.id.desc())
-            .limit(PROFILE_RECENT_PLAYS)
-        )
-        return tuple(
-            RecentPlay(
-                row.kind, row.rules, row.ref, row.played_at, row.score, row.max_score, row.words
+def _bests(db: Connection, mine: _Bound) -> tuple[FamilyBests, ...]:
+    longest = {row.family: row.longest_word for row in db.execute(_Q_LONGEST, mine)}
+    best_word = {row.family: row for row in db.execute(_Q_BEST_WORD, mine)}
+    bests = []
+    for family, games, best_score, best_share in db.execute(_Q_BESTS, mine):
+        word = best_word.get(family)
+        bests.append(
+            FamilyBests(
+                family,
+                games,
+                best_score or 0,
+                min(1.0, float(best_share)) if best_share is not None else None,
+                longest.get(family),
+                word.best_word if word is not None else None,
+                word.best_word_points if word is not None else None,
             )
-            for row in rows
         )
+    return tuple(bests)
+
+
+def _weekly(db: Connection, mine: _Bound, today: dt.date) -> tuple[WeekAverage, ...]:
+    first = _monday(today) - (PROFILE_WEEKS - 1) * _WEEK
+    start = _midnight(first)
+    scores: list[list[int]] = [[] for _ in range(PROFILE_WEEKS)]
+    shares: list[list[float]] = [[] for _ in range(PROFILE_WEEKS)]
+    for played_at, score, max_score in db.execute(_Q_WEEKLY, {**mine, "since": start}):
+        index = int((played_at - start) // _WEEK.total_seconds())
+        if not 0 <= index < PROFILE_WEEKS:
+            continue  # played in the future by the clock given: not in these weeks
+        scores[index].append(score)
+        if max_score:
+            shares[index].append(min(1.0, score / max_score))
+    return tuple(
+        WeekAverage(
+            (first + index * _WEEK).isoformat(),
+            len(scores[index]),
+            sum(scores[index]) / len(scores[index]) if scores[index] else None,
+            sum(shares[index]) / len(shares[index]) if shares[index] else None,
+        )
+        for index in range(PROFILE_WEEKS)
+    )
+
+
+def _daily(db: Connection, mine: _Bound, today: str) -> DailyRecord:
+    best_of_day: dict[str, int] = {
+        day: best
+        for day, best in db.execute(_Q_DAILY, mine)
+        if isinstance(day, str) and _valid_date(day)
+    }
+    current, longest = streaks(best_of_day, today)
+    last = _day(today)
+    first = _monday(last) - (PROFILE_CALENDAR_WEEKS - 1) * _WEEK
+    calendar = tuple(
+        CalendarDay(day.isoformat(), best_of_day.get(day.isoformat()))
+        for day in (first + dt.timedelta(days=n) for n in range((last - first).days + 1))
+    )
+    return DailyRecord(current, longest, today in best_of_day, len(best_of_day), calendar)
+
+
+def _missed(db: Connection, mine: _Bound) -> tuple[MissedWords, ...]:
+    found = []
+    for family, summary in db.execute(_Q_MISSED, mine):
+        games, words = top_missed(summary)
+        if words:
+            found.append(MissedWords(family, games, tuple(words)))
+    return tuple(found)
+
+
+def _ratings(db: Connection, mine: _Bound) -> tuple[FamilyRating, ...]:
+    history: dict[str, list[RatingPoint]] = {}
+    for event in db.execute(_Q_EVENTS, mine):
+        history.setdefault(event.family, []).append(
+            RatingPoint(event.at, event.display, event.mu, event.sigma, event.place, event.field)
+        )
+    return tuple(
+        FamilyRating(
+            row.family,
+            row.mu,
+            row.sigma,
+            row.display,
+            row.games,
+            tuple(history.get(row.family, ())),
+        )
+        for row in db.execute(_Q_RATINGS, mine)
+    )
+
+
+def _recent(db: Connection, mine: _Bound) -> tuple[RecentPlay, ...]:
+    return tuple(
+        RecentPlay(row.kind, row.rules, row.ref, row.played_at, row.score, row.max_score, row.words)
+        for row in db.execute(_Q_RECENT, mine)
+    )
 
 
 def _valid_date(text: object) -> bool:
+    """Whether ``text`` is a date written ``YYYY-MM-DD`` (a stored row's, checked anyway)."""
     try:
         return isinstance(text, str) and len(text) == 10 and bool(_day(text))
     except ValueError:

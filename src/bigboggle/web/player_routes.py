@@ -11,7 +11,6 @@ own row on a leaderboard even below the rows shown.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
@@ -20,11 +19,13 @@ from starlette.concurrency import run_in_threadpool
 
 from ..errors import BoggleError, RoundInputError, RulesError
 from ..limits import LEADERBOARD_ROWS, MAX_NAME_LENGTH
-from ..names import name_key
+from ..names import clean_name, name_key
 from ..rules import PRESETS
+from ..services.accounts import Member
 from ..services.leaderboards import PERIODS, LeaderboardView, check_period, profile_path
 from ..services.profiles import MISSED_NOTE, ProfileView
 from . import charts
+from .auth import viewer
 from .plumbing import JSONResponse, services
 
 router = APIRouter()
@@ -43,30 +44,13 @@ BAD_INPUT: dict[int | str, dict[str, Any]] = {
     400: {"description": "An unknown preset or period, named"}
 }
 
-#: Who is asking: the logged-in member's id and name, or ``None`` (set by the app once the
-#: accounts' cookie check is there; a guest until then).
-ViewerLookup = Callable[[Request], Awaitable[tuple[int, str] | None]]
 
-
-async def _nobody(_request: Request) -> tuple[int, str] | None:
-    return None
-
-
-def viewer_lookup(request: Request) -> ViewerLookup:
-    """The app's way of telling who is asking (``app.state.viewer_lookup``)."""
-    found: ViewerLookup = getattr(request.app.state, "viewer_lookup", _nobody)
-    return found
-
-
-async def _viewer(request: Request) -> tuple[int, str] | None:
-    return await viewer_lookup(request)(request)
-
-
-def _is_own(viewer: tuple[int, str] | None, name: str) -> bool:
-    if viewer is None:
+def _is_own(member: Member | None, name: str) -> bool:
+    """Whether ``name`` (from the URL) is the asking member's own (compared by name key)."""
+    if member is None:
         return False
     try:
-        return name_key(viewer[1]) == name_key(name)
+        return name_key(member.username) == name_key(clean_name(name))
     except BoggleError:
         return False
 
@@ -78,9 +62,9 @@ def _is_own(viewer: tuple[int, str] | None, name: str) -> bool:
     tags=["players"],
 )
 async def player(request: Request, name: PlayerName) -> JSONResponse:
-    viewer = await _viewer(request)
+    member = await viewer(request)
     found = services(request)
-    view = await run_in_threadpool(found.profiles.profile, name, own=_is_own(viewer, name))
+    view = await run_in_threadpool(found.profiles.profile, name, own=_is_own(member, name))
     return JSONResponse(view.to_json())
 
 
@@ -93,13 +77,13 @@ async def player(request: Request, name: PlayerName) -> JSONResponse:
 async def leaderboard(
     request: Request, rules: RulesName = "big", period: Period = "day", limit: Limit = 50
 ) -> JSONResponse:
-    viewer = await _viewer(request)
+    member = await viewer(request)
     found = services(request)
     view = await run_in_threadpool(
         found.leaderboards.board,
         rules,
         period,
-        viewer_id=viewer[0] if viewer else None,
+        viewer_id=member.id if member else None,
         limit=limit,
     )
     return JSONResponse(view.to_json())
@@ -192,9 +176,9 @@ def _profile_page(request: Request, view: ProfileView) -> Response:
 @router.get("/players/{name:path}", response_class=HTMLResponse, include_in_schema=False)
 async def player_page(request: Request, name: PlayerName) -> Response:
     """A member's profile page (404 page for no such member)."""
-    viewer = await _viewer(request)
+    member = await viewer(request)
     found = services(request)
-    view = await run_in_threadpool(found.profiles.profile, name, own=_is_own(viewer, name))
+    view = await run_in_threadpool(found.profiles.profile, name, own=_is_own(member, name))
     return await run_in_threadpool(_profile_page, request, view)
 
 
@@ -218,14 +202,14 @@ async def leaderboard_page(
 ) -> Response:
     """The leaderboard page; a bad preset or period is a 400 page that names it, with the
     choices still there."""
-    viewer = await _viewer(request)
+    member = await viewer(request)
     found = services(request)
     error = None
     view = None
     try:
         check_period(period)
         view = await run_in_threadpool(
-            found.leaderboards.board, rules, period, viewer_id=viewer[0] if viewer else None
+            found.leaderboards.board, rules, period, viewer_id=member.id if member else None
         )
     except (RulesError, RoundInputError) as exc:
         error = str(exc)
