@@ -189,7 +189,12 @@ def test_registration_options_name_the_site_and_an_opaque_user(
     assert public["user"]["name"] == "ann"
     handle = unb64(public["user"]["id"])
     assert len(handle) == 32
-    assert str(ann.id).encode() not in handle
+    # Not the account id in any plain form: an HMAC of it under the server's secret.
+    assert handle not in {
+        str(ann.id).encode(),
+        ann.id.to_bytes(4, "big"),
+        ann.id.to_bytes(8, "big"),
+    }
     assert handle == passkeys.user_handle(ann.id)  # stable for the account
     assert passkeys.user_handle(ann.id + 1) != handle
     assert public["attestation"] == "none"
@@ -783,3 +788,24 @@ def test_openapi_documents_every_passkey_route(client: Any) -> None:
     wrong = client.put("/api/passkeys/login", json={})
     assert wrong.status_code == 405 and wrong.headers["allow"] == "POST"
     assert client.delete("/api/passkeys/phone").status_code == 404
+
+
+def test_a_deleted_members_passkey_logs_no_one_in(passkeys: Passkeys, accounts: Accounts) -> None:
+    ann = member(accounts)
+    device = registered(passkeys, ann)
+    accounts.delete(ann, PASSWORD)
+    options = passkeys.login_options(PARTY)
+    with pytest.raises(NotLoggedInError, match="not registered here"):
+        passkeys.log_in(PARTY, options.id, device.get(options))
+
+
+def test_a_registration_whose_id_is_not_the_attested_one_is_refused(
+    passkeys: Passkeys, accounts: Accounts
+) -> None:
+    ann = member(accounts)
+    options = passkeys.registration_options(ann, PARTY)
+    answer = SoftAuthenticator().create(options)
+    other = b64(secrets.token_bytes(16))
+    answer.update(id=other, rawId=other)
+    with pytest.raises(AccountError, match="not the one it attested"):
+        passkeys.register(ann, PARTY, options.id, answer, "x")

@@ -295,6 +295,8 @@ class Passkeys:
             )
         except Exception as exc:  # the library's verdict on a stranger's bytes, whatever it is
             raise AccountError(f"the passkey was refused: {_reason(exc)}") from None
+        if verified.credential_id != _decode(answer["rawId"], "credential.rawId"):
+            raise AccountError("the passkey was refused: its id is not the one it attested")
         transports = _transports(answer["response"].get("transports"))
         row = PasskeyRow(
             account_id=member.id,
@@ -397,7 +399,10 @@ class Passkeys:
         except Exception as exc:  # the library's verdict on a stranger's bytes, whatever it is
             raise NotLoggedInError(f"the passkey was refused: {_reason(exc)}") from None
         self._used(row, verified.new_sign_count)
-        return self._accounts.start_session(row.account_id, "passkey")
+        try:
+            return self._accounts.start_session(row.account_id, "passkey")
+        except NotFoundError:  # the account was deleted meanwhile, its passkeys with it
+            raise NotLoggedInError("this passkey's account no longer exists") from None
 
     def _used(self, row: PasskeyRow, new_count: int) -> None:
         """Keep the counter and the time of a passkey's log-in. With a counting authenticator,
