@@ -13,7 +13,7 @@ from types import FrameType
 from typing import Any
 
 import pytest
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bigboggle import rating
 from bigboggle.limits import RATING_FULL_FIELD
@@ -114,6 +114,9 @@ def test_fewer_than_two_sides_change_nothing() -> None:
 
 def test_display_is_the_scaled_ordinal() -> None:
     assert display(*NEW) == 1000  # a newcomer: mu - 3 sigma = 0
+    for mu, sigma in ((31.3, 2.2), (12.0, 7.9), (25.0, 1.0)):  # OpenSkill's own ordinal, scaled
+        ordinal = PlackettLuceRating(mu, sigma).ordinal(alpha=40, target=1000)
+        assert display(mu, sigma) == round(ordinal)
     assert display(30.0, 2.0) == 1000 + 40 * 24
     assert display(20.0, 8.0) == 1000 + 40 * (20 - 24)
     # A win shows a higher number, a loss a lower one.

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -45,6 +45,10 @@ log = logging.getLogger(__name__)
 #: Days before today whose daily boards :meth:`Ratings.settle_daily` still looks for: a server
 #: that was down longer leaves the older ones unrated (their plays are kept).
 DAILY_LOOKBACK_DAYS = 7
+#: Members read per statement (a statement's parameters are bounded: SQLite's 32,766).
+_CHUNK = 1000
+#: The columns of a rating row a contest changes.
+_CHANGED = ("mu", "sigma", "display", "games", "updated_at")
 #: Times a contest's update is tried again when another one wrote a newcomer's rating first.
 _RETRIES = 3
 
@@ -126,55 +130,65 @@ class Ratings:
     def _update(
         self, session: Session, key: str, family: str, at: float, entrants: Sequence[Entrant]
     ) -> None:
+        """Write the contest's new ratings and history rows (in ``session``, which holds the
+        contest's key). A daily board may have thousands of members, so the rows are read in
+        chunks (a statement's parameters are bounded) and written by bulk statements, not one
+        ORM object each: the write lock is held for a fraction of a second, not seconds."""
         sides = [e for e in entrants if e.account_ids]
-        members = sorted({account for side in sides for account in side.account_ids})
         if len(sides) < 2:
             return
-        rows = {
-            row.account_id: row
-            for row in session.scalars(
-                select(RatingRow)
-                .where(RatingRow.family == family, RatingRow.account_id.in_(members))
+        members = sorted({account for side in sides for account in side.account_ids})
+        current: dict[int, tuple[float, float, int]] = {}
+        for start in range(0, len(members), _CHUNK):  # locked in one order: no deadlock
+            chunk = members[start : start + _CHUNK]
+            for account, mu, sigma, games in session.execute(
+                select(RatingRow.account_id, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+                .where(RatingRow.family == family, RatingRow.account_id.in_(chunk))
                 .order_by(RatingRow.account_id)
                 .with_for_update()
-            )
-        }
-        new = rate(sides, {account: (row.mu, row.sigma) for account, row in rows.items()})
-        places = ranks_of(sides)
-        for side, place in zip(sides, places, strict=True):
+            ):
+                current[account] = (mu, sigma, games)
+        new = rate(sides, {account: (mu, sigma) for account, (mu, sigma, _) in current.items()})
+        events: list[dict[str, Any]] = []
+        fresh: list[dict[str, Any]] = []
+        changed: list[dict[str, Any]] = []
+        for side, place in zip(sides, ranks_of(sides), strict=True):
             for account in side.account_ids:
                 mu, sigma = new[account]
                 shown = float(display(mu, sigma))
-                row = rows.get(account)
-                if row is None:
-                    session.add(
-                        RatingRow(
-                            account_id=account,
-                            family=family,
-                            mu=mu,
-                            sigma=sigma,
-                            display=shown,
-                            games=1,
-                            updated_at=at,
-                        )
-                    )
+                rating = {"mu": mu, "sigma": sigma, "display": shown, "updated_at": at}
+                ids = {"account_id": account, "family": family}
+                if account in current:
+                    changed.append({**ids, **rating, "games": current[account][2] + 1})
                 else:
-                    row.mu, row.sigma, row.display = mu, sigma, shown
-                    row.games += 1
-                    row.updated_at = at
-                session.add(
-                    RatingEventRow(
-                        account_id=account,
-                        family=family,
-                        contest=key,
-                        at=at,
-                        place=place,
-                        field=len(sides),
-                        mu=mu,
-                        sigma=sigma,
-                        display=shown,
-                    )
+                    fresh.append({**ids, **rating, "games": 1})
+                events.append(
+                    {"contest": key, "at": at, "place": place, "field": len(sides)}
+                    | ids
+                    | {"mu": mu, "sigma": sigma, "display": shown}
                 )
+        # Core statements, each executed once for many rows (the driver's executemany).
+        connection = session.connection()
+        if fresh:
+            connection.execute(insert(RatingRow), fresh)
+        if changed:
+            by_key = (
+                update(RatingRow)
+                .where(
+                    RatingRow.account_id == bindparam("key_account"),
+                    RatingRow.family == bindparam("key_family"),
+                )
+                .values({name: bindparam(name) for name in _CHANGED})
+            )
+            connection.execute(
+                by_key,
+                [
+                    {"key_account": row["account_id"], "key_family": family}
+                    | {name: row[name] for name in _CHANGED}
+                    for row in changed
+                ],
+            )
+        connection.execute(insert(RatingEventRow), events)
 
     # -- rooms -------------------------------------------------------------------------------
 
