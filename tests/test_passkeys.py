@@ -809,3 +809,29 @@ def test_a_registration_whose_id_is_not_the_attested_one_is_refused(
     answer.update(id=other, rawId=other)
     with pytest.raises(AccountError, match="not the one it attested"):
         passkeys.register(ann, PARTY, options.id, answer, "x")
+
+
+def test_the_ceremonies_on_postgresql(clock: Any) -> None:
+    from conftest import postgres_schema
+
+    with postgres_schema("test_passkeys") as url:
+        store = Store(url)
+        try:
+            accounts = Accounts(store, clock, hasher=cheap_hasher())
+            passkeys = Passkeys(store, clock, accounts)
+            ann = member(accounts)
+            device = registered(passkeys, ann)
+            for _ in range(PASSKEY_CHALLENGES_PER_MEMBER + 1):
+                clock.advance(1)
+                passkeys.registration_options(ann, PARTY)
+            assert challenges(store, account_id=ann.id) == PASSKEY_CHALLENGES_PER_MEMBER
+            options = passkeys.login_options(PARTY, "ann")
+            assert passkeys.log_in(PARTY, options.id, device.get(options)).member.id == ann.id
+            with pytest.raises(NotLoggedInError, match="unknown or was used"):
+                passkeys.log_in(PARTY, options.id, device.get(options))
+            [shown] = passkeys.list(ann)
+            assert shown.last_used == clock.now
+            passkeys.remove(ann, shown.id)
+            assert passkeys.list(ann) == []
+        finally:
+            store.close()
