@@ -165,7 +165,7 @@ def test_without_javascript_the_forms_sign_up_log_out_and_log_in(
     page.fill("#old-password", "not it at all 5")
     page.fill("#new-password", OTHER)
     page.get_by_role("button", name="Change the password").click()
-    expect(page.locator("#old-error")).to_contain_text("wrong")
+    expect(page.locator("#old-error")).to_contain_text("not your current password")
     page.fill("#old-password", GOOD)
     page.fill("#new-password", OTHER)
     page.get_by_role("button", name="Change the password").click()
@@ -353,6 +353,7 @@ def test_a_guest_game_is_on_the_profile_after_signing_up(
     expect(page.locator("#account-done")).to_contain_text(
         "1 game you played as a guest is now on your profile"
     )
+    expect(_header(page).get_by_role("link", name="Gus Guest")).to_be_visible()
     shot(page, "account-claimed")
     page.locator("#continue-link").click()
     page.wait_for_url("**" + game_path)

@@ -15,6 +15,7 @@ After logging in, a person goes back to where they came from: a ``next`` path on
 from __future__ import annotations
 
 import datetime
+import re
 import urllib.parse
 from pathlib import Path
 from typing import Annotated, Any
@@ -166,6 +167,18 @@ def retry_text(seconds: int) -> str:
     return f"try again in {-(-minutes // 60)} hours"
 
 
+def with_retry(message: str, seconds: int) -> str:
+    """A refusal with when to try again in words: the services' ``try again in 900 s`` becomes
+    ``try again in 15 minutes`` (added if the message does not say it)."""
+    text = message[:1].upper() + message[1:].rstrip(".")
+    if _RETRY.search(text):
+        return _RETRY.sub(retry_text(seconds), text, count=1) + "."
+    return f"{text}; {retry_text(seconds)}."
+
+
+_RETRY = re.compile(r"try again in \d+ s\b")
+
+
 def since_of(created_at: float | None) -> dict[str, str] | None:
     """When a member signed up, as the account page shows it (UTC date)."""
     if created_at is None:
@@ -219,7 +232,7 @@ def _throttled(
 ) -> Response:
     """The page again with when to try again, answering 429 (too many tries) or 503 (too many
     passwords being checked at once) with ``Retry-After``."""
-    message = f"{str(exc).rstrip('.')} — {retry_text(exc.retry_after)}."
+    message = with_retry(str(exc), exc.retry_after)
     status = 429 if isinstance(exc, ThrottledError) else 503
     response = _render(request, template, status=status, error=message, **context)
     response.headers["Retry-After"] = str(exc.retry_after)
@@ -348,19 +361,19 @@ async def change_password(request: Request) -> Response:
         new = await auth.hashing(
             request, accounts.change_password, member, form["old"], form["new"], address=address
         )
-    except ThrottledError as exc:
-        response = await _account_page(
-            request, member, 429, error=f"{exc} — {retry_text(exc.retry_after)}."
-        )
+    except (ThrottledError, BusyError) as exc:
+        status = 429 if isinstance(exc, ThrottledError) else 503
+        waited = with_retry(str(exc), exc.retry_after)
+        response = await _account_page(request, member, status, error=waited)
         response.headers["Retry-After"] = str(exc.retry_after)
         return response
+    except WrongPasswordError:
+        errors = {"old": "That is not your current password; the password is unchanged."}
+        return await _account_page(request, member, 401, errors=errors)
     except (AccountError, NotLoggedInError) as exc:
-        fields = {"password": "new", "new": "new", "old": "old"}
-        errors, error = split_error(exc, fields)
-        if isinstance(exc, NotLoggedInError) and not errors:
-            errors, error = {"old": str(exc)}, None
+        beside, error = split_error(exc, {"password": "new", "new": "new", "old": "old"})
         status = 401 if isinstance(exc, NotLoggedInError) else 400
-        return await _account_page(request, member, status, errors=errors, error=error)
+        return await _account_page(request, member, status, errors=beside, error=error)
     response = await _account_page(
         request, new.member, notice="Your password is changed; other browsers are logged out."
     )
@@ -403,26 +416,33 @@ async def delete_account(request: Request) -> Response:
     address = client_address(request.scope.get("client"))
     try:
         await auth.hashing(request, accounts.delete, member, form["password"], address=address)
-    except (AccountError, NotLoggedInError, ThrottledError) as exc:
-        status = 429 if isinstance(exc, ThrottledError) else 400
-        message = str(exc)
-        if isinstance(exc, WrongPasswordError):
-            status, message = 401, "That is not your password; nothing was deleted."
-        elif isinstance(exc, NotLoggedInError):
-            status = 401
-        response = _render(
-            request,
-            "account_delete.html",
-            status,
-            viewer=member,
-            csrf=await auth.form_csrf(request, member),
-            errors={"password": message},
-        )
-        if isinstance(exc, ThrottledError):
-            response.headers["Retry-After"] = str(exc.retry_after)
-        return response
+    except (AccountError, NotLoggedInError, ThrottledError, BusyError) as exc:
+        return await _delete_refused(request, member, exc)
     response = _render(request, "account_delete.html", viewer=None, deleted=member.username)
     auth.clear_session_cookie(response, request)
+    return response
+
+
+async def _delete_refused(request: Request, member: Member, exc: BoggleError) -> Response:
+    """The delete step again, with why nothing was deleted beside the password."""
+    retry = exc.retry_after if isinstance(exc, ThrottledError | BusyError) else None
+    if isinstance(exc, WrongPasswordError):
+        status, message = 401, "That is not your password; nothing was deleted."
+    elif retry is not None:
+        status = 429 if isinstance(exc, ThrottledError) else 503
+        message = with_retry(str(exc), retry)
+    else:
+        status, message = (401 if isinstance(exc, NotLoggedInError) else 400), str(exc)
+    response = _render(
+        request,
+        "account_delete.html",
+        status,
+        viewer=member,
+        csrf=await auth.form_csrf(request, member),
+        errors={"password": message},
+    )
+    if retry is not None:
+        response.headers["Retry-After"] = str(retry)
     return response
 
 

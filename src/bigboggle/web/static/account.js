@@ -49,6 +49,15 @@ export function retryText(seconds) {
   return `try again in ${Math.ceil(minutes / 60)} hours (at ${at})`;
 }
 
+// A refusal with when to try again in words: the server's "try again in 900 s" becomes
+// "try again in 15 minutes (at 18:40)" (added if the message does not say it).
+export function withRetry(message, seconds) {
+  const text = message.charAt(0).toUpperCase() + message.slice(1).replace(/\.$/, "");
+  const pattern = /try again in \d+ s\b/;
+  if (pattern.test(text)) return `${text.replace(pattern, retryText(seconds))}.`;
+  return `${text}; ${retryText(seconds)}.`;
+}
+
 // Which field a refusal is about: the server's messages start with it ("password: ...").
 function fieldOf(message) {
   const match = /^(username|password):\s*(.*)$/s.exec(message);
@@ -148,8 +157,7 @@ class EntryForm {
 
   refused(response, message) {
     if (response.status === 429 || response.status === 503) {
-      const wait = Number(response.headers.get("Retry-After"));
-      this.say(`${message.replace(/\.$/, "")} — ${retryText(wait)}.`);
+      this.say(withRetry(message, Number(response.headers.get("Retry-After"))));
       return;
     }
     if (response.status === 409) {
@@ -176,6 +184,11 @@ class EntryForm {
       return;
     }
     this.form.hidden = true;
+    for (const node of document.querySelectorAll(".account-page .switch, .account-page .after-hidden, #passkey-login"))
+      node.hidden = true;
+    const heading = document.querySelector(".account-page h1");
+    if (heading) heading.textContent = this.mode === "signup" ? "You are signed up" : "You are logged in";
+    showMemberInHeader(username);
     const noun = claimed === 1 ? "1 game you played as a guest is" : `${claimed} games you played as a guest are`;
     const go = el("a", { class: "button primary", href: next, id: "continue-link", text: "Continue" });
     this.done.replaceChildren(
@@ -184,6 +197,19 @@ class EntryForm {
     );
     go.focus();
   }
+}
+
+// The header as the server draws it for a member: the name (to the profile) and Account.
+function showMemberInHeader(username) {
+  const list = document.querySelector("header.site nav.account-nav ul");
+  if (!list) return;
+  const profile = el(
+    "a",
+    { class: "member-name", href: `/players/${encodeURIComponent(username)}` },
+    el("span", { class: "sr-only", text: "Logged in as " }),
+    username,
+  );
+  list.replaceChildren(el("li", {}, profile), el("li", {}, el("a", { href: "/account", text: "Account" })));
 }
 
 // How many guest games and room seats claim.js handed to the member (0 if it is missing or
