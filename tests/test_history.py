@@ -305,3 +305,22 @@ def test_a_small_summary_counts_exactly() -> None:
     assert summary == {"counts": {"a": 2, "b": 1, "c": 1}, "games": 2, "misses": 4}
     summary = history.summarise(summary, ["d", "a"], counters=3)  # four words, three counters
     assert summary["counts"] == {"a": 2}
+
+
+def test_a_history_that_fails_loses_no_result(
+    store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug in the history")
+
+    monkeypatch.setattr(history, "facts_of_room_round", broken)
+    monkeypatch.setattr(history, "facts_of_solo", broken)
+    rooms = Rooms(store, DictionaryShelf(), clock)
+    games = SoloGames(store, DictionaryShelf(), clock)
+    ann = make_member(store, "ann")
+    code, _ = rooms.create("ann", account_id=ann)
+    play_room_round(rooms, clock, code, {})
+    assert rooms.public(code).rounds_played == 1
+    started = games.start("big", board=BOARD, account_id=ann)
+    assert games.finish(started.game.id, started.key).results is not None
+    assert plays_of(store, ann) == []

@@ -26,6 +26,7 @@ missed more often than that is in the summary. The row reads
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -43,8 +44,14 @@ from ..rating import family_of
 from ..verdicts import Verdict
 from .store import MissedWordsRow, PlayRow
 
+log = logging.getLogger(__name__)
+
 #: The kinds of play a history keeps.
 KINDS = frozenset({"solo", "daily", "room"})
+#: The verdicts of a word found (scored, or crossed off by another player's).
+_FOUND = frozenset(verdict.value for verdict in Verdict if verdict.is_valid)
+#: The verdict of a word that scored.
+_SCORED = Verdict.SCORED.value
 
 
 @dataclass(frozen=True)
@@ -87,8 +94,8 @@ def facts_of_words(
     """The facts of a list of verdicts (``WordResult.to_json()`` each): the found words, the
     longest (then the first alphabetically), the best-scoring (then the longer, then the
     first alphabetically) among the scored ones."""
-    found = [w for w in words if Verdict(w.get("verdict", "")).is_valid] if words else []
-    scored = [w for w in found if w.get("verdict") == Verdict.SCORED.value]
+    found = [w for w in words if w.get("verdict") in _FOUND]
+    scored = [w for w in found if w.get("verdict") == _SCORED]
     longest = min(found, key=lambda w: (-len(w["word"]), w["word"]), default=None)
     best = min(scored, key=lambda w: (-int(w["score"]), -len(w["word"]), w["word"]), default=None)
     return PlayFacts(
@@ -135,11 +142,11 @@ def facts_of_room_round(
     mine = players.get(player)
     if not isinstance(mine, Mapping):
         return None
-    own = {w["word"] for w in mine.get("words", ()) if Verdict(w["verdict"]).is_valid}
+    own = {w["word"] for w in mine.get("words", ()) if w.get("verdict") in _FOUND}
     board_words = [entry["word"] for entry in scored.get("missed", ())]
     for name, other in players.items():
         if name != player:
-            board_words += [w["word"] for w in other["words"] if Verdict(w["verdict"]).is_valid]
+            board_words += [w["word"] for w in other["words"] if w.get("verdict") in _FOUND]
     missed = sorted({w for w in board_words if w not in own and common(w) and not is_offensive(w)})
     max_score = scored.get("max_score")
     return facts_of_words(
@@ -224,6 +231,17 @@ def record_facts(
         best_word_points=facts.best_word_points,
         missed=facts.missed,
     )
+
+
+def guarded(session: Session, record: Callable[[], object], what: str) -> None:
+    """Run ``record`` (history writes) in a savepoint of ``session``: if it fails (a bug, an
+    account deleted meanwhile), only the savepoint is rolled back and the failure logged, so
+    the result the caller's transaction stores (a game's, a round's) is never lost to it."""
+    try:
+        with session.begin_nested():
+            record()
+    except Exception:
+        log.exception("could not record the history of %s", what)
 
 
 def _insert_once(session: Session, values: dict[str, Any]) -> bool:

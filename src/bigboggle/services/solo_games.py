@@ -619,7 +619,7 @@ class SoloGames:
             if locked.result is None:
                 locked.result = results
                 locked.score, locked.max_score = results["score"], results["max_score"]
-                record_solo_play(session, locked)
+                history.guarded(session, lambda: record_solo_play(session, locked), row.id)
         return self._load(row.id)
 
 

@@ -292,7 +292,12 @@ class RoundEnds:
             if locked is None or locked.result is not None:
                 return False
             locked.result = stored
-            record_round_plays(session, locked, common or (lambda word: False))
+            played = locked
+            history.guarded(
+                session,
+                lambda: record_round_plays(session, played, common or (lambda word: False)),
+                f"round {played.number} of room {code}",
+            )
             if room.standings is not None and "tally" in stored:
                 standings = Standings.from_json(room.standings)
                 standings.add(stored["tally"])
