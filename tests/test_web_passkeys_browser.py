@@ -7,10 +7,10 @@ name (Chromium refuses an IP address), and localhost is a secure context over pl
 
 A member signs up, adds a passkey on /account, logs out, and logs in again on /login with "Log
 in with a passkey" alone (no name, no password): ``/api/me`` answers the member, logged in by
-passkey. At phone width (and without the browser's
-JSON helpers, so with passkeys.js's own base64url), a removed passkey no longer logs in (the authenticator still holds
-it; the server refuses it, and the page says why). axe-core finds nothing serious on the list
-nor on the refusal, at both widths in both themes."""
+passkey. At phone width (and without the browser's JSON helpers, so with passkeys.js's own
+base64url), a removed passkey no longer logs in (the authenticator still holds it; the server
+refuses it, and the page says why). axe-core finds nothing serious on the list nor on the
+refusal, at both widths in both themes."""
 
 from __future__ import annotations
 
