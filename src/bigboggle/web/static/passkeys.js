@@ -20,7 +20,10 @@ const supported =
 // -- base64url <-> bytes --------------------------------------------------------------------------
 
 export function toBase64url(buffer) {
-  const bytes = buffer instanceof ArrayBuffer ? new Uint8Array(buffer) : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const bytes =
+    buffer instanceof ArrayBuffer
+      ? new Uint8Array(buffer)
+      : new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   let text = "";
   for (const byte of bytes) text += String.fromCharCode(byte);
   return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -95,7 +98,10 @@ function browserProblem(err, adding) {
         ? "This device already holds a passkey for your account."
         : "This passkey cannot be used here.";
     case "SecurityError":
-      return "This browser refuses passkeys on this address: open the site by its name (localhost on this computer), over HTTPS elsewhere.";
+      return (
+        "This browser refuses passkeys on this address: open the site by its name " +
+        "(localhost on this computer), over HTTPS elsewhere."
+      );
     case "NotSupportedError":
       return "This device cannot make a passkey the site accepts.";
     case "AbortError":
@@ -143,7 +149,10 @@ function wireLogin(slot) {
       "section",
       { class: "panel passkey-login", "aria-labelledby": "passkey-login-heading" },
       el("h2", { id: "passkey-login-heading", text: "Or use a passkey" }),
-      el("p", { class: "help", text: "Log in with this device's screen lock, or a passkey on your phone or security key — no password needed." }),
+      el("p", {
+        class: "help",
+        text: "Log in with this device's screen lock, or a passkey on your phone or security key — no password needed.",
+      }),
       el("div", { class: "actions" }, button),
       status,
     ),
