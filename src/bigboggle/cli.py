@@ -1294,6 +1294,8 @@ def serve_command(
 
     Limits (body and header sizes, timeouts, worker processes, WebSocket message sizes…)
     come from BIGBOGGLE_LIMIT_* variables: see the README's "Limits and protections".
+    Behind a reverse proxy that changes the host or the scheme, set
+    BIGBOGGLE_PUBLIC_ORIGIN=https://your.site for passkeys (the address browsers see).
     """
     try:
         import uvicorn
