@@ -279,6 +279,8 @@ async def _entry_post(request: Request, template: str, sign_up: bool) -> Respons
         "username": form["username"][: MAX_ACCOUNT_NAME * 4],
     }
     try:
+        if not sign_up:  # a cheap read first: a throttled attempt queues for no hash
+            await run_in_threadpool(accounts.check_throttle, form["username"], address=address)
         new = await auth.hashing(
             request, action, form["username"], form["password"], address=address
         )
@@ -296,6 +298,9 @@ async def _entry_post(request: Request, template: str, sign_up: bool) -> Respons
             else 400
         )
         return _render(request, template, status, errors=errors, error=error, **context)
+    earlier = request.cookies.get(auth.SESSION_COOKIE)
+    if earlier:  # this browser's earlier session ends: one browser, one session
+        await run_in_threadpool(accounts.log_out, earlier)
     return _after_login(request, new, next_path)
 
 
