@@ -358,7 +358,12 @@ def test_a_guest_game_is_on_the_profile_after_signing_up(
     page.locator("#continue-link").click()
     page.wait_for_url("**" + game_path)
     page.goto(server.url + "/players/Gus%20Guest")
-    expect(page.locator("main")).to_contain_text("Gus Guest")
+    expect(page.locator("main h1")).to_contain_text("Gus Guest")
+    # The member's own profile links the game played as a guest; the header shows the member.
+    expect(page.locator(f"main a[href='{game_path}']")).to_be_visible()
+    expect(_header(page).get_by_role("link", name="Gus Guest")).to_have_attribute(
+        "aria-current", "page"
+    )
     status, me = _api_me(page)
     assert status == 200 and me["games"] == 1, me
 
