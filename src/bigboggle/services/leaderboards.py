@@ -17,14 +17,14 @@ more than the number of better entries, counted by the database, not by reading 
 from __future__ import annotations
 
 import datetime as dt
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from sqlalchemy import ColumnElement, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, Select, bindparam, case, func, select
 
 from ..errors import RoundInputError, quoted
 from ..limits import LEADERBOARD_ROWS, LEADERBOARD_WEEK_DAYS
@@ -162,16 +162,17 @@ class Leaderboards:
         today = utc_date(self.clock())
         family = family_of(preset.rows, preset.cols)
         with self.store.session() as session:
+            db = session.connection()  # Core statements: no ORM objects are made
             if period == "day":
                 since: str | None = today
-                total, entries, you = _day_board(session, rules, today, viewer_id, limit)
+                total, entries, you = _day_board(db, rules, today, viewer_id, limit)
             elif period == "week":
                 first = dt.date.fromisoformat(today) - dt.timedelta(days=LEADERBOARD_WEEK_DAYS - 1)
                 since = first.isoformat()
-                total, entries, you = _week_board(session, rules, since, today, viewer_id, limit)
+                total, entries, you = _week_board(db, rules, since, today, viewer_id, limit)
             else:
                 since = None
-                total, entries, you = _rating_board(session, family, viewer_id, limit)
+                total, entries, you = _rating_board(db, family, viewer_id, limit)
         return LeaderboardView(
             rules, preset.title, family, period, today, since, total, tuple(entries), you
         )
@@ -180,139 +181,144 @@ class Leaderboards:
 _Board = tuple[int, list[LeaderEntry], LeaderEntry | None]
 
 
+def _counts(
+    db: Connection,
+    query: Select[*tuple[Any, ...]],
+    score: Any,
+    mine: float | None,
+    **bound: Any,
+) -> tuple[int, int]:
+    """``(entries, better)``: how many entries ``query`` (one per entry, with a ``score``
+    column) has, and how many score more than ``mine``, in one counting query."""
+    rows = query.subquery()
+    better = func.coalesce(func.sum(case((rows.c[score] > bindparam("mine"), 1), else_=0)), 0)
+    found = db.execute(
+        select(func.count(), better).select_from(rows), {**bound, "mine": mine}
+    ).one()
+    return found[0] or 0, found[1] if mine is not None else 0
+
+
 # -- today's daily board ----------------------------------------------------------------------
 
+_DAY_WHERE = (
+    SoloGameRow.daily_date == bindparam("today"),
+    SoloGameRow.rules == bindparam("rules"),
+    SoloGameRow.score.is_not(None),
+    SoloGameRow.ended_at.is_not(None),
+)
+_DAY_COLUMNS = (
+    SoloGameRow.id,
+    SoloGameRow.player,
+    SoloGameRow.score,
+    SoloGameRow.max_score,
+    AccountRow.username,
+)
+_DAY_ORDER = (SoloGameRow.score.desc(), SoloGameRow.ended_at, SoloGameRow.id)
+_DAY_ENTRIES = select(SoloGameRow.score).where(*_DAY_WHERE)
+_Q_DAY_TOP = (
+    select(*_DAY_COLUMNS)
+    .outerjoin(AccountRow, AccountRow.id == SoloGameRow.account_id)
+    .where(*_DAY_WHERE)
+    .order_by(*_DAY_ORDER)
+    .limit(bindparam("limit"))
+)
+_Q_DAY_MINE = (
+    select(*_DAY_COLUMNS)
+    .outerjoin(AccountRow, AccountRow.id == SoloGameRow.account_id)
+    .where(*_DAY_WHERE, SoloGameRow.account_id == bindparam("viewer"))
+    .order_by(*_DAY_ORDER)
+    .limit(1)
+)
 
-def _day_filter(rules: str, today: str) -> tuple[ColumnElement[bool], ...]:
-    return (
-        SoloGameRow.daily_date == today,
-        SoloGameRow.rules == rules,
-        SoloGameRow.score.is_not(None),
-        SoloGameRow.ended_at.is_not(None),
+
+def _day_entry(place: int, row: Any) -> LeaderEntry:
+    return LeaderEntry(
+        place, row.player, row.score, row.username, max_score=row.max_score or 0, game=row.id
     )
 
 
-def _day_board(
-    session: Session, rules: str, today: str, viewer_id: int | None, limit: int
-) -> _Board:
-    where = _day_filter(rules, today)
-    columns = (
-        SoloGameRow.id,
-        SoloGameRow.player,
-        SoloGameRow.score,
-        SoloGameRow.max_score,
-        SoloGameRow.account_id,
-        AccountRow.username,
-    )
-    rows = session.execute(
-        select(*columns)
-        .outerjoin(AccountRow, AccountRow.id == SoloGameRow.account_id)
-        .where(*where)
-        .order_by(SoloGameRow.score.desc(), SoloGameRow.ended_at, SoloGameRow.id)
-        .limit(limit)
-    ).all()
+def _day_board(db: Connection, rules: str, today: str, viewer_id: int | None, limit: int) -> _Board:
+    bound = {"today": today, "rules": rules}
+    rows = db.execute(_Q_DAY_TOP, {**bound, "limit": limit}).all()
     places = competition_places([row.score for row in rows])
-    entries = [
-        LeaderEntry(
-            place, row.player, row.score, row.username, max_score=row.max_score or 0, game=row.id
-        )
-        for place, row in zip(places, rows, strict=True)
-    ]
-    total = session.scalar(select(func.count()).select_from(SoloGameRow).where(*where)) or 0
-    you = None
+    entries = [_day_entry(place, row) for place, row in zip(places, rows, strict=True)]
+    mine = None
     if viewer_id is not None:
-        mine = session.execute(
-            select(*columns)
-            .outerjoin(AccountRow, AccountRow.id == SoloGameRow.account_id)
-            .where(*where, SoloGameRow.account_id == viewer_id)
-            .order_by(SoloGameRow.score.desc(), SoloGameRow.ended_at, SoloGameRow.id)
-            .limit(1)
-        ).first()
-        if mine is not None:
-            better = session.scalar(
-                select(func.count())
-                .select_from(SoloGameRow)
-                .where(*where, SoloGameRow.score > mine.score)
-            )
-            you = _same_or(
-                entries,
-                LeaderEntry(
-                    (better or 0) + 1,
-                    mine.player,
-                    mine.score,
-                    mine.username,
-                    max_score=mine.max_score or 0,
-                    game=mine.id,
-                ),
-            )
+        mine = db.execute(_Q_DAY_MINE, {**bound, "viewer": viewer_id}).first()
+    total, better = _counts(db, _DAY_ENTRIES, "score", mine.score if mine else None, **bound)
+    you = None
+    if mine is not None:
+        you = _same_game(entries, _day_entry(better + 1, mine))
     return total, entries, you
 
 
-def _same_or(entries: list[LeaderEntry], you: LeaderEntry) -> LeaderEntry:
-    """The row of ``entries`` that is the viewer's (so the view can tell it is shown), else
-    ``you`` itself."""
+def _same_game(entries: list[LeaderEntry], you: LeaderEntry) -> LeaderEntry:
+    """The row of ``entries`` that is the viewer's game (so the view can tell it is shown),
+    else ``you`` itself."""
     for entry in entries:
-        if entry.game == you.game and entry.member == you.member and entry.player == you.player:
+        if entry.game == you.game:
             return entry
     return you
 
 
 # -- the week's daily boards ------------------------------------------------------------------
 
+#: Each member's points on the preset's daily boards from ``since`` to ``today``. A day's
+#: daily play is played on that day (or minutes after midnight, within its timer), so its
+#: played_at is no earlier than the first day's start: the index on (kind, rules, played_at)
+#: narrows the rows, the dates decide.
+_WEEK_SUMS = (
+    select(
+        PlayRow.account_id,
+        func.sum(PlayRow.score).label("total"),
+        func.count().label("days"),
+    )
+    .where(
+        PlayRow.kind == "daily",
+        PlayRow.rules == bindparam("rules"),
+        PlayRow.played_at >= bindparam("start"),
+        PlayRow.daily_date >= bindparam("since"),
+        PlayRow.daily_date <= bindparam("today"),
+    )
+    .group_by(PlayRow.account_id)
+)
+_WEEK = _WEEK_SUMS.subquery()
+_Q_WEEK_TOP = (
+    select(_WEEK.c.total, _WEEK.c.days, AccountRow.username)
+    .join(AccountRow, AccountRow.id == _WEEK.c.account_id)
+    .order_by(_WEEK.c.total.desc(), AccountRow.name_key)
+    .limit(bindparam("limit"))
+)
+_Q_WEEK_MINE = (
+    select(_WEEK.c.total, _WEEK.c.days, AccountRow.username)
+    .join(AccountRow, AccountRow.id == _WEEK.c.account_id)
+    .where(_WEEK.c.account_id == bindparam("viewer"))
+)
+
+
+def _week_entry(place: int, row: Any) -> LeaderEntry:
+    return LeaderEntry(place, row.username, row.total, row.username, days=row.days)
+
 
 def _week_board(
-    session: Session, rules: str, since: str, today: str, viewer_id: int | None, limit: int
+    db: Connection, rules: str, since: str, today: str, viewer_id: int | None, limit: int
 ) -> _Board:
     start = dt.datetime.combine(dt.date.fromisoformat(since), dt.time(), tzinfo=dt.UTC)
-    total_score = func.sum(PlayRow.score).label("total")
-    # A day's daily play is played on that day (or minutes after midnight, within its timer),
-    # so its played_at is no earlier than the day's start: the index on (kind, rules,
-    # played_at) narrows the rows, the dates decide.
-    sums = (
-        select(PlayRow.account_id, total_score, func.count().label("days"))
-        .where(
-            PlayRow.kind == "daily",
-            PlayRow.rules == rules,
-            PlayRow.played_at >= start.timestamp(),
-            PlayRow.daily_date >= since,
-            PlayRow.daily_date <= today,
-        )
-        .group_by(PlayRow.account_id)
-        .subquery()
-    )
-    rows = session.execute(
-        select(sums.c.account_id, sums.c.total, sums.c.days, AccountRow.username)
-        .join(AccountRow, AccountRow.id == sums.c.account_id)
-        .order_by(sums.c.total.desc(), AccountRow.name_key)
-        .limit(limit)
-    ).all()
+    bound = {"rules": rules, "start": start.timestamp(), "since": since, "today": today}
+    rows = db.execute(_Q_WEEK_TOP, {**bound, "limit": limit}).all()
     places = competition_places([row.total for row in rows])
-    entries = [
-        LeaderEntry(place, row.username, row.total, row.username, days=row.days)
-        for place, row in zip(places, rows, strict=True)
-    ]
-    total = session.scalar(select(func.count()).select_from(sums)) or 0
-    you = None
+    entries = [_week_entry(place, row) for place, row in zip(places, rows, strict=True)]
+    mine = None
     if viewer_id is not None:
-        mine = session.execute(
-            select(sums.c.total, sums.c.days, AccountRow.username)
-            .join(AccountRow, AccountRow.id == sums.c.account_id)
-            .where(sums.c.account_id == viewer_id)
-        ).first()
-        if mine is not None:
-            better = session.scalar(
-                select(func.count()).select_from(sums).where(sums.c.total > mine.total)
-            )
-            you = _member_row(
-                entries,
-                LeaderEntry(
-                    (better or 0) + 1, mine.username, mine.total, mine.username, days=mine.days
-                ),
-            )
+        mine = db.execute(_Q_WEEK_MINE, {**bound, "viewer": viewer_id}).first()
+    total, better = _counts(db, _WEEK_SUMS, "total", mine.total if mine else None, **bound)
+    you = None
+    if mine is not None:
+        you = _same_member(entries, _week_entry(better + 1, mine))
     return total, entries, you
 
 
-def _member_row(entries: list[LeaderEntry], you: LeaderEntry) -> LeaderEntry:
+def _same_member(entries: list[LeaderEntry], you: LeaderEntry) -> LeaderEntry:
     for entry in entries:
         if entry.member == you.member:
             return entry
@@ -321,46 +327,35 @@ def _member_row(entries: list[LeaderEntry], you: LeaderEntry) -> LeaderEntry:
 
 # -- all time, by rating -----------------------------------------------------------------------
 
-
-def _rating_board(session: Session, family: str, viewer_id: int | None, limit: int) -> _Board:
-    columns = (
-        RatingRow.account_id,
-        RatingRow.display,
-        RatingRow.mu,
-        RatingRow.sigma,
-        RatingRow.games,
-        AccountRow.username,
-    )
-    rows = session.execute(
-        select(*columns)
-        .join(AccountRow, AccountRow.id == RatingRow.account_id)
-        .where(RatingRow.family == family)
-        .order_by(RatingRow.display.desc(), AccountRow.name_key)
-        .limit(limit)
-    ).all()
-    places = competition_places([row.display for row in rows])
-    entries = [_rating_entry(place, row) for place, row in zip(places, rows, strict=True)]
-    total = (
-        session.scalar(
-            select(func.count()).select_from(RatingRow).where(RatingRow.family == family)
-        )
-        or 0
-    )
-    you = None
-    if viewer_id is not None:
-        mine = session.execute(
-            select(*columns)
-            .join(AccountRow, AccountRow.id == RatingRow.account_id)
-            .where(RatingRow.family == family, RatingRow.account_id == viewer_id)
-        ).first()
-        if mine is not None:
-            better = session.scalar(
-                select(func.count())
-                .select_from(RatingRow)
-                .where(RatingRow.family == family, RatingRow.display > mine.display)
-            )
-            you = _member_row(entries, _rating_entry((better or 0) + 1, mine))
-    return total, entries, you
+_RATING_COLUMNS = (
+    RatingRow.display,
+    RatingRow.mu,
+    RatingRow.sigma,
+    RatingRow.games,
+    AccountRow.username,
+)
+#: The displayed rating of the last row shown (on the index (family, display)): the rows at
+#: or above it are read and ordered, ties by name, so no sort of the whole family is needed.
+_Q_RATING_FLOOR = (
+    select(RatingRow.display)
+    .where(RatingRow.family == bindparam("family"))
+    .order_by(RatingRow.display.desc())
+    .limit(1)
+    .offset(bindparam("last"))
+)
+_Q_RATING_TOP = (
+    select(*_RATING_COLUMNS)
+    .join(AccountRow, AccountRow.id == RatingRow.account_id)
+    .where(RatingRow.family == bindparam("family"), RatingRow.display >= bindparam("floor"))
+    .order_by(RatingRow.display.desc(), AccountRow.name_key)
+    .limit(bindparam("limit"))
+)
+_Q_RATING_MINE = (
+    select(*_RATING_COLUMNS)
+    .join(AccountRow, AccountRow.id == RatingRow.account_id)
+    .where(RatingRow.family == bindparam("family"), RatingRow.account_id == bindparam("viewer"))
+)
+_RATING_ENTRIES = select(RatingRow.display).where(RatingRow.family == bindparam("family"))
 
 
 def _rating_entry(place: int, row: Any) -> LeaderEntry:
@@ -373,3 +368,21 @@ def _rating_entry(place: int, row: Any) -> LeaderEntry:
         sigma=row.sigma,
         games=row.games,
     )
+
+
+def _rating_board(db: Connection, family: str, viewer_id: int | None, limit: int) -> _Board:
+    bound = {"family": family}
+    floor = db.execute(_Q_RATING_FLOOR, {**bound, "last": limit - 1}).scalar()
+    rows = db.execute(
+        _Q_RATING_TOP, {**bound, "floor": floor if floor is not None else -math.inf, "limit": limit}
+    ).all()
+    places = competition_places([row.display for row in rows])
+    entries = [_rating_entry(place, row) for place, row in zip(places, rows, strict=True)]
+    mine = None
+    if viewer_id is not None:
+        mine = db.execute(_Q_RATING_MINE, {**bound, "viewer": viewer_id}).first()
+    total, better = _counts(db, _RATING_ENTRIES, "display", mine.display if mine else None, **bound)
+    you = None
+    if mine is not None:
+        you = _same_member(entries, _rating_entry(better + 1, mine))
+    return total, entries, you

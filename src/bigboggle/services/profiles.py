@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +33,7 @@ from sqlalchemy import (
     Connection,
     Float,
     Integer,
-    Select,
+    String,
     bindparam,
     case,
     cast,
@@ -360,50 +360,54 @@ _MINE = PlayRow.account_id == _ACCOUNT
 _SHARE = cast(PlayRow.score, Float) / PlayRow.max_score
 
 
-def _first_per_family(columns: tuple[Any, ...], *order: Any) -> Select[Any]:
-    """The first play's ``columns`` per family of the member's plays (``columns[0]`` not
-    null), by ``order``: a window query, one statement for every family."""
-    ranked = (
-        select(
-            PlayRow.family,
-            *columns,
-            func.row_number().over(partition_by=PlayRow.family, order_by=order).label("rank"),
-        )
-        .where(_MINE, columns[0].is_not(None))
-        .subquery()
-    )
-    return select(*[c for c in ranked.c if c.name != "rank"]).where(ranked.c.rank == 1)
-
-
 #: The statements a profile runs, built once (so each request only binds the member's id and
 #: the dates: SQLAlchemy's compiled-statement cache answers the rest), each on an index that
 #: starts with the member's id.
 _Q_ACCOUNT = select(AccountRow.id, AccountRow.username, AccountRow.created_at).where(
     AccountRow.name_key == bindparam("key")
 )
-_Q_PRESETS = (
-    select(PlayRow.rules, PlayRow.kind, func.count())
-    .where(_MINE)
-    .group_by(PlayRow.rules, PlayRow.kind)
-)
-_Q_BESTS = (
+#: Counts and bests per (family, preset, mode) in one scan of the member's plays: the
+#: profile folds them into games per preset and mode, and bests per family.
+_Q_TALLY = (
     select(
         PlayRow.family,
-        func.count(),
-        func.max(PlayRow.score),
-        func.max(case((PlayRow.max_score > 0, _SHARE))),
+        PlayRow.rules,
+        PlayRow.kind,
+        func.count().label("games"),
+        func.max(PlayRow.score).label("best_score"),
+        func.max(case((PlayRow.max_score > 0, _SHARE))).label("best_share"),
+        func.max(func.length(PlayRow.longest_word)).label("longest"),
+        func.max(case((PlayRow.best_word.is_not(None), PlayRow.best_word_points))).label(
+            "best_points"
+        ),
     )
     .where(_MINE)
-    .group_by(PlayRow.family)
-    .order_by(PlayRow.family)
+    .group_by(PlayRow.family, PlayRow.rules, PlayRow.kind)
 )
-_Q_LONGEST = _first_per_family(
-    (PlayRow.longest_word,), func.length(PlayRow.longest_word).desc(), PlayRow.played_at
+#: The first (earliest) play of a family whose longest word has this length, and whose best
+#: word scores this many points: walked in time order on (account_id, played_at), so it stops
+#: at the first match instead of sorting the member's history.
+_FAMILY: BindParameter[str] = bindparam("family", type_=String)
+_Q_LONGEST = (
+    select(PlayRow.longest_word)
+    .where(
+        _MINE,
+        PlayRow.family == _FAMILY,
+        func.length(PlayRow.longest_word) == bindparam("length"),
+    )
+    .order_by(PlayRow.played_at, PlayRow.id)
+    .limit(1)
 )
-_Q_BEST_WORD = _first_per_family(
-    (PlayRow.best_word, PlayRow.best_word_points),
-    PlayRow.best_word_points.desc(),
-    PlayRow.played_at,
+_Q_BEST_WORD = (
+    select(PlayRow.best_word)
+    .where(
+        _MINE,
+        PlayRow.family == _FAMILY,
+        PlayRow.best_word.is_not(None),
+        PlayRow.best_word_points == bindparam("points"),
+    )
+    .order_by(PlayRow.played_at, PlayRow.id)
+    .limit(1)
 )
 _Q_WEEKLY = select(PlayRow.played_at, PlayRow.score, PlayRow.max_score).where(
     _MINE, PlayRow.played_at >= bindparam("since")
@@ -484,14 +488,15 @@ class Profiles:
             if account is None:
                 raise NotFoundError(f"no member called {quoted(name)}")
             mine = {"account": account.id}
-            presets = _presets(db, mine)
+            tally = db.execute(_Q_TALLY, mine).all()
+            presets = _presets(tally)
             return ProfileView(
                 name=account.username,
                 member_since=account.created_at,
                 today=today,
                 games=sum(games.total for games in presets),
                 presets=presets,
-                bests=_bests(db, mine),
+                bests=_bests(db, mine, tally),
                 weekly=_weekly(db, mine, _day(today)),
                 daily=_daily(db, mine, today),
                 missed=_missed(db, mine),
@@ -535,10 +540,11 @@ class Profiles:
 _Bound = dict[str, Any]
 
 
-def _presets(db: Connection, mine: _Bound) -> tuple[PresetGames, ...]:
+def _presets(tally: Sequence[Any]) -> tuple[PresetGames, ...]:
     counts: dict[str, dict[str, int]] = {}
-    for rules, kind, number in db.execute(_Q_PRESETS, mine):
-        counts.setdefault(rules, dict.fromkeys(MODES, 0))[kind] = number
+    for row in tally:
+        by_mode = counts.setdefault(row.rules, dict.fromkeys(MODES, 0))
+        by_mode[row.kind] = by_mode.get(row.kind, 0) + row.games
     order = {name: index for index, name in enumerate(PRESETS)}
     return tuple(
         PresetGames(
@@ -552,21 +558,40 @@ def _presets(db: Connection, mine: _Bound) -> tuple[PresetGames, ...]:
     )
 
 
-def _bests(db: Connection, mine: _Bound) -> tuple[FamilyBests, ...]:
-    longest = {row.family: row.longest_word for row in db.execute(_Q_LONGEST, mine)}
-    best_word = {row.family: row for row in db.execute(_Q_BEST_WORD, mine)}
+def _bests(db: Connection, mine: _Bound, tally: Sequence[Any]) -> tuple[FamilyBests, ...]:
+    games: dict[str, int] = {}
+    score: dict[str, int] = {}
+    share: dict[str, float] = {}
+    longest: dict[str, int] = {}
+    points: dict[str, int] = {}
+    for row in tally:
+        family = row.family
+        games[family] = games.get(family, 0) + row.games
+        score[family] = max(score.get(family, 0), row.best_score or 0)
+        if row.best_share is not None:
+            share[family] = max(share.get(family, 0.0), min(1.0, float(row.best_share)))
+        if row.longest is not None:
+            longest[family] = max(longest.get(family, 0), row.longest)
+        if row.best_points is not None:
+            points[family] = max(points.get(family, row.best_points), row.best_points)
     bests = []
-    for family, games, best_score, best_share in db.execute(_Q_BESTS, mine):
-        word = best_word.get(family)
+    for family in sorted(games):
+        bound = {**mine, "family": family}
+        word = None
+        if family in longest:
+            word = db.execute(_Q_LONGEST, {**bound, "length": longest[family]}).scalar()
+        best = None
+        if family in points:
+            best = db.execute(_Q_BEST_WORD, {**bound, "points": points[family]}).scalar()
         bests.append(
             FamilyBests(
                 family,
-                games,
-                best_score or 0,
-                min(1.0, float(best_share)) if best_share is not None else None,
-                longest.get(family),
-                word.best_word if word is not None else None,
-                word.best_word_points if word is not None else None,
+                games[family],
+                score[family],
+                share.get(family),
+                word,
+                best,
+                points.get(family) if best is not None else None,
             )
         )
     return tuple(bests)
