@@ -196,6 +196,7 @@ def create_app(
     templates.env.globals["verdict_labels"] = VERDICT_LABELS
     templates.env.globals["underlined_faces"] = UNDERLINED_FACES
     templates.env.globals["max_players"] = MAX_PLAYERS  # the scorekeeper's Add a player stops there
+    templates.env.globals["known_viewer"] = account_pages.known_viewer  # the header's member
     app.include_router(api.router)
     app.include_router(account_routes.router)
     app.include_router(passkey_routes.router)
