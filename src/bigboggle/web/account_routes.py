@@ -234,8 +234,8 @@ async def me(request: Request) -> Response:
     },
 )
 async def delete_me(request: Request) -> Response:
+    asked = await read_secret_model(request, PasswordConfirmation)  # 415 before 401
     member = await auth.require_member(request)
-    asked = await read_secret_model(request, PasswordConfirmation)
     accounts = services(request).accounts
     await auth.hashing(request, accounts.delete, member, asked.password, address=_address(request))
     response = JSONResponse({"deleted": member.username})
@@ -275,8 +275,8 @@ async def export_me(request: Request) -> Response:
     },
 )
 async def change_password(request: Request) -> Response:
+    asked = await read_secret_model(request, PasswordChange)  # 415 before 401
     member = await auth.require_member(request)
-    asked = await read_secret_model(request, PasswordChange)
     accounts = services(request).accounts
     new = await auth.hashing(
         request, accounts.change_password, member, asked.old, asked.new, address=_address(request)

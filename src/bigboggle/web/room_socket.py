@@ -16,6 +16,8 @@ module only translates, and applies the guards of :mod:`.room_guards`:
   connection wins and its oldest is told ``replaced`` and closed (4002), so a reloaded page is
   never locked out and one token cannot hold hundreds of sockets.
 - Join attempts past ``joins_per_address_minute`` get a ``too_many_joins`` error.
+- A handshake whose ``Origin`` names another site is refused (403) before it gets here, by
+  the cross-site guard of :mod:`.auth`: another site's page cannot act with a member's cookie.
 """
 
 from __future__ import annotations
