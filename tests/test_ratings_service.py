@@ -6,7 +6,9 @@ whoever asks again, the history kept; and the web app's periodic task."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -347,3 +349,27 @@ def test_the_web_app_wires_the_ratings_and_settles_at_start_up(
         client.portal.call(found.rating_tasks.settled, 2)
         assert found.rating_tasks.rated[-1] == daily_contest_key("2026-09-20", "big")
     assert stored(store)[ids["ann"]][3] == 2
+
+
+def test_processes_racing_rate_a_contest_once_and_share_newcomers(store: Store) -> None:
+    """Two services (as two processes would) at once: the same contest is rated by one of
+    them; two contests with the same newcomer both count (the later writer reads the row the
+    other made)."""
+    ids = members(store, "ann", "bob", "cy")
+    same = [Entrant((ids["ann"],), 5), Entrant((ids["bob"],), 4)]
+    go = threading.Barrier(2)
+
+    def race(key: str, entrants: list[Entrant]) -> bool:
+        go.wait()
+        return Ratings(store).rate_contest(key, "5x5", 1.0, entrants)
+
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(race, ["same", "same"], [same, same]))
+    assert sorted(answers) == [False, True]
+    assert count(store, RatingEventRow) == 2
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(race, "a", [Entrant((ids["cy"],), 9), Entrant((ids["ann"],), 1)])
+        second = pool.submit(race, "b", [Entrant((ids["cy"],), 0), Entrant((ids["bob"],), 1)])
+        assert first.result() and second.result()
+    assert stored(store)[ids["cy"]][3] == 2
+    assert count(store, RatingEventRow) == 6

@@ -74,9 +74,10 @@ class RatingTasks:
                 await asyncio.wait_for(self._wake.wait(), self.every)
 
     async def _settle_once(self) -> None:
-        ratings = self._ratings()
-        today = utc_date(ratings.clock() - DAY_GRACE)
+        today = "?"
         try:
+            ratings = self._ratings()
+            today = utc_date(ratings.clock() - DAY_GRACE)
             # Each call rates at most RATING_DAILY_PER_SETTLE boards; a backlog is worked
             # off call after call (each its own thread's turn), not in one long transaction.
             while True:
