@@ -33,6 +33,7 @@ from bigboggle.limits import (
     PASSKEY_CHALLENGE_SECONDS,
     PASSKEY_CHALLENGES,
     PASSKEY_CHALLENGES_PER_MEMBER,
+    PASSKEY_LOGINS_PER_ADDRESS_MINUTE,
 )
 from bigboggle.services.accounts import Accounts, Member
 from bigboggle.services.passkeys import Ceremony, Passkeys, RelyingParty
@@ -835,3 +836,15 @@ def test_the_ceremonies_on_postgresql(clock: Any) -> None:
             assert passkeys.list(ann) == []
         finally:
             store.close()
+
+
+def test_one_address_starts_a_bounded_number_of_passkey_log_ins(client: Any, clock: Any) -> None:
+    for _ in range(PASSKEY_LOGINS_PER_ADDRESS_MINUTE):
+        assert client.post("/api/passkeys/login/options", json={}).status_code == 200
+    clock.advance(20)
+    refused = client.post("/api/passkeys/login/options", json={})
+    assert refused.status_code == 429
+    assert refused.headers["retry-after"] == "40"
+    assert "passkey log-ins from this address" in refused.json()["error"]
+    clock.advance(40)
+    assert client.post("/api/passkeys/login/options", json={}).status_code == 200

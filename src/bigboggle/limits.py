@@ -158,6 +158,9 @@ PASSKEY_CHALLENGES_PER_MEMBER = 5
 #: Ceremonies under way on the whole server (usernameless log-ins too); past it the oldest are
 #: dropped, so what strangers ask for stays bounded.
 PASSKEY_CHALLENGES = 10_000
+#: Passkey log-in ceremonies one client address may start per minute (each server process
+#: counts its own): past it, 429 with Retry-After, so no one address fills the server's bound.
+PASSKEY_LOGINS_PER_ADDRESS_MINUTE = 30
 #: Passkeys one member may register.
 MAX_PASSKEYS = 20
 #: The longest passkey label ("phone", "laptop").

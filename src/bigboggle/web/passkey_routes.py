@@ -18,6 +18,7 @@ behind a reverse proxy that changes the host or the scheme, the operator must se
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
@@ -25,11 +26,18 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..limits import MAX_NAME_LENGTH, MAX_PASSKEY_LABEL, PASSKEY_BODY_BYTES
+from ..errors import ThrottledError
+from ..limits import (
+    MAX_NAME_LENGTH,
+    MAX_PASSKEY_LABEL,
+    PASSKEY_BODY_BYTES,
+    PASSKEY_LOGINS_PER_ADDRESS_MINUTE,
+)
 from ..services.passkeys import RelyingParty
 from . import auth
 from .inputs import ErrorBody, read_model
 from .plumbing import JSONResponse, services
+from .room_guards import WindowLimit, client_address
 
 
 class _Strict(BaseModel):
@@ -111,6 +119,18 @@ def party(request: Request) -> RelyingParty:
     return services(request).passkeys.party_for(f"{request.url.scheme}://{host}")
 
 
+def login_limit(request: Request) -> WindowLimit:
+    """The app's per-address limit on passkey log-in ceremonies (one per app, made on first
+    use): a stranger's ceremonies cost a row each, and the server keeps a bounded number, so
+    no one address may take them all."""
+    state = request.app.state
+    limit: WindowLimit | None = getattr(state, "passkey_login_limit", None)
+    if limit is None:
+        limit = WindowLimit(PASSKEY_LOGINS_PER_ADDRESS_MINUTE, 60.0, services(request).clock)
+        state.passkey_login_limit = limit
+    return limit
+
+
 def _no_store(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -159,10 +179,20 @@ async def register(request: Request) -> Response:
     "/login/options",
     summary="Start logging in with a passkey: options for navigator.credentials.get()",
     openapi_extra=_body(LoginOptionsRequest),
-    responses={200: OPTIONS},
+    responses={
+        200: OPTIONS,
+        429: _error("Too many passkey log-ins from the address (Retry-After)"),
+    },
 )
 async def login_options(request: Request) -> Response:
     asked = await read_model(request, LoginOptionsRequest, PASSKEY_BODY_BYTES)
+    wait = login_limit(request).hit(client_address(request.scope.get("client")))
+    if wait is not None:
+        raise ThrottledError(
+            f"more than {PASSKEY_LOGINS_PER_ADDRESS_MINUTE} passkey log-ins from this address "
+            f"in a minute; try again in {math.ceil(wait)} s",
+            retry_after=math.ceil(wait),
+        )
     found = services(request).passkeys
     ceremony = await run_in_threadpool(found.login_options, party(request), asked.username)
     return _no_store(JSONResponse(ceremony.to_json()))
