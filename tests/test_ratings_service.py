@@ -17,8 +17,14 @@ from sqlalchemy import func, select
 
 from bigboggle import Dictionary, Rules, solve
 from bigboggle.errors import RoundInputError
+from bigboggle.limits import RATING_DAILY_PER_SETTLE, RATING_HISTORY_ROWS
 from bigboggle.rating import DEFAULT_MU, Entrant, display, rate
-from bigboggle.services.ratings import Ratings, daily_contest_key, room_contest_key
+from bigboggle.services.ratings import (
+    DAILY_LOOKBACK_DAYS,
+    Ratings,
+    daily_contest_key,
+    room_contest_key,
+)
 from bigboggle.services.rooms import START_DELAY, RoomRoundScored, Rooms, RoomSettings, Seat
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.store import (
@@ -373,3 +379,58 @@ def test_processes_racing_rate_a_contest_once_and_share_newcomers(store: Store) 
         assert first.result() and second.result()
     assert stored(store)[ids["cy"]][3] == 2
     assert count(store, RatingEventRow) == 6
+
+
+def test_settling_rates_at_most_its_limit_per_call(store: Store, ratings: Ratings) -> None:
+    ids = members(store, "ann", "bob")
+    boards = [
+        (f"2026-09-{day}", rules) for day in (17, 18, 19) for rules in ("big", "classic", "super")
+    ]
+    assert len(boards) > RATING_DAILY_PER_SETTLE
+    for date, rules in boards:
+        daily_play(store, ids["ann"], date, 3, rules=rules)
+        daily_play(store, ids["bob"], date, 4, rules=rules)
+    first = ratings.settle_daily("2026-09-20")
+    assert first == [daily_contest_key(*board) for board in boards[:RATING_DAILY_PER_SETTLE]]
+    rest = ratings.settle_daily("2026-09-20")
+    assert rest == [daily_contest_key(*board) for board in boards[RATING_DAILY_PER_SETTLE:]]
+    assert ratings.settle_daily("2026-09-20") == []
+
+
+def test_the_history_answers_at_most_its_limit(store: Store, ratings: Ratings) -> None:
+    [ann] = members(store, "ann").values()
+    with store.session() as session:
+        session.add_all(
+            RatingEventRow(
+                account_id=ann,
+                family="5x5",
+                contest=f"c{n}",
+                at=float(n),
+                place=1,
+                field=2,
+                mu=25.0 + n / 100,
+                sigma=8.0,
+                display=1000.0,
+            )
+            for n in range(RATING_HISTORY_ROWS + 5)
+        )
+    shown = ratings.history(ann, "5x5", limit=10_000)
+    assert len(shown) == RATING_HISTORY_ROWS
+    assert [c.contest for c in shown[:2]] == ["c5", "c6"]  # the last ones, oldest first
+    assert shown[-1].contest == f"c{RATING_HISTORY_ROWS + 4}"
+    assert [c.contest for c in ratings.history(ann, "5x5", limit=2)] == [
+        f"c{RATING_HISTORY_ROWS + 3}",
+        f"c{RATING_HISTORY_ROWS + 4}",
+    ]
+    assert ratings.history(ann, "4x4") == []
+
+
+def test_settling_looks_back_a_week_only(store: Store, ratings: Ratings) -> None:
+    ids = members(store, "ann", "bob")
+    today = dt.date(2026, 9, 20)
+    for back in (DAILY_LOOKBACK_DAYS, DAILY_LOOKBACK_DAYS + 1):
+        date = (today - dt.timedelta(days=back)).isoformat()
+        daily_play(store, ids["ann"], date, 3)
+        daily_play(store, ids["bob"], date, 4)
+    oldest = (today - dt.timedelta(days=DAILY_LOOKBACK_DAYS)).isoformat()
+    assert ratings.settle_daily(today.isoformat()) == [daily_contest_key(oldest, "big")]
