@@ -32,7 +32,7 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..errors import RulesError
+from ..errors import RulesError, StoreError
 from ..limits import RATING_DAILY_PER_SETTLE, RATING_HISTORY_ROWS
 from ..rating import Entrant, display, family_of, ranks_of, rate
 from ..rules import Rules
@@ -125,7 +125,7 @@ class Ratings:
                 with self.store.session() as session:
                     if session.get(RatedContestRow, key) is not None:
                         return False
-        raise RuntimeError(f"contest {key!r} could not be rated after {_RETRIES} tries")
+        raise StoreError(f"contest {key!r} could not be rated: {_RETRIES} tries met other writers")
 
     def _update(
         self, session: Session, key: str, family: str, at: float, entrants: Sequence[Entrant]
