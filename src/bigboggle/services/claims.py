@@ -27,6 +27,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sqlalchemy import select
@@ -125,7 +126,7 @@ class Claims:
                 row.account_id = account_id
                 if row.daily_date is not None:
                     dailies.add((row.daily_date, row.rules))
-                record_solo_play(session, row)
+                history.guarded(session, partial(record_solo_play, session, row), row.id)
                 won += 1
         return won, refused
 
@@ -193,16 +194,21 @@ class Claims:
             )
             if facts is None:
                 continue
-            history.record_facts(
+            history.guarded(
                 session,
-                account_id=account_id,
-                kind="room",
-                rules=str(played.settings.get("rules", "big")),
-                family=history.family_of_board(played.board),
-                ref=f"{played.room}/{played.number}",
-                played_at=played.ended_at if played.ended_at is not None else played.deadline,
-                daily_date=None,
-                facts=facts,
+                partial(
+                    history.record_facts,
+                    session,
+                    account_id=account_id,
+                    kind="room",
+                    rules=str(played.settings.get("rules", "big")),
+                    family=history.family_of_board(played.board),
+                    ref=f"{played.room}/{played.number}",
+                    played_at=played.ended_at if played.ended_at is not None else played.deadline,
+                    daily_date=None,
+                    facts=facts,
+                ),
+                f"round {played.number} of room {played.room}",
             )
 
     def _word_lists(self, tokens: Sequence[str]) -> dict[str, Callable[[str], bool]]:

@@ -11,7 +11,7 @@ seats (400). Cross-site posts are refused by the app's guard like every state ch
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -53,15 +53,40 @@ class Claim(_Strict):
     )
 
 
+def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (pydantic's) with its ``$defs`` written in place of their references, so
+    the OpenAPI document can carry it inline."""
+    definitions = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                return walk(definitions[ref.removeprefix("#/$defs/")])
+            return {key: walk(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [walk(value) for value in node]
+        return node
+
+    inlined: dict[str, Any] = walk(schema)
+    return inlined
+
+
 @router.post(
     "/api/me/claim",
     summary="Make this browser's guest games and room seats the logged-in member's",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": _inlined(Claim.model_json_schema())}},
+        }
+    },
 )
 async def claim(request: Request) -> JSONResponse:
     """Answers ``{"games": n, "seats": n, "refused": n}``: how many became the member's, and
     how many were refused (a wrong key or token, unknown, or already another member's)."""
-    member = await require_member(request)
     asked = await read_model(request, Claim, limit=CLAIM_BODY_BYTES)
+    member = await require_member(request)
     claims = services(request).claims
     counts = await run_in_threadpool(
         claims.adopt,
