@@ -102,9 +102,15 @@ def utc_time(seconds: float) -> str:
     return dt.datetime.fromtimestamp(seconds, tz=dt.UTC).strftime("%Y-%m-%d %H:%M")
 
 
+def percent(share: float | None) -> str:
+    """A share (0 to 1) as a percentage with one decimal, ``–`` for none."""
+    return "–" if share is None else f"{100 * share:.1f}%"
+
+
 #: What the two pages' templates call (formats and links; Jinja escapes what they return).
 HELPERS = {
     "utc_day": utc_day,
+    "percent": percent,
     "utc_time": utc_time,
     "profile_path": profile_path,
     "missed_note": MISSED_NOTE,
