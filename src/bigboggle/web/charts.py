@@ -22,7 +22,7 @@ from markupsafe import Markup
 #: The drawing's own units (the SVG scales to its box; ``profile.css`` sets the width).
 WIDTH = 640
 HEIGHT = 220
-_LEFT, _RIGHT, _TOP, _BOTTOM = 48, 12, 14, 30
+_LEFT, _RIGHT, _TOP, _BOTTOM = 64, 16, 14, 30
 #: The calendar's cell and the gap between cells.
 CELL = 14
 GAP = 3
