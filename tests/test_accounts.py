@@ -319,6 +319,9 @@ def test_an_account_is_throttled_after_five_failures_from_anywhere(
         accounts.log_in("ann", PASSWORD, "203.0.113.99")  # even the right password waits
     assert refused.value.retry_after == limits.LOGIN_BLOCK_SECONDS
     assert hasher.verifies == before  # a throttled attempt hashes nothing
+    member = accounts.by_name("ann")
+    assert member is not None
+    accounts.start_session(member.id, "passkey")  # a passkey's log-in is never held back
     clock.advance(limits.LOGIN_BLOCK_SECONDS - 10)
     with pytest.raises(ThrottledError) as still:
         accounts.check_throttle("ANN", address="203.0.113.99")
@@ -410,7 +413,7 @@ def test_old_throttle_rows_are_purged(store: Store, clock: FakeClock) -> None:
     throttle.failed("ann", "192.0.2.1")
     throttle.succeeded("bob", "192.0.2.2")
     assert throttle.purge() == 0
-    clock.advance(limits.LOGIN_WINDOW_SECONDS + 1)
+    clock.advance(3601)  # past every window (log-ins' and sign-ups')
     assert throttle.purge() == 2  # ann's and the address's count; bob's known address stays
     clock.advance(limits.KNOWN_ADDRESS_DAYS * DAY)
     assert throttle.purge() == 1
@@ -680,3 +683,17 @@ def test_the_defaults_are_the_limits() -> None:
         limits.LOGIN_BLOCK_SECONDS,
         limits.KNOWN_ADDRESS_DAYS,
     )
+
+
+def test_an_address_makes_a_bounded_number_of_accounts_an_hour(
+    accounts: Accounts, clock: FakeClock
+) -> None:
+    for number in range(limits.SIGNUPS_PER_ADDRESS_HOUR):
+        accounts.sign_up(f"member{number}", PASSWORD, "192.0.2.77")
+    with pytest.raises(ThrottledError, match="too many new accounts") as refused:
+        accounts.sign_up("one_more", PASSWORD, "192.0.2.77")
+    assert refused.value.retry_after == 3600
+    accounts.sign_up("elsewhere", PASSWORD, "192.0.2.78")
+    clock.advance(3600)
+    accounts.sign_up("one_more", PASSWORD, "192.0.2.77")
+    assert AccountLimits().throttle.signups_per_hour == limits.SIGNUPS_PER_ADDRESS_HOUR

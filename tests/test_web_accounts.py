@@ -466,6 +466,11 @@ def test_the_hash_gate_bounds_running_and_waiting_calls() -> None:
         release.set()
         return list(await asyncio.gather(*calls)), refused
 
+    default = HashGate()
+    assert (default.at_once, default.waiting_limit) == (
+        limits.HASHES_AT_ONCE,
+        limits.HASHES_WAITING,
+    )
     done, refused = asyncio.run(scenario())
     assert done == list(range(limits.HASHES_AT_ONCE + 1))
     assert refused is not None and refused.retry_after == 1

@@ -132,6 +132,8 @@ KNOWN_ADDRESS_DAYS = 90
 #: and how many more requests may wait for one; beyond that, 503 Busy.
 HASHES_AT_ONCE = 2
 HASHES_WAITING = 16
+#: New accounts one address (an IPv6 /64) may make per hour; past it, 429 until the hour is out.
+SIGNUPS_PER_ADDRESS_HOUR = 30
 
 # -- members' history and claims (fixed) -----------------------------------------------------------
 

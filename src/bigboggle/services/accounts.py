@@ -177,7 +177,7 @@ class Accounts:
         name = check_account_name(username)
         checked = check_new_password(password, name)
         key = name_key(name)
-        self.throttle.check(None, address)  # an address blocked for guessing makes no accounts
+        self.throttle.check_signup(address)  # a guesser's address, or too many: no account
         if self._row_by_key(key) is not None:  # before the hash: a taken name costs nothing
             raise _taken(name)
         hashed = self.passwords.hash(checked)
@@ -196,6 +196,7 @@ class Accounts:
                 account_id = row.id
         except IntegrityError:
             raise _taken(name) from None
+        self.throttle.signed_up(address)
         return self.start_session(account_id, "password")
 
     def check_throttle(self, username: object, *, address: str | None = None) -> None:

@@ -18,6 +18,9 @@ that every server process shares one count (:class:`~bigboggle.services.store.Lo
   browser keeps its session. A member on a new network while a stranger is guessing waits at
   most the block time.
 
+- **New accounts** per address: at most :data:`~bigboggle.limits.SIGNUPS_PER_ADDRESS_HOUR` an
+  hour (a ``signup:`` row), and none from an address blocked for failed log-ins.
+
 A refused attempt costs one read and no hash (:meth:`LoginThrottle.check` comes first). Rows of
 windows long past are deleted now and then (:meth:`LoginThrottle.purge`), so the table stays
 proportionate to recent failures. The clock is a parameter: tests move it, never sleep.
@@ -42,6 +45,7 @@ from ..limits import (
     LOGIN_FAILURES_PER_ACCOUNT,
     LOGIN_FAILURES_PER_ADDRESS,
     LOGIN_WINDOW_SECONDS,
+    SIGNUPS_PER_ADDRESS_HOUR,
 )
 from .store import LoginFailureRow, Store
 
@@ -60,6 +64,7 @@ class ThrottleLimits:
     window: float = LOGIN_WINDOW_SECONDS
     block: float = LOGIN_BLOCK_SECONDS
     known_days: float = KNOWN_ADDRESS_DAYS
+    signups_per_hour: int = SIGNUPS_PER_ADDRESS_HOUR
 
 
 def address_key(address: str | None) -> str | None:
@@ -158,18 +163,67 @@ class LoginThrottle:
         if self._recorded % _PURGE_EVERY == 0:
             self.purge()
 
-    def _count(self, session: Session, key: str, most: int, now: float) -> None:
+    def _count(
+        self,
+        session: Session,
+        key: str,
+        most: int,
+        now: float,
+        window: float | None = None,
+        block: float | None = None,
+    ) -> None:
+        """One more event for ``key`` in its window (``window``, default the log-ins'); at
+        ``most``, blocked for ``block`` seconds (default the log-ins'; ``None`` given as 0:
+        until the window is over)."""
+        window = self.limits.window if window is None else window
         row = session.get(LoginFailureRow, key, with_for_update=True)
         if row is None:
             row = LoginFailureRow(key=key, failures=0, window_start=now, blocked_until=None)
             session.add(row)
-        elif now - row.window_start >= self.limits.window:
+        elif now - row.window_start >= window:
             row.failures = 0
             row.window_start = now
         row.failures += 1
         if row.failures >= most:
-            row.blocked_until = max(row.blocked_until or 0.0, now + self.limits.block)
+            until = now + self.limits.block if block is None else row.window_start + window
+            row.blocked_until = max(row.blocked_until or 0.0, until)
         session.flush()
+
+    def check_signup(self, address: str | None) -> None:
+        """Raise :class:`ThrottledError` if ``address`` made its hour's share of accounts (or
+        is blocked for failed log-ins)."""
+        self.check(None, address)
+        key = self._signup_key(address)
+        if key is None:
+            return
+        now = self.clock()
+        with self.store.session() as session:
+            row = session.get(LoginFailureRow, key)
+        if row is not None and (row.blocked_until or 0) > now:
+            wait = _wait(row.blocked_until, now)
+            raise ThrottledError(
+                f"too many new accounts from your address; try again in {wait} s", wait
+            )
+
+    def signed_up(self, address: str | None) -> None:
+        """Count an account made from ``address`` (at most ``signups_per_hour`` an hour)."""
+        key = self._signup_key(address)
+        if key is None:
+            return
+        now = self.clock()
+        for attempt in range(2):
+            try:
+                with self.store.write_session() as session:
+                    self._count(session, key, self.limits.signups_per_hour, now, 3600.0, 0.0)
+                break
+            except IntegrityError:
+                if attempt:
+                    raise
+
+    @staticmethod
+    def _signup_key(address: str | None) -> str | None:
+        net = address_key(address)
+        return f"signup:{net}" if net is not None else None
 
     def succeeded(self, account: str, address: str | None) -> None:
         """A log-in to ``account`` from ``address`` succeeded: the account's count starts
@@ -216,7 +270,7 @@ class LoginThrottle:
         ``known_days``); the number deleted."""
         now = self.clock()
         limits = self.limits
-        stale = now - max(limits.window, limits.block)
+        stale = now - max(limits.window, limits.block, 3600.0)
         with self.store.write_session() as session:
             counts = session.execute(
                 delete(LoginFailureRow).where(
