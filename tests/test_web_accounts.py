@@ -296,6 +296,7 @@ CROSS_SITE = [
     {"Origin": "http://testserver.evil.example"},
     {"Origin": "http://testserver:8080"},
     {"Referer": f"{EVIL}/page"},
+    {"Sec-Fetch-Site": "cross-site"},
 ]
 
 

@@ -14,9 +14,9 @@ per request or WebSocket, then kept in its state).
 - A ``POST``, ``PUT``, ``PATCH`` or ``DELETE`` anywhere (the JSON API and the HTML forms) is
   refused with 403 when its ``Origin`` header names another host than the request's own
   (``Host``), or is ``null`` (a sandboxed or opaque page); without ``Origin`` (older browsers,
-  some same-origin requests), a ``Referer`` naming another host is refused the same way. A
-  request with neither is a program's (curl, a script), which carries no one's cookie by
-  accident, and passes. The scheme is not compared: behind a TLS proxy that does not forward it
+  some same-origin requests), a ``Referer`` naming another host is refused the same way, and
+  without either, a browser's ``Sec-Fetch-Site: cross-site``. A request with none of them is a
+  program's (curl, a script), which carries no one's cookie by accident, and passes. The scheme is not compared: behind a TLS proxy that does not forward it
   the app sees ``http`` while the browser says ``https``.
 - A WebSocket handshake (the rooms' ``/ws``) whose ``Origin`` names another host is refused
   (403) before it is accepted: a page elsewhere cannot act in a room with a member's cookie.
@@ -317,6 +317,8 @@ def cross_site(scope: Scope) -> str | None:
     else:
         referer = _header(scope, b"referer")
         if referer is None:
+            if (_header(scope, b"sec-fetch-site") or "").strip().lower() == "cross-site":
+                return "the request comes from another site (Sec-Fetch-Site: cross-site)"
             return None
         claimed = _host_of(referer)
         where = f"Referer {urllib.parse.urlsplit(referer).netloc[:80]!r}"
