@@ -100,6 +100,18 @@ def known_viewer(request: Request) -> Member | jinja2.Undefined | None:
     return jinja2.Undefined(name="viewer")
 
 
+def viewer_here(request: Request) -> Member | None:
+    """:func:`.auth.viewer` for code already in a worker thread (``pages._page``): the member
+    found for this request so far, else the cookie's, looked up in this thread. (Hopping to
+    the event loop to await ``auth.viewer``, which takes another thread for its read, could
+    wait for ever once every thread of the pool is a page doing the same.)"""
+    known = known_viewer(request)
+    if not isinstance(known, jinja2.Undefined):
+        return known
+    token = request.cookies.get(auth.SESSION_COOKIE)
+    return services(request).accounts.member(token) if token else None
+
+
 def destination(next_path: str | None, member: Member) -> str:
     """Where a person goes once logged in: back where they came from, else their profile."""
     return next_path or profile_path(member.username)

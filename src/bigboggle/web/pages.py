@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-import anyio.from_thread
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
@@ -19,7 +18,7 @@ from ..rules import PRESETS, SCORING_TABLES, Rules
 from ..services import jobs
 from ..services.daily import check_date, utc_date
 from ..solver import Solution
-from . import auth
+from .account_pages import viewer_here
 from .plumbing import services
 
 router = APIRouter(include_in_schema=False)
@@ -34,7 +33,7 @@ def _page(request: Request, template: str, status: int = 200, **context: Any) ->
     ``run_in_threadpool``), never on the event loop: the viewer is read from the database."""
     found = services(request)
     if "viewer" not in context:
-        context["viewer"] = anyio.from_thread.run(auth.viewer, request)
+        context["viewer"] = viewer_here(request)
     context.setdefault("presets", PRESETS)
     context.setdefault("dictionaries", found.shelf.names)
     return found.templates.TemplateResponse(request, template, context, status_code=status)
