@@ -602,11 +602,14 @@ def _seed_history(store: Store, account_id: int, clock: FakeClock) -> None:
 def test_export_holds_everything_but_secrets(
     accounts: Accounts, store: Store, clock: FakeClock
 ) -> None:
-    new = accounts.sign_up("ann", PASSWORD)
+    accounts.sign_up("ann", PASSWORD)
+    new = accounts.log_in("ann", PASSWORD, "2001:db8:5:6::7")
+    accounts.log_out(accounts.log_in("ann", PASSWORD).token)
     _seed_history(store, new.member.id, clock)
     data = accounts.export(new.member)
+    assert data["log_in_addresses"] == [{"address": "2001:db8:5:6::/64", "last_log_in": clock()}]
     assert data["account"]["username"] == "ann"
-    assert len(data["sessions"]) == 1
+    assert len(data["sessions"]) == 2
     assert [play["ref"] for play in data["plays"]] == ["g1"]
     assert data["ratings"][0]["mu"] == 26.0
     assert data["rating_events"][0]["contest"] == "room:ABCD:1"

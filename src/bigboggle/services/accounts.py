@@ -409,7 +409,8 @@ class Accounts:
         """Everything held about ``member``, as plain JSON data: the account (no hash), its
         sessions (when made and last used, how; no tokens), passkeys (ids and labels, no keys),
         plays, missed-word summaries, ratings and their history, solo games with their words,
-        and room seats."""
+        room seats, and the addresses the log-in throttle knows the member by."""
+        known = self.throttle.known_addresses(self._key_of(member))
         with self.store.session() as session:
             row = session.get(AccountRow, member.id)
             if row is None:
@@ -506,6 +507,7 @@ class Accounts:
                     }
                     for game in games
                 ],
+                "log_in_addresses": known,
                 "room_seats": [
                     {
                         key: value
@@ -538,6 +540,13 @@ class Accounts:
             value = self.store.setting("form_csrf_secret", lambda: secrets.token_hex(32))
             self._form_secret = bytes.fromhex(value)
         return self._form_secret
+
+    def _key_of(self, member: Member) -> str:
+        with self.store.session() as session:
+            key = session.scalar(select(AccountRow.name_key).where(AccountRow.id == member.id))
+        if key is None:
+            raise NotLoggedInError("this account no longer exists; log in again")
+        return key
 
     def _row_by_key(self, key: str) -> AccountRow | None:
         with self.store.session() as session:

@@ -250,6 +250,20 @@ class LoginThrottle:
                 if attempt:
                     raise
 
+    def known_addresses(self, account: str) -> list[dict[str, object]]:
+        """The addresses (IPv4, or IPv6 /64) ``account`` (a name key) logged in from within
+        ``known_days``, with when it last did: what the throttle holds about a member."""
+        prefix = f"known:{account[:_PART]}|"
+        with self.store.session() as session:
+            rows = session.scalars(
+                select(LoginFailureRow)
+                .where(LoginFailureRow.key.startswith(prefix, autoescape=True))
+                .order_by(LoginFailureRow.window_start)
+            ).all()
+        return [
+            {"address": row.key[len(prefix) :], "last_log_in": row.window_start} for row in rows
+        ]
+
     def forget(self, account: str) -> None:
         """Drop every row about ``account`` (a name key): its count and its known addresses
         (when the account is deleted)."""
