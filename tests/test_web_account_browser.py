@@ -95,6 +95,11 @@ def test_sign_up_from_the_header_then_log_out_and_back_in(
     )
     expect(header.get_by_role("link", name="Log in")).to_have_count(0)
 
+    # An error page renders for a member too (its header offers the account page).
+    page.goto(server.url + "/no/such/page")
+    expect(page.locator("main h1")).to_have_text("Not found")
+    expect(header.get_by_role("link", name="Account")).to_be_visible()
+    page.go_back()
     # The account page: since when, then log out of this browser.
     header.get_by_role("link", name="Account").click()
     page.wait_for_url("**/account")
