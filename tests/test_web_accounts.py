@@ -333,6 +333,22 @@ def test_a_same_site_state_change_passes(client: TestClient) -> None:
         assert answer.status_code == 200, headers
 
 
+def test_behind_a_proxy_the_public_origin_is_this_site(db_url: str, clock: FakeClock) -> None:
+    app = create_app(db_url, clock=clock, public_origin="https://boggle.example")
+    found = app.state.services
+    found.accounts = Accounts(found.store, clock, hasher=CountingHasher())
+    with TestClient(app, base_url="http://127.0.0.1:8000") as proxied:  # the proxy's Host
+        body = {"username": "ann_reads", "password": PASSWORD}
+        public = proxied.post(
+            "/api/account", json=body, headers={"Origin": "https://boggle.example"}
+        )
+        assert public.status_code == 201
+        own = proxied.post("/api/session", json=body, headers={"Origin": "http://127.0.0.1:8000"})
+        assert own.status_code == 200
+        evil = proxied.post("/api/session", json=body, headers={"Origin": EVIL})
+        assert evil.status_code == 403
+
+
 def test_reading_is_not_refused_from_anywhere(client: TestClient) -> None:
     _sign_up(client)
     assert client.get("/api/me", headers={"Origin": EVIL}).status_code == 200

@@ -212,7 +212,10 @@ def create_app(
     # Pages, scripts and JSON answers compressed (a phone on a slow link gets them sooner).
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     # State changes and room sockets from other sites refused; the forms' pre-session cookie.
-    app.add_middleware(CrossSiteGuard)
+    app.add_middleware(
+        CrossSiteGuard,
+        public_origin=public_origin or os.environ.get("BIGBOGGLE_PUBLIC_ORIGIN") or None,
+    )
     _install_error_handlers(app, templates)
     _install_openapi(app)
     return app

@@ -17,7 +17,9 @@ per request or WebSocket, then kept in its state).
   some same-origin requests), a ``Referer`` naming another host is refused the same way, and
   without either, a browser's ``Sec-Fetch-Site: cross-site``. A request with none of them is a
   program's (curl, a script), which carries no one's cookie by accident, and passes. The scheme is not compared: behind a TLS proxy that does not forward it
-  the app sees ``http`` while the browser says ``https``.
+  the app sees ``http`` while the browser says ``https``. Behind a proxy that sends another
+  ``Host``, the host of the operator's ``BIGBOGGLE_PUBLIC_ORIGIN`` (as passkeys use it) is
+  accepted too.
 - A WebSocket handshake (the rooms' ``/ws``) whose ``Origin`` names another host is refused
   (403) before it is accepted: a page elsewhere cannot act in a room with a member's cookie.
 - The JSON API's bodies must be ``Content-Type: application/json``
@@ -305,9 +307,10 @@ def own_host(scope: Scope) -> str | None:
     return found
 
 
-def cross_site(scope: Scope) -> str | None:
+def cross_site(scope: Scope, public_host: str | None = None) -> str | None:
     """Why the request in ``scope`` comes from another site (its Origin or Referer names
-    another host), or ``None`` if it does not seem to."""
+    another host than its own, or than ``public_host``: the operator's public origin's), or
+    ``None`` if it does not seem to."""
     origin = _header(scope, b"origin")
     if origin is not None:
         if origin.strip().lower() == "null":
@@ -323,7 +326,7 @@ def cross_site(scope: Scope) -> str | None:
         claimed = _host_of(referer)
         where = f"Referer {urllib.parse.urlsplit(referer).netloc[:80]!r}"
     mine = own_host(scope)
-    if claimed is not None and mine is not None and claimed == mine:
+    if claimed is not None and claimed in (mine, public_host):
         return None
     return f"the request comes from another site ({where}, this site is {mine!r})"
 
@@ -332,13 +335,17 @@ class CrossSiteGuard:
     """The cross-site guard of the module's docstring, and the setter of the pre-session form
     cookie that :func:`form_csrf` asked for."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, public_origin: str | None = None) -> None:
         self.app = app
+        #: The host of the site as browsers reach it (``BIGBOGGLE_PUBLIC_ORIGIN``), accepted
+        #: besides the request's own ``Host``: a proxy may send another one.
+        self.public_host = _host_of(public_origin) if public_origin else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "websocket":
-            reason = cross_site(scope) if _header(scope, b"origin") is not None else None
+            origin = _header(scope, b"origin")
+            reason = cross_site(scope, self.public_host) if origin is not None else None
             if reason is not None:
                 await receive()  # websocket.connect
                 await send({"type": "websocket.close", "code": 1008, "reason": "cross-site"})
@@ -349,7 +356,7 @@ class CrossSiteGuard:
             await self.app(scope, receive, send)
             return
         if scope.get("method") in UNSAFE_METHODS:
-            reason = cross_site(scope)
+            reason = cross_site(scope, self.public_host)
             if reason is not None:
                 await _refuse(send, f"{reason}: refused, as state changes come from this site only")
                 return
