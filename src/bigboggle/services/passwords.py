@@ -2,14 +2,18 @@
 
 **Hashing.** Argon2id through ``argon2-cffi``'s :class:`~argon2.PasswordHasher` with its
 defaults, which are RFC 9106's "low-memory" recommendation (``time_cost=3``,
-``memory_cost=65536`` KiB = 64 MiB, ``parallelism=4``, a 16-byte salt, a 32-byte hash). Measured
-on this project's 2-core machine by ``benchmarks/bench_login.py``: **about 0.17 s of one core
-per hash** (median of 15), so one process computes at most ~12 log-ins a second on two
-cores; the web app runs at most :data:`~bigboggle.limits.HASHES_AT_ONCE` at once and answers
-503 beyond :data:`~bigboggle.limits.HASHES_WAITING` waiting, so a flood of log-ins cannot take
-every thread. A hash stored with older parameters is rehashed at the next successful log-in
-(:meth:`Passwords.verify` says when). Tests pass a cheap hasher (``cheap_hasher()``) through
-the services' ``hasher`` parameter; production never does.
+``memory_cost=65536`` KiB = 64 MiB, ``parallelism=4``, a 16-byte salt, a 32-byte hash), chosen
+deliberately: the parameters the library's authors and the RFC recommend, with no tuning of our
+own to get wrong. ``benchmarks/bench_login.py`` on this project's 2-core machine, measured
+while the other work of the day shared it (load average about 7): **a median of 0.28 s of CPU
+per hash** (its four lanes in threads), 0.6-1.0 s wall under that load; about 0.17 s wall on an
+idle machine. A log-in costs one verification plus about 20 ms of database work, so one
+process completes a few log-ins a second at most (1-2 a second through the server under that
+load, with 4-8 clients). The web app runs at most :data:`~bigboggle.limits.HASHES_AT_ONCE` at
+once and answers 503 beyond :data:`~bigboggle.limits.HASHES_WAITING` waiting, so a flood of
+log-ins cannot take every thread. A hash stored with older parameters is rehashed at the next
+successful log-in (:meth:`Passwords.verify` says when). Tests pass a cheap hasher
+(:func:`cheap_hasher`) through the services' ``hasher`` parameter; production never does.
 
 **Rules for a new password** (each refusal an :class:`~bigboggle.errors.AccountError` naming
 the rule, never quoting the password):
