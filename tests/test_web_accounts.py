@@ -140,6 +140,9 @@ def test_log_in_rotates_the_session(client: TestClient) -> None:
     assert logged_in != signed_up
     assert _me(client, logged_in) == 200
     assert _me(client, signed_up) == 401  # the browser's earlier session ended with the log-in
+    another = client.post("/api/account", json={"username": "bob_reads", "password": OTHER})
+    assert another.status_code == 201
+    assert _me(client, logged_in) == 401  # a sign-up ends the browser's earlier session too
 
 
 def test_a_planted_cookie_never_becomes_the_session(client: TestClient) -> None:
@@ -266,6 +269,11 @@ def test_a_bad_body_is_named_without_echoing_a_password(client: TestClient) -> N
         message = answer.json()["error"]
         assert "12345678901" not in message and "hunter2" not in message
         assert PASSWORD not in message
+    broken = b'{"username": "ann_reads", "password": "hunter2hunter2"'
+    answer = client.post(
+        "/api/session", content=broken, headers={"Content-Type": "application/json"}
+    )
+    assert answer.status_code == 400 and "hunter2" not in answer.text
 
 
 def test_the_json_api_refuses_other_content_types(client: TestClient) -> None:

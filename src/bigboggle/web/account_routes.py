@@ -129,6 +129,14 @@ def _address(request: Request) -> str:
     return client_address(request.scope.get("client"))
 
 
+async def _end_earlier_session(request: Request) -> None:
+    """End the session the browser had before this log-in or sign-up (one browser, one
+    session: the old token is dead whatever it was)."""
+    old = request.cookies.get(auth.SESSION_COOKIE)
+    if old:
+        await run_in_threadpool(services(request).accounts.log_out, old)
+
+
 def _no_store(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -144,7 +152,7 @@ async def _overview(request: Request, member: Any) -> dict[str, Any]:
 @router.post(
     "/account",
     status_code=201,
-    summary="Sign up: a new member, logged in (the session cookie is set)",
+    summary="Sign up: a new member, logged in (the cookie is set; any earlier session of this browser ends)",
     openapi_extra=_body(Credentials),
     responses={
         201: {"description": "The new member's account, as GET /api/me shows it"},
@@ -159,6 +167,7 @@ async def sign_up(request: Request) -> Response:
     new = await auth.hashing(
         request, accounts.sign_up, asked.username, asked.password, _address(request)
     )
+    await _end_earlier_session(request)
     response = JSONResponse(await _overview(request, new.member), status_code=201)
     auth.set_session_cookie(response, new, request)
     return _no_store(response)
@@ -182,9 +191,7 @@ async def log_in(request: Request) -> Response:
     # Throttled? A cheap read before the hash gate: a refused attempt queues for nothing.
     await run_in_threadpool(accounts.check_throttle, asked.username, address=address)
     new = await auth.hashing(request, accounts.log_in, asked.username, asked.password, address)
-    old = request.cookies.get(auth.SESSION_COOKIE)
-    if old:  # the browser's earlier session ends: one browser, one session
-        await run_in_threadpool(accounts.log_out, old)
+    await _end_earlier_session(request)
     response = JSONResponse(await _overview(request, new.member))
     auth.set_session_cookie(response, new, request)
     return _no_store(response)
