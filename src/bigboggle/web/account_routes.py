@@ -152,7 +152,8 @@ async def _overview(request: Request, member: Any) -> dict[str, Any]:
 @router.post(
     "/account",
     status_code=201,
-    summary="Sign up: a new member, logged in (the cookie is set; any earlier session of this browser ends)",
+    summary="Sign up: a new member, logged in (the cookie is set; the browser's earlier "
+    "session ends)",
     openapi_extra=_body(Credentials),
     responses={
         201: {"description": "The new member's account, as GET /api/me shows it"},
