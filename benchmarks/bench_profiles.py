@@ -1,5 +1,5 @@
 """How fast the profile and leaderboard pages answer on a big database: 10,000 members and
-1,000,000 stored games by default (the figure issue 14 asks for: p99 at most 50 ms).
+1,000,000 stored games by default (the target: p99 at most 50 ms).
 
 It builds a seeded database first (SQLite in a temporary folder, or ``--db URL``; ``--keep``
 leaves the SQLite file and ``--reuse`` measures one built before), with bulk inserts (Core
