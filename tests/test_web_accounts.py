@@ -521,6 +521,7 @@ def test_the_password_is_in_no_response_log_or_table(
     for answer in answers:
         shown = answer.text + json.dumps(dict(answer.headers))
         assert PASSWORD not in shown and OTHER not in shown
+    assert '"route": "/api/session"' in caplog.text  # the access log was captured
     assert PASSWORD not in caplog.text and OTHER not in caplog.text
     with _store(client).engine.connect() as connection:
         for table in inspect(connection).get_table_names():
