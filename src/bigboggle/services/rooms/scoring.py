@@ -88,7 +88,9 @@ def record_round_plays(
     family = history.family_of_board(played.board)
     rules = str(played.settings.get("rules", "big"))
     recorded = 0
-    for name, account_id in seats:
+    # Members in the order of their ids: each play locks its member's missed-words row, and
+    # two rounds locking two members' rows in opposite orders could wait for each other.
+    for name, account_id in sorted(seats, key=lambda seat: (seat[1], seat[0])):
         if name not in players or account_id is None:
             continue
         facts = history.facts_of_room_round(result, name, common)
