@@ -23,6 +23,9 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy import inspect, select, text
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect as websocket_connect
+from websockets.typing import Origin
 
 from bigboggle import limits
 from bigboggle.errors import BusyError
@@ -609,6 +612,13 @@ def test_accounts_on_a_real_server(server: LiveServer) -> None:
     assert wrong[0] == 401
     assert _call(browser, base + "/api/session", "DELETE", headers={"Origin": base})[0] == 204
     assert _call(browser, base + "/api/me", "GET")[0] == 401
+    socket_url = base.replace("http://", "ws://") + "/ws"
+    with pytest.raises(InvalidStatus) as refused:
+        websocket_connect(socket_url, origin=Origin(EVIL), open_timeout=10)
+    assert refused.value.response.status_code == 403
+    with websocket_connect(socket_url, origin=Origin(base), open_timeout=10) as socket:
+        socket.send(json.dumps({"type": "ping", "id": 1}))
+        assert json.loads(socket.recv(timeout=10))["type"] == "pong"
     server.stop()
     logged = server.log.read_text()
     assert PASSWORD not in logged and OTHER not in logged
