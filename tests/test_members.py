@@ -173,3 +173,5 @@ def test_the_daily_page_marks_members_and_names_the_member_playing(
     client.cookies.clear()
     guest_page = client.get("/daily").text
     assert 'id="player"' in guest_page and guest_page.count('class="member-badge"') == 1
+    home = client.get("/").text  # the recent games mark the member's too
+    assert home.count('class="member-badge" href="/players/Zo%C3%AB%20Q"') == 1

@@ -31,6 +31,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import delete, or_, select
@@ -436,9 +437,10 @@ class SoloGames:
         """The most recently finished games (a running one is its player's business)."""
         with self.store.session() as session:
             return [
-                _game_of(row)
-                for row in session.scalars(
-                    select(SoloGameRow)
+                replace(_game_of(row), member=username)
+                for row, username in session.execute(
+                    select(SoloGameRow, AccountRow.username)
+                    .outerjoin(AccountRow, AccountRow.id == SoloGameRow.account_id)
                     .where(SoloGameRow.ended_at.is_not(None))
                     .order_by(SoloGameRow.ended_at.desc())
                     .limit(limit)

@@ -40,6 +40,9 @@ class SoloGame:
     max_score: int | None
     #: Whether someone holds its key (a game from before keys can be played by anyone).
     has_owner: bool
+    #: The user name of the member whose game it is, where the list that made this value
+    #: read it (recent games: so a guest's name is never taken for a member's); else ``None``.
+    member: str | None = None
 
     @property
     def replay(self) -> dict[str, Any]:
