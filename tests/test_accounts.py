@@ -700,3 +700,31 @@ def test_an_address_makes_a_bounded_number_of_accounts_an_hour(
     clock.advance(3600)
     accounts.sign_up("one_more", PASSWORD, "192.0.2.77")
     assert AccountLimits().throttle.signups_per_hour == limits.SIGNUPS_PER_ADDRESS_HOUR
+
+
+@BOTH
+def test_failures_counted_by_many_processes_at_once_are_all_counted(
+    store: Store, clock: FakeClock
+) -> None:
+    import threading
+
+    other = Store(store.url)  # a second server process's connection pool
+    try:
+        throttles = [LoginThrottle(store, clock), LoginThrottle(other, clock)]
+        start = threading.Barrier(8)
+
+        def fail(number: int) -> None:
+            start.wait()
+            throttles[number % 2].failed("ann", f"192.0.2.{number}")
+
+        threads = [threading.Thread(target=fail, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        other.close()
+    with store.session() as session:
+        row = session.get(LoginFailureRow, "account:ann")
+    assert row is not None and row.failures == 8  # no count lost between processes
+    assert row.blocked_until == clock() + limits.LOGIN_BLOCK_SECONDS
