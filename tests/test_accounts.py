@@ -5,6 +5,7 @@ SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -706,8 +707,6 @@ def test_an_address_makes_a_bounded_number_of_accounts_an_hour(
 def test_failures_counted_by_many_processes_at_once_are_all_counted(
     store: Store, clock: FakeClock
 ) -> None:
-    import threading
-
     other = Store(store.url)  # a second server process's connection pool
     try:
         throttles = [LoginThrottle(store, clock), LoginThrottle(other, clock)]
