@@ -31,12 +31,10 @@ from typing import Any
 from sqlalchemy import (
     BindParameter,
     Connection,
-    Float,
     Integer,
     String,
     bindparam,
     case,
-    cast,
     func,
     select,
 )
@@ -357,7 +355,6 @@ def top_missed(
 
 _ACCOUNT: BindParameter[int] = bindparam("account", type_=Integer)
 _MINE = PlayRow.account_id == _ACCOUNT
-_SHARE = cast(PlayRow.score, Float) / PlayRow.max_score
 
 
 #: The statements a profile runs, built once (so each request only binds the member's id and
@@ -366,24 +363,21 @@ _SHARE = cast(PlayRow.score, Float) / PlayRow.max_score
 _Q_ACCOUNT = select(AccountRow.id, AccountRow.username, AccountRow.created_at).where(
     AccountRow.name_key == bindparam("key")
 )
-#: Counts and bests per (family, preset, mode) in one scan of the member's plays: the
-#: profile folds them into games per preset and mode, and bests per family.
-_Q_TALLY = (
-    select(
-        PlayRow.family,
-        PlayRow.rules,
-        PlayRow.kind,
-        func.count().label("games"),
-        func.max(PlayRow.score).label("best_score"),
-        func.max(case((PlayRow.max_score > 0, _SHARE))).label("best_share"),
-        func.max(func.length(PlayRow.longest_word)).label("longest"),
-        func.max(case((PlayRow.best_word.is_not(None), PlayRow.best_word_points))).label(
-            "best_points"
-        ),
-    )
-    .where(_MINE)
-    .group_by(PlayRow.family, PlayRow.rules, PlayRow.kind)
-)
+#: Every play of the member, the columns a profile counts (one read, on (account_id,
+#: played_at)): folded in Python into the counts and bests per (family, preset, mode), the
+#: weekly averages and the daily boards' best scores. One pass instead of three grouping
+#: scans, each of which read every play's row again.
+_Q_PLAYS = select(
+    PlayRow.family,
+    PlayRow.rules,
+    PlayRow.kind,
+    PlayRow.played_at,
+    PlayRow.daily_date,
+    PlayRow.score,
+    PlayRow.max_score,
+    func.length(PlayRow.longest_word),
+    case((PlayRow.best_word.is_not(None), PlayRow.best_word_points)),
+).where(_MINE)
 #: The first (earliest) play of a family whose longest word has this length, and whose best
 #: word scores this many points: walked in time order on (account_id, played_at), so it stops
 #: at the first match instead of sorting the member's history.
@@ -408,14 +402,6 @@ _Q_BEST_WORD = (
     )
     .order_by(PlayRow.played_at, PlayRow.id)
     .limit(1)
-)
-_Q_WEEKLY = select(PlayRow.played_at, PlayRow.score, PlayRow.max_score).where(
-    _MINE, PlayRow.played_at >= bindparam("since")
-)
-_Q_DAILY = (
-    select(PlayRow.daily_date, func.max(PlayRow.score))
-    .where(_MINE, PlayRow.kind == "daily", PlayRow.daily_date.is_not(None))
-    .group_by(PlayRow.daily_date)
 )
 _Q_MISSED = (
     select(MissedWordsRow.family, MissedWordsRow.summary)
@@ -468,6 +454,63 @@ _Q_RECENT = (
 _Q_GAMES = select(func.count()).select_from(PlayRow).where(_MINE)
 
 
+@dataclass
+class _Tally:
+    """Counts and bests of one (family, preset, mode) of a member's plays."""
+
+    family: str
+    rules: str
+    kind: str
+    games: int = 0
+    best_score: int = 0
+    best_share: float | None = None
+    longest: int | None = None
+    best_points: int | None = None
+
+
+@dataclass
+class _History:
+    """A member's plays folded once: tallies, the weeks' scores and shares, the daily boards'
+    best score per date."""
+
+    tally: list[_Tally]
+    scores: list[list[int]]
+    shares: list[list[float]]
+    first_week: dt.date
+    best_of_day: dict[str, int]
+
+
+def _fold(rows: Iterable[Any], today: dt.date) -> _History:
+    first = _monday(today) - (PROFILE_WEEKS - 1) * _WEEK
+    start = _midnight(first)
+    week = _WEEK.total_seconds()
+    tallies: dict[tuple[str, str, str], _Tally] = {}
+    scores: list[list[int]] = [[] for _ in range(PROFILE_WEEKS)]
+    shares: list[list[float]] = [[] for _ in range(PROFILE_WEEKS)]
+    best_of_day: dict[str, int] = {}
+    for family, rules, kind, played_at, daily_date, score, max_score, longest, points in rows:
+        tally = tallies.get((family, rules, kind))
+        if tally is None:
+            tally = tallies[family, rules, kind] = _Tally(family, rules, kind)
+        tally.games += 1
+        tally.best_score = max(tally.best_score, score)
+        share = min(1.0, score / max_score) if max_score and max_score > 0 else None
+        if share is not None and (tally.best_share is None or share > tally.best_share):
+            tally.best_share = share
+        if longest is not None and (tally.longest is None or longest > tally.longest):
+            tally.longest = longest
+        if points is not None and (tally.best_points is None or points > tally.best_points):
+            tally.best_points = points
+        index = int((played_at - start) // week)
+        if 0 <= index < PROFILE_WEEKS:  # (a play "in the future" by the clock given: not)
+            scores[index].append(score)
+            if share is not None:
+                shares[index].append(share)
+        if kind == "daily" and isinstance(daily_date, str) and _valid_date(daily_date):
+            best_of_day[daily_date] = max(best_of_day.get(daily_date, score), score)
+    return _History(list(tallies.values()), scores, shares, first, best_of_day)
+
+
 class Profiles:
     """Members' profiles and the short summary ``GET /api/me`` shows, read from ``store``;
     ``clock`` says what "today" and "this week" are (UTC)."""
@@ -488,7 +531,8 @@ class Profiles:
             if account is None:
                 raise NotFoundError(f"no member called {quoted(name)}")
             mine = {"account": account.id}
-            tally = db.execute(_Q_TALLY, mine).all()
+            history = _fold(db.execute(_Q_PLAYS, mine), _day(today))
+            tally = history.tally
             presets = _presets(tally)
             return ProfileView(
                 name=account.username,
@@ -497,8 +541,8 @@ class Profiles:
                 games=sum(games.total for games in presets),
                 presets=presets,
                 bests=_bests(db, mine, tally),
-                weekly=_weekly(db, mine, _day(today)),
-                daily=_daily(db, mine, today),
+                weekly=_weekly(history),
+                daily=_daily(history.best_of_day, today),
                 missed=_missed(db, mine),
                 ratings=_ratings(db, mine),
                 recent=_recent(db, mine) if own else None,
@@ -597,21 +641,11 @@ def _bests(db: Connection, mine: _Bound, tally: Sequence[Any]) -> tuple[FamilyBe
     return tuple(bests)
 
 
-def _weekly(db: Connection, mine: _Bound, today: dt.date) -> tuple[WeekAverage, ...]:
-    first = _monday(today) - (PROFILE_WEEKS - 1) * _WEEK
-    start = _midnight(first)
-    scores: list[list[int]] = [[] for _ in range(PROFILE_WEEKS)]
-    shares: list[list[float]] = [[] for _ in range(PROFILE_WEEKS)]
-    for played_at, score, max_score in db.execute(_Q_WEEKLY, {**mine, "since": start}):
-        index = int((played_at - start) // _WEEK.total_seconds())
-        if not 0 <= index < PROFILE_WEEKS:
-            continue  # played in the future by the clock given: not in these weeks
-        scores[index].append(score)
-        if max_score:
-            shares[index].append(min(1.0, score / max_score))
+def _weekly(history: _History) -> tuple[WeekAverage, ...]:
+    scores, shares = history.scores, history.shares
     return tuple(
         WeekAverage(
-            (first + index * _WEEK).isoformat(),
+            (history.first_week + index * _WEEK).isoformat(),
             len(scores[index]),
             sum(scores[index]) / len(scores[index]) if scores[index] else None,
             sum(shares[index]) / len(shares[index]) if shares[index] else None,
@@ -620,12 +654,7 @@ def _weekly(db: Connection, mine: _Bound, today: dt.date) -> tuple[WeekAverage, 
     )
 
 
-def _daily(db: Connection, mine: _Bound, today: str) -> DailyRecord:
-    best_of_day: dict[str, int] = {
-        day: best
-        for day, best in db.execute(_Q_DAILY, mine)
-        if isinstance(day, str) and _valid_date(day)
-    }
+def _daily(best_of_day: dict[str, int], today: str) -> DailyRecord:
     current, longest = streaks(best_of_day, today)
     last = _day(today)
     first = _monday(last) - (PROFILE_CALENDAR_WEEKS - 1) * _WEEK
