@@ -363,8 +363,9 @@ def measure_viewer_ranks(store: Store, players: int, requests: int, seed: int) -
 #: Indexes the schema lacks that make the profile's and the week's scans index-only (proposed
 #: for the next revision; ``--proposed-indexes`` adds them to measure their effect).
 PROPOSED_INDEXES = (
-    "CREATE INDEX IF NOT EXISTS ix_plays_account_cover ON plays "
-    "(account_id, played_at, kind, family, rules, daily_date, score, max_score)",
+    "CREATE INDEX IF NOT EXISTS ix_plays_account_cover ON plays (account_id, played_at, "
+    "kind, family, rules, daily_date, score, max_score, best_word_points, longest_word, "
+    "best_word)",
     "CREATE INDEX IF NOT EXISTS ix_plays_daily_week ON plays "
     "(kind, rules, daily_date, account_id, score)",
 )
