@@ -147,8 +147,9 @@ def _no_store(response: Response) -> Response:
     },
 )
 async def registration_options(request: Request) -> Response:
-    member = await auth.require_member(request)
+    # The body first: a request that is not JSON is a 415 whoever sends it, as everywhere.
     await read_model(request, RegistrationOptionsRequest, PASSKEY_BODY_BYTES)
+    member = await auth.require_member(request)
     found = services(request).passkeys
     ceremony = await run_in_threadpool(found.registration_options, member, party(request))
     return _no_store(JSONResponse(ceremony.to_json()))
@@ -166,8 +167,8 @@ async def registration_options(request: Request) -> Response:
     },
 )
 async def register(request: Request) -> Response:
-    member = await auth.require_member(request)
     asked = await read_model(request, NewPasskey, PASSKEY_BODY_BYTES)
+    member = await auth.require_member(request)
     found = services(request).passkeys
     view = await run_in_threadpool(
         found.register, member, party(request), asked.ceremony, asked.credential, asked.label
