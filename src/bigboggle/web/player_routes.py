@@ -39,7 +39,10 @@ RulesName = Annotated[str, Query(max_length=40, description="A rules preset")]
 Period = Annotated[str, Query(max_length=8, description="day, week or all")]
 Limit = Annotated[int, Query(ge=1, le=LEADERBOARD_ROWS, description="Rows to list")]
 
-NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"description": "No member has that name"}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    400: {"description": "A name longer than any member's, named"},
+    404: {"description": "No member has that name"},
+}
 BAD_INPUT: dict[int | str, dict[str, Any]] = {
     400: {"description": "An unknown preset or period, named"}
 }
