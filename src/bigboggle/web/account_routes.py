@@ -43,9 +43,12 @@ _USERNAME = Field(
     examples=["ann_reads"],
 )
 #: The service bounds a password (MAX_PASSWORD_BYTES of UTF-8) with a message naming the rule;
-#: the model only keeps it text of a bounded length.
+#: the model only keeps it text of a bounded length: MAX_PASSWORD_BYTES characters (none has
+#: fewer than one byte), so that even a body one character past it in every field, each
+#: character written as a six-byte JSON escape, stays under the body limit and is answered 400
+#: naming the field rather than 413.
 _PASSWORD = Field(
-    max_length=MAX_PASSWORD_BYTES * 2,
+    max_length=MAX_PASSWORD_BYTES,
     description=f"At least 10 characters, at most {MAX_PASSWORD_BYTES} bytes of UTF-8, not "
     "containing the user name, not a common password",
     examples=["correct horse battery staple"],
