@@ -16,7 +16,7 @@ from bigboggle.services import history
 from bigboggle.services.rooms import START_DELAY, RoomRoundScored, Rooms, Seat
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
-from bigboggle.services.store import AccountRow, MissedWordsRow, PlayRow, Store
+from bigboggle.services.store import AccountRow, MissedWordsRow, PlayRow, PlayTotalRow, Store
 from conftest import FakeClock, postgres_schema
 
 BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
@@ -334,3 +334,80 @@ def test_a_history_that_fails_loses_no_result(
     started = games.start("big", board=BOARD, account_id=ann)
     assert games.finish(started.game.id, started.key).results is not None
     assert plays_of(sqlite_store, ann) == []
+
+
+# -- the play totals ---------------------------------------------------------------------------
+
+
+def _plays(account: int) -> list[dict[str, object]]:
+    """Plays of one member out of time order, with ties of word length and points, boards
+    without points and a replayed ref: what the totals must sum."""
+    words = [("lines", "quartz", 11), ("tears", "zebra", 11), (None, None, None), ("pets", "a", 2)]
+    plays = []
+    for number in range(18):
+        longest, best, points = words[number % len(words)]
+        plays.append(
+            {
+                "account_id": account,
+                "kind": ("solo", "daily", "room")[number % 3],
+                "rules": ("big", "classic")[number % 5 % 2],
+                "family": ("5x5", "4x4")[number % 5 % 2],
+                "ref": f"g{number}",
+                "played_at": 500.0 - 10 * (number % 4),
+                "daily_date": None,
+                "score": (number * 7) % 30,
+                "max_score": (None, 0, 40, 20)[number % 4],
+                "words": 3,
+                "longest_word": longest,
+                "best_word": best,
+                "best_word_points": points,
+            }
+        )
+    return plays
+
+
+def _stored_totals(store: Store) -> list[dict[str, object]]:
+    with store.session() as session:
+        rows = session.scalars(select(PlayTotalRow)).all()
+        found = [
+            {column: getattr(row, column) for column in history.new_total(vars(row))}
+            for row in rows
+        ]
+    return sorted(found, key=lambda row: tuple(str(row[name]) for name in history.TOTAL_KEY))
+
+
+def test_recording_plays_keeps_the_totals_the_bulk_fold_makes(store: Store) -> None:
+    ann = make_member(store, "ann")
+    plays = _plays(ann)
+    for play in plays:
+        with store.session() as session:
+            assert history.record_play(session, **play)  # type: ignore[arg-type]
+    with store.session() as session:  # a play recorded again counts nothing
+        assert not history.record_play(session, **{**plays[0], "score": 999})  # type: ignore[arg-type]
+    stored = _stored_totals(store)
+    folded = sorted(
+        history.fold_totals(plays),
+        key=lambda row: tuple(str(row[name]) for name in history.TOTAL_KEY),
+    )
+    assert stored == folded
+    assert sum(total["games"] for total in stored) == len(plays)  # type: ignore[misc]
+    big_solo = next(t for t in stored if t["rules"] == "big" and t["kind"] == "solo")
+    assert big_solo["best_score"] == max(
+        p["score"]
+        for p in plays
+        if p["rules"] == "big" and p["kind"] == "solo"  # type: ignore[type-var]
+    )
+
+
+def test_a_tie_keeps_the_word_of_the_earlier_play_whatever_order_it_arrives_in() -> None:
+    base = _plays(1)[0] | {"max_score": 10, "score": 20}
+    later = base | {"ref": "b", "played_at": 900.0, "longest_word": "later", "best_word": "zz"}
+    earlier = base | {"ref": "a", "played_at": 100.0, "longest_word": "early", "best_word": "yy"}
+    for order in ([later, earlier], [earlier, later]):
+        (total,) = history.fold_totals(order)
+        assert total["longest_word"] == "early" and total["best_word"] == "yy"
+        assert total["best_share"] == 1.0 and total["games"] == 2
+    longer = later | {"ref": "c", "longest_word": "longest", "best_word_points": 12}
+    (total,) = history.fold_totals([earlier, longer])
+    assert total["longest_word"] == "longest" and total["best_word"] == "zz"
+    assert total["best_word_points"] == 12 and total["best_word_at"] == 900.0

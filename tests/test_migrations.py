@@ -651,6 +651,74 @@ def test_a_database_of_the_schema_before_accounts_upgrades_with_its_games_as_gue
     assert _differences(database) == []
 
 
+def test_plays_stored_before_the_totals_are_summed_by_the_upgrade(database: str) -> None:
+    """Revision 0010 (play totals): a database at 0009 with members' plays (out of time order,
+    ties of length and points, boards without points) upgrades, and its totals are what the
+    history's own fold of the same plays makes."""
+    from bigboggle.services.history import fold_totals
+
+    store = Store(database)
+    store.close()
+    engine = _engine(database)
+    with engine.begin() as connection:
+        command.downgrade(migrations.config(connection), "0009")
+        assert "play_totals" not in sa.inspect(connection).get_table_names()
+        for account in (1, 2):
+            connection.execute(
+                sa.text(
+                    "INSERT INTO accounts (id, username, name_key, created_at)"
+                    " VALUES (:id, :name, :name, 0)"
+                ),
+                {"id": account, "name": f"member{account}"},
+            )
+        plays = []
+        words = [
+            ("lines", "quartz", 11),
+            ("tears", "zebra", 11),
+            (None, None, None),
+            ("pets", "pets", 2),
+        ]
+        for number in range(24):
+            longest, best, points = words[number % len(words)]
+            plays.append(
+                {
+                    "id": number + 1,
+                    "account_id": 1 + number % 2,
+                    "kind": ("solo", "daily", "room")[number % 3],
+                    "rules": ("big", "big-1979", "classic")[number % 5 % 3],
+                    "family": "4x4" if number % 5 % 3 == 2 else "5x5",
+                    "ref": f"ref{number}",
+                    "played_at": 1_000.0 - 10 * (number % 7),  # not in id order; some equal
+                    "daily_date": None,
+                    "score": (number * 7) % 30,
+                    "max_score": (None, 0, 40, 20)[number % 4],
+                    "words": 3,
+                    "longest_word": longest,
+                    "best_word": best,
+                    "best_word_points": points,
+                }
+            )
+        columns = ", ".join(plays[0])
+        values = ", ".join(f":{name}" for name in plays[0])
+        connection.execute(sa.text(f"INSERT INTO plays ({columns}) VALUES ({values})"), plays)
+    engine.dispose()
+    store = Store(database)  # the upgrade
+    assert store.schema_version == SCHEMA_VERSION
+    store.close()
+    key = ("account_id", "family", "rules", "kind")
+    engine = _engine(database)
+    with engine.connect() as connection:
+        stored = [
+            dict(row._mapping) for row in connection.execute(sa.text("SELECT * FROM play_totals"))
+        ]
+    engine.dispose()
+    expected = fold_totals(plays)
+    assert len(expected) > 6 and any(total["games"] > 1 for total in expected)
+    by_key = sorted(stored, key=lambda row: tuple(row[name] for name in key))
+    assert by_key == sorted(expected, key=lambda row: tuple(row[name] for name in key))
+    assert _differences(database) == []
+
+
 # -- Refusals ----------------------------------------------------------------------------------
 
 

@@ -24,11 +24,11 @@ from bigboggle.limits import (
     PROFILE_WEEKS,
 )
 from bigboggle.names import name_key
+from bigboggle.services.history import record_play
 from bigboggle.services.profiles import MISSED_NOTE, Profiles, streaks, top_missed
 from bigboggle.services.store import (
     AccountRow,
     MissedWordsRow,
-    PlayRow,
     RatingEventRow,
     RatingRow,
     Store,
@@ -95,8 +95,8 @@ def play(store: Store, account_id: int, **given: Any) -> None:
         values["daily_date"] = (
             dt.datetime.fromtimestamp(values["played_at"], dt.UTC).date().isoformat()
         )
-    with store.session() as session:
-        session.add(PlayRow(account_id=account_id, **values))
+    with store.session() as session:  # as the services record it: the play and its totals
+        assert record_play(session, account_id=account_id, **values)
 
 
 def daily(store: Store, account_id: int, day: dt.date, score: int = 10, rules: str = "big") -> None:
@@ -450,13 +450,14 @@ def test_a_hostile_name_and_words_render_as_text(client: TestClient) -> None:
     store: Store = client.app.state.services.store  # type: ignore[attr-defined]
     name = "<script>alert(1)<b>"
     ann = member(store, name)
-    play(store, ann, longest_word="<img src=x>", best_word="<i>w</i>", best_word_points=2)
-    with store.session() as session:
-        session.add(
-            MissedWordsRow(
-                account_id=ann, family="5x5", summary={"counts": {"<svg onload=x>": 2}, "games": 1}
-            )
-        )
+    play(
+        store,
+        ann,
+        longest_word="<img src=x>",
+        best_word="<i>w</i>",
+        best_word_points=2,
+        missed=["<svg onload=x>"],
+    )
     page = client.get("/players/%3Cscript%3Ealert(1)%3Cb%3E")
     assert page.status_code == 200
     html = page.text

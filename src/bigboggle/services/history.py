@@ -42,7 +42,7 @@ from ..family import is_offensive
 from ..limits import MISSED_WORDS_COUNTERS
 from ..rating import family_of
 from ..verdicts import Verdict
-from .store import MissedWordsRow, PlayRow
+from .store import MissedWordsRow, PlayRow, PlayTotalRow
 
 log = logging.getLogger(__name__)
 
@@ -198,6 +198,7 @@ def record_play(
     if not _insert_once(session, values):
         return False
     count_missed(session, account_id, family, missed)
+    add_to_totals(session, values)
     return True
 
 
@@ -314,3 +315,80 @@ def summarise(
         "games": int(summary.get("games", 0)) + 1,
         "misses": int(summary.get("misses", 0)) + added,
     }
+
+
+# -- the play totals ---------------------------------------------------------------------------
+
+#: The key of a member's totals row: one per member, family, preset and mode.
+TOTAL_KEY = ("account_id", "family", "rules", "kind")
+
+
+def new_total(play: Mapping[str, Any]) -> dict[str, Any]:
+    """An empty totals row (:class:`~.store.PlayTotalRow`'s columns) for ``play``'s key."""
+    return {
+        **{name: play[name] for name in TOTAL_KEY},
+        "games": 0,
+        "best_score": 0,
+        "best_share": None,
+        "longest_word": None,
+        "longest_at": None,
+        "best_word": None,
+        "best_word_points": None,
+        "best_word_at": None,
+    }
+
+
+def added_play(total: Mapping[str, Any], play: Mapping[str, Any]) -> dict[str, Any]:
+    """``total`` (a totals row's columns) with ``play`` (a :class:`~.store.PlayRow`'s
+    columns) counted: one more game, the better score and share, and the longer word or the
+    word worth more points (on a tie, the one played earlier stays), as a new value."""
+    new = dict(total)
+    new["games"] = total["games"] + 1
+    new["best_score"] = max(total["best_score"], play["score"])
+    max_score = play["max_score"]
+    if max_score is not None and max_score > 0:
+        share = min(1.0, play["score"] / max_score)
+        if total["best_share"] is None or share > total["best_share"]:
+            new["best_share"] = share
+    at = play["played_at"]
+    word, held = play["longest_word"], total["longest_word"]
+    if word is not None and (held is None or (len(word), -at) > (len(held), -total["longest_at"])):
+        new["longest_word"], new["longest_at"] = word, at
+    best, points = play["best_word"], play["best_word_points"]
+    if best is not None and points is not None:
+        mine = total["best_word_points"]
+        if mine is None or (points, -at) > (mine, -total["best_word_at"]):
+            new["best_word"], new["best_word_points"], new["best_word_at"] = best, points, at
+    return new
+
+
+def fold_totals(plays: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The totals rows of ``plays`` (each a :class:`~.store.PlayRow`'s columns, in the order
+    they were recorded): what :func:`record_play` leaves in the table, for a bulk load."""
+    totals: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for play in plays:
+        key = tuple(play[name] for name in TOTAL_KEY)
+        totals[key] = added_play(totals.get(key) or new_total(play), play)
+    return list(totals.values())
+
+
+def add_to_totals(session: Session, play: Mapping[str, Any]) -> None:
+    """Count ``play`` (the columns just inserted) in its member's totals row, the row locked
+    for the update (made if it is the first such play)."""
+    where = [getattr(PlayTotalRow, name) == play[name] for name in TOTAL_KEY]
+    row = session.scalar(select(PlayTotalRow).where(*where).with_for_update())
+    if row is None:
+        try:
+            with session.begin_nested():
+                session.add(PlayTotalRow(**added_play(new_total(play), play)))
+            return
+        except IntegrityError:  # made meanwhile by another play's transaction: update that
+            row = session.scalars(
+                select(PlayTotalRow)
+                .where(*where)
+                .with_for_update()
+                .execution_options(populate_existing=True)
+            ).one()
+    current = {column: getattr(row, column) for column in new_total(play)}
+    for column, value in added_play(current, play).items():
+        setattr(row, column, value)

@@ -31,10 +31,11 @@ from typing import Any
 from sqlalchemy import (
     BindParameter,
     Connection,
+    Float,
     Integer,
-    String,
     bindparam,
     case,
+    cast,
     func,
     select,
 )
@@ -52,7 +53,15 @@ from ..limits import (
 from ..names import clean_name, name_key
 from ..rules import PRESETS
 from .daily import utc_date
-from .store import AccountRow, MissedWordsRow, PlayRow, RatingEventRow, RatingRow, Store
+from .store import (
+    AccountRow,
+    MissedWordsRow,
+    PlayRow,
+    PlayTotalRow,
+    RatingEventRow,
+    RatingRow,
+    Store,
+)
 
 #: The modes a play is counted in, in the order a profile shows them.
 MODES = ("solo", "daily", "room")
@@ -363,45 +372,42 @@ _MINE = PlayRow.account_id == _ACCOUNT
 _Q_ACCOUNT = select(AccountRow.id, AccountRow.username, AccountRow.created_at).where(
     AccountRow.name_key == bindparam("key")
 )
-#: Every play of the member, the columns a profile counts (one read, on (account_id,
-#: played_at)): folded in Python into the counts and bests per (family, preset, mode), the
-#: weekly averages and the daily boards' best scores. One pass instead of three grouping
-#: scans, each of which read every play's row again.
-_Q_PLAYS = select(
-    PlayRow.family,
-    PlayRow.rules,
-    PlayRow.kind,
-    PlayRow.played_at,
-    PlayRow.daily_date,
-    PlayRow.score,
-    PlayRow.max_score,
-    func.length(PlayRow.longest_word),
-    case((PlayRow.best_word.is_not(None), PlayRow.best_word_points)),
-).where(_MINE)
-#: The first (earliest) play of a family whose longest word has this length, and whose best
-#: word scores this many points: walked in time order on (account_id, played_at), so it stops
-#: at the first match instead of sorting the member's history.
-_FAMILY: BindParameter[str] = bindparam("family", type_=String)
-_Q_LONGEST = (
-    select(PlayRow.longest_word)
-    .where(
-        _MINE,
-        PlayRow.family == _FAMILY,
-        func.length(PlayRow.longest_word) == bindparam("length"),
-    )
-    .order_by(PlayRow.played_at, PlayRow.id)
-    .limit(1)
+#: The member's totals per (family, preset, mode), which the history keeps as it records
+#: each play: the counts and bests come from these few rows, whatever the history's length.
+_Q_TOTALS = select(
+    PlayTotalRow.family,
+    PlayTotalRow.rules,
+    PlayTotalRow.kind,
+    PlayTotalRow.games,
+    PlayTotalRow.best_score,
+    PlayTotalRow.best_share,
+    PlayTotalRow.longest_word,
+    PlayTotalRow.longest_at,
+    PlayTotalRow.best_word,
+    PlayTotalRow.best_word_points,
+    PlayTotalRow.best_word_at,
+).where(PlayTotalRow.account_id == _ACCOUNT)
+#: The last weeks' plays, grouped by week in the database: a range of the index on
+#: (account_id, played_at, score, max_score), read from the index alone, never further back
+#: than :data:`PROFILE_WEEKS` weeks.
+_START = bindparam("start", type_=Float)
+_WEEK_INDEX = func.floor((PlayRow.played_at - _START) / _WEEK.total_seconds())
+_SHARE = case(
+    (PlayRow.max_score <= 0, None),
+    (PlayRow.score >= PlayRow.max_score, 1.0),
+    else_=cast(PlayRow.score, Float) / PlayRow.max_score,
 )
-_Q_BEST_WORD = (
-    select(PlayRow.best_word)
-    .where(
-        _MINE,
-        PlayRow.family == _FAMILY,
-        PlayRow.best_word.is_not(None),
-        PlayRow.best_word_points == bindparam("points"),
-    )
-    .order_by(PlayRow.played_at, PlayRow.id)
-    .limit(1)
+_Q_WEEKS = (
+    select(_WEEK_INDEX, func.count(), func.sum(PlayRow.score), func.sum(_SHARE), func.count(_SHARE))
+    .where(_MINE, PlayRow.played_at >= _START, PlayRow.played_at < bindparam("end", type_=Float))
+    .group_by(_WEEK_INDEX)
+)
+#: The best score of each daily board's date (on (account_id, kind, daily_date, score), read
+#: from the index alone): one row per date the member played, whatever else they played.
+_Q_DAILY = (
+    select(PlayRow.daily_date, func.max(PlayRow.score))
+    .where(_MINE, PlayRow.kind == "daily", PlayRow.daily_date.is_not(None))
+    .group_by(PlayRow.daily_date)
 )
 _Q_MISSED = (
     select(MissedWordsRow.family, MissedWordsRow.summary)
@@ -451,64 +457,7 @@ _Q_RECENT = (
     .order_by(PlayRow.played_at.desc(), PlayRow.id.desc())
     .limit(PROFILE_RECENT_PLAYS)
 )
-_Q_GAMES = select(func.count()).select_from(PlayRow).where(_MINE)
-
-
-@dataclass
-class _Tally:
-    """Counts and bests of one (family, preset, mode) of a member's plays."""
-
-    family: str
-    rules: str
-    kind: str
-    games: int = 0
-    best_score: int = 0
-    best_share: float | None = None
-    longest: int | None = None
-    best_points: int | None = None
-
-
-@dataclass
-class _History:
-    """A member's plays folded once: tallies, the weeks' scores and shares, the daily boards'
-    best score per date."""
-
-    tally: list[_Tally]
-    scores: list[list[int]]
-    shares: list[list[float]]
-    first_week: dt.date
-    best_of_day: dict[str, int]
-
-
-def _fold(rows: Iterable[Any], today: dt.date) -> _History:
-    first = _monday(today) - (PROFILE_WEEKS - 1) * _WEEK
-    start = _midnight(first)
-    week = _WEEK.total_seconds()
-    tallies: dict[tuple[str, str, str], _Tally] = {}
-    scores: list[list[int]] = [[] for _ in range(PROFILE_WEEKS)]
-    shares: list[list[float]] = [[] for _ in range(PROFILE_WEEKS)]
-    best_of_day: dict[str, int] = {}
-    for family, rules, kind, played_at, daily_date, score, max_score, longest, points in rows:
-        tally = tallies.get((family, rules, kind))
-        if tally is None:
-            tally = tallies[family, rules, kind] = _Tally(family, rules, kind)
-        tally.games += 1
-        tally.best_score = max(tally.best_score, score)
-        share = min(1.0, score / max_score) if max_score and max_score > 0 else None
-        if share is not None and (tally.best_share is None or share > tally.best_share):
-            tally.best_share = share
-        if longest is not None and (tally.longest is None or longest > tally.longest):
-            tally.longest = longest
-        if points is not None and (tally.best_points is None or points > tally.best_points):
-            tally.best_points = points
-        index = int((played_at - start) // week)
-        if 0 <= index < PROFILE_WEEKS:  # (a play "in the future" by the clock given: not)
-            scores[index].append(score)
-            if share is not None:
-                shares[index].append(share)
-        if kind == "daily" and isinstance(daily_date, str) and _valid_date(daily_date):
-            best_of_day[daily_date] = max(best_of_day.get(daily_date, score), score)
-    return _History(list(tallies.values()), scores, shares, first, best_of_day)
+_Q_GAMES = select(func.sum(PlayTotalRow.games)).where(PlayTotalRow.account_id == _ACCOUNT)
 
 
 class Profiles:
@@ -531,18 +480,17 @@ class Profiles:
             if account is None:
                 raise NotFoundError(f"no member called {quoted(name)}")
             mine = {"account": account.id}
-            history = _fold(db.execute(_Q_PLAYS, mine), _day(today))
-            tally = history.tally
-            presets = _presets(tally)
+            totals = db.execute(_Q_TOTALS, mine).all()
+            presets = _presets(totals)
             return ProfileView(
                 name=account.username,
                 member_since=account.created_at,
                 today=today,
                 games=sum(games.total for games in presets),
                 presets=presets,
-                bests=_bests(db, mine, tally),
-                weekly=_weekly(history),
-                daily=_daily(history.best_of_day, today),
+                bests=_bests(totals),
+                weekly=_weekly(db, mine, _day(today)),
+                daily=_daily(db, mine, today),
                 missed=_missed(db, mine),
                 ratings=_ratings(db, mine),
                 recent=_recent(db, mine) if own else None,
@@ -602,59 +550,69 @@ def _presets(tally: Sequence[Any]) -> tuple[PresetGames, ...]:
     )
 
 
-def _bests(db: Connection, mine: _Bound, tally: Sequence[Any]) -> tuple[FamilyBests, ...]:
+def _bests(totals: Sequence[Any]) -> tuple[FamilyBests, ...]:
     games: dict[str, int] = {}
     score: dict[str, int] = {}
     share: dict[str, float] = {}
-    longest: dict[str, int] = {}
-    points: dict[str, int] = {}
-    for row in tally:
+    #: Per family, the longest word and the best-scoring one, each with its rank (longer or
+    #: more points first, then the earlier play).
+    longest: dict[str, tuple[tuple[int, float], str]] = {}
+    best: dict[str, tuple[tuple[int, float], str, int]] = {}
+    for row in totals:
         family = row.family
         games[family] = games.get(family, 0) + row.games
         score[family] = max(score.get(family, 0), row.best_score or 0)
         if row.best_share is not None:
             share[family] = max(share.get(family, 0.0), min(1.0, float(row.best_share)))
-        if row.longest is not None:
-            longest[family] = max(longest.get(family, 0), row.longest)
-        if row.best_points is not None:
-            points[family] = max(points.get(family, row.best_points), row.best_points)
-    bests = []
-    for family in sorted(games):
-        bound = {**mine, "family": family}
-        word = None
-        if family in longest:
-            word = db.execute(_Q_LONGEST, {**bound, "length": longest[family]}).scalar()
-        best = None
-        if family in points:
-            best = db.execute(_Q_BEST_WORD, {**bound, "points": points[family]}).scalar()
-        bests.append(
-            FamilyBests(
-                family,
-                games[family],
-                score[family],
-                share.get(family),
-                word,
-                best,
-                points.get(family) if best is not None else None,
-            )
-        )
-    return tuple(bests)
-
-
-def _weekly(history: _History) -> tuple[WeekAverage, ...]:
-    scores, shares = history.scores, history.shares
+        if row.longest_word is not None:
+            rank = (len(row.longest_word), -(row.longest_at or 0.0))
+            if family not in longest or rank > longest[family][0]:
+                longest[family] = (rank, row.longest_word)
+        if row.best_word is not None and row.best_word_points is not None:
+            rank = (row.best_word_points, -(row.best_word_at or 0.0))
+            if family not in best or rank > best[family][0]:
+                best[family] = (rank, row.best_word, row.best_word_points)
     return tuple(
-        WeekAverage(
-            (history.first_week + index * _WEEK).isoformat(),
-            len(scores[index]),
-            sum(scores[index]) / len(scores[index]) if scores[index] else None,
-            sum(shares[index]) / len(shares[index]) if shares[index] else None,
+        FamilyBests(
+            family,
+            games[family],
+            score[family],
+            share.get(family),
+            longest[family][1] if family in longest else None,
+            best[family][1] if family in best else None,
+            best[family][2] if family in best else None,
         )
-        for index in range(PROFILE_WEEKS)
+        for family in sorted(games)
     )
 
 
-def _daily(best_of_day: dict[str, int], today: str) -> DailyRecord:
+def _weekly(db: Connection, mine: _Bound, today: dt.date) -> tuple[WeekAverage, ...]:
+    first = _monday(today) - (PROFILE_WEEKS - 1) * _WEEK
+    start = _midnight(first)
+    bound = {**mine, "start": start, "end": start + PROFILE_WEEKS * _WEEK.total_seconds()}
+    weeks: dict[int, tuple[int, int, float | None, int]] = {}
+    for index, games, scores, shares, shared in db.execute(_Q_WEEKS, bound):
+        weeks[int(index)] = (games, scores or 0, shares, shared)
+    averages = []
+    for index in range(PROFILE_WEEKS):
+        games, scores, shares, shared = weeks.get(index, (0, 0, None, 0))
+        averages.append(
+            WeekAverage(
+                (first + index * _WEEK).isoformat(),
+                games,
+                scores / games if games else None,
+                float(shares) / shared if shared and shares is not None else None,
+            )
+        )
+    return tuple(averages)
+
+
+def _daily(db: Connection, mine: _Bound, today: str) -> DailyRecord:
+    best_of_day: dict[str, int] = {
+        date: best
+        for date, best in db.execute(_Q_DAILY, mine)
+        if isinstance(date, str) and _valid_date(date)
+    }
     current, longest = streaks(best_of_day, today)
     last = _day(today)
     first = _monday(last) - (PROFILE_CALENDAR_WEEKS - 1) * _WEEK

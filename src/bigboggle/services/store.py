@@ -398,7 +398,41 @@ class PlayRow(Base):
         UniqueConstraint("account_id", "ref"),
         Index("ix_plays_account_time", "account_id", "played_at"),
         Index("ix_plays_kind_rules_time", "kind", "rules", "played_at"),
+        #: A profile's weekly averages: the member's last weeks, read from the index alone.
+        Index("ix_plays_account_time_score", "account_id", "played_at", "score", "max_score"),
+        #: A profile's daily boards (best score per date) and the week's leaderboard (each
+        #: member's points per daily board of a preset), read from the index alone.
+        Index("ix_plays_account_daily", "account_id", "kind", "daily_date", "score"),
+        Index("ix_plays_daily_week", "kind", "rules", "daily_date", "account_id", "score"),
     )
+
+
+class PlayTotalRow(Base):
+    """A member's plays of one preset in one mode, summed: how many, the best score and share
+    of the board, the longest and the highest-scoring word (the earliest play's, on a tie).
+    Updated by the history in the transaction that records each play, so a profile reads a
+    handful of these rows instead of the member's whole history."""
+
+    __tablename__ = "play_totals"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE", name="fk_play_totals_account"),
+        primary_key=True,
+    )
+    family: Mapped[str] = mapped_column(String(8), primary_key=True)
+    rules: Mapped[str] = mapped_column(String(40), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    best_score: Mapped[int] = mapped_column(Integer)
+    #: The best score / board points of a play whose board's points are known (0 to 1).
+    best_share: Mapped[float | None] = mapped_column(Float)
+    longest_word: Mapped[str | None] = mapped_column(String(200))
+    #: When the play with :attr:`longest_word` was played (an equal length later does not
+    #: replace it).
+    longest_at: Mapped[float | None] = mapped_column(Float)
+    best_word: Mapped[str | None] = mapped_column(String(200))
+    best_word_points: Mapped[int | None] = mapped_column(Integer)
+    best_word_at: Mapped[float | None] = mapped_column(Float)
 
 
 class MissedWordsRow(Base):
