@@ -9,7 +9,8 @@ leaves the SQLite file and ``--reuse`` measures one built before), with bulk ins
   most a few dozen (the heaviest profiles are the slow ones, which p99 sees);
 - solo and daily games over the last year, spread over the presets (Big Boggle most), a
   fifth of them guests'; a daily game is one per name, day and preset, as the service
-  keeps it; each member's game has its play (the history's row);
+  keeps it; each member's game has its play (the history's row), summed into the member's
+  play totals by the history's own fold, as recording each play would;
 - ratings for every member in each family they played, rating events (a history of up to
   60 changes per member and family), and missed-word summaries of 200 words.
 
@@ -42,11 +43,13 @@ from sqlalchemy import func, insert, select
 
 from bigboggle.rating import family_of
 from bigboggle.rules import PRESETS
+from bigboggle.services.history import TOTAL_KEY, added_play, new_total
 from bigboggle.services.leaderboards import PERIODS, Leaderboards
 from bigboggle.services.store import (
     AccountRow,
     MissedWordsRow,
     PlayRow,
+    PlayTotalRow,
     RatingEventRow,
     RatingRow,
     SoloGameRow,
@@ -94,6 +97,8 @@ class Seeder:
         self.words = ["".join(self.random.choices("aeilnorst", k=k)) for k in range(4, 12)] * 40
         #: (account id, family) -> games, for the ratings.
         self.played: dict[tuple[int, str], int] = {}
+        #: The play totals rows, summed as the plays are made.
+        self.totals: list[dict[str, Any]] = []
 
     def insert(self, table: Any, rows: Iterator[dict[str, Any]]) -> int:
         count = 0
@@ -194,7 +199,11 @@ class Seeder:
             day += 1
 
     def games_and_plays(self) -> tuple[int, int]:
+        """Write the games and the plays, and sum the plays into :attr:`totals` as they go,
+        with the history's own fold (what :func:`~bigboggle.services.history.record_play`
+        keeps, as its tests check)."""
         games = plays = 0
+        totals: dict[tuple[Any, ...], dict[str, Any]] = {}
         with self.store.engine.begin() as connection:
             game_rows: list[dict[str, Any]] = []
             play_rows: list[dict[str, Any]] = []
@@ -202,6 +211,8 @@ class Seeder:
                 game_rows.append(game)
                 if play is not None:
                     play_rows.append(play)
+                    key = tuple(play[name] for name in TOTAL_KEY)
+                    totals[key] = added_play(totals.get(key) or new_total(play), play)
                 if len(game_rows) >= BATCH:
                     connection.execute(insert(SoloGameRow), game_rows)
                     games += len(game_rows)
@@ -216,6 +227,7 @@ class Seeder:
             if play_rows:
                 connection.execute(insert(PlayRow), play_rows)
                 plays += len(play_rows)
+        self.totals = list(totals.values())
         return games, plays
 
     def ratings(self) -> Iterator[dict[str, Any]]:
@@ -266,6 +278,7 @@ class Seeder:
         say(f"accounts: {self.insert(AccountRow, self.accounts()):,}")
         games, plays = self.games_and_plays()
         say(f"games: {games:,}, plays: {plays:,} ({time.perf_counter() - started:.0f} s)")
+        say(f"play totals: {self.insert(PlayTotalRow, iter(self.totals)):,}")
         say(f"ratings: {self.insert(RatingRow, self.ratings()):,}")
         say(f"rating events: {self.insert(RatingEventRow, self.rating_events()):,}")
         say(f"missed-word summaries: {self.insert(MissedWordsRow, self.missed()):,}")
@@ -360,25 +373,6 @@ def measure_viewer_ranks(store: Store, players: int, requests: int, seed: int) -
         print(f"{label:46} {percentiles(times, cpu)}")
 
 
-#: Indexes the schema lacks that make the profile's and the week's scans index-only (proposed
-#: for the next revision; ``--proposed-indexes`` adds them to measure their effect).
-PROPOSED_INDEXES = (
-    "CREATE INDEX IF NOT EXISTS ix_plays_account_cover ON plays (account_id, played_at, "
-    "kind, family, rules, daily_date, score, max_score, best_word_points, longest_word, "
-    "best_word)",
-    "CREATE INDEX IF NOT EXISTS ix_plays_daily_week ON plays "
-    "(kind, rules, daily_date, account_id, score)",
-)
-
-
-def add_proposed_indexes(store: Store) -> None:
-    with store.engine.begin() as connection:
-        for statement in PROPOSED_INDEXES:
-            connection.exec_driver_sql(statement)
-        connection.exec_driver_sql("ANALYZE")
-    print("with the proposed indexes: " + "; ".join(PROPOSED_INDEXES))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
@@ -390,20 +384,14 @@ def main() -> None:
     parser.add_argument("--db", help="a database URL (default: SQLite in a temporary folder)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary SQLite file")
     parser.add_argument("--reuse", action="store_true", help="measure --db as it is (no build)")
-    parser.add_argument(
-        "--proposed-indexes",
-        action="store_true",
-        help="add the indexes proposed for the next schema revision before measuring",
-    )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="bench-profiles-"))
     url = args.db or f"sqlite:///{folder / 'profiles.sqlite3'}"
-    store = Store(url)
-    print(f"database: {store.shown_url}")
+    opening = time.perf_counter()
+    store = Store(url)  # a database of an older schema is upgraded here
+    print(f"database: {store.shown_url} (opened in {time.perf_counter() - opening:.1f} s)")
     if not args.reuse:
         Seeder(store, args.players, args.games, args.seed).build(print)
-    if args.proposed_indexes:
-        add_proposed_indexes(store)
     measure_pages(store, args.players, args.requests, args.seed)
     measure_viewer_ranks(store, args.players, args.requests, args.seed)
     store.close()

@@ -10,6 +10,13 @@ member and its ``ref`` (the game's id, or ``CODE/NUMBER`` of a room's round, UNI
 table), so a second call for the same play changes nothing, whoever makes it. A profile reads
 these rows alone: nothing is scored again on read.
 
+**Play totals.** With each play written, :func:`add_to_totals` counts it in the member's
+:class:`~bigboggle.services.store.PlayTotalRow` for its family, preset and mode (in the same
+transaction, the row locked, and only when the play was new): the number of plays, the best
+score and share of the board, the longest and the highest-scoring word (on a tie, the earlier
+play's, whatever order the plays arrive in: a claim can bring older games). :func:`fold_totals`
+is the same sum over many plays at once, for a bulk load.
+
 **Missed words.** Per member and preset family, :class:`~bigboggle.services.store.MissedWordsRow`
 keeps a Misra-Gries heavy-hitters summary with at most
 :data:`~bigboggle.limits.MISSED_WORDS_COUNTERS` counters over the words the member missed,

@@ -263,10 +263,9 @@ def _same_game(entries: list[LeaderEntry], you: LeaderEntry) -> LeaderEntry:
 
 # -- the week's daily boards ------------------------------------------------------------------
 
-#: Each member's points on the preset's daily boards from ``since`` to ``today``. A day's
-#: daily play is played on that day (or minutes after midnight, within its timer), so its
-#: played_at is no earlier than the first day's start: the index on (kind, rules, played_at)
-#: narrows the rows, the dates decide.
+#: Each member's points on the preset's daily boards from ``since`` to ``today``: a range
+#: of the index on (kind, rules, daily_date, account_id, score), read from the index alone
+#: (the week's daily plays of one preset, one per member and day, whatever else is stored).
 _WEEK_SUMS = (
     select(
         PlayRow.account_id,
@@ -276,15 +275,21 @@ _WEEK_SUMS = (
     .where(
         PlayRow.kind == "daily",
         PlayRow.rules == bindparam("rules"),
-        PlayRow.played_at >= bindparam("start"),
         PlayRow.daily_date >= bindparam("since"),
         PlayRow.daily_date <= bindparam("today"),
     )
     .group_by(PlayRow.account_id)
 )
 _WEEK = _WEEK_SUMS.subquery()
+#: The top rows, each with how many members are on the board (a window over the same
+#: grouping: the week's plays are summed once for both).
 _Q_WEEK_TOP = (
-    select(_WEEK.c.total, _WEEK.c.days, AccountRow.username)
+    select(
+        _WEEK.c.total,
+        _WEEK.c.days,
+        AccountRow.username,
+        func.count().over().label("entries"),
+    )
     .join(AccountRow, AccountRow.id == _WEEK.c.account_id)
     .order_by(_WEEK.c.total.desc(), AccountRow.name_key)
     .limit(bindparam("limit"))
@@ -303,19 +308,21 @@ def _week_entry(place: int, row: Any) -> LeaderEntry:
 def _week_board(
     db: Connection, rules: str, since: str, today: str, viewer_id: int | None, limit: int
 ) -> _Board:
-    start = dt.datetime.combine(dt.date.fromisoformat(since), dt.time(), tzinfo=dt.UTC)
-    bound = {"rules": rules, "start": start.timestamp(), "since": since, "today": today}
+    bound = {"rules": rules, "since": since, "today": today}
     rows = db.execute(_Q_WEEK_TOP, {**bound, "limit": limit}).all()
     places = competition_places([row.total for row in rows])
     entries = [_week_entry(place, row) for place, row in zip(places, rows, strict=True)]
+    total = rows[0].entries if rows else 0
     mine = None
     if viewer_id is not None:
         mine = db.execute(_Q_WEEK_MINE, {**bound, "viewer": viewer_id}).first()
-    total, better = _counts(db, _WEEK_SUMS, "total", mine.total if mine else None, **bound)
-    you = None
-    if mine is not None:
-        you = _same_member(entries, _week_entry(better + 1, mine))
-    return total, entries, you
+    if mine is None:
+        return total, entries, None
+    shown = [entry for entry in entries if entry.member == mine.username]
+    if shown:  # among the rows: its place is known, no second count needed
+        return total, entries, shown[0]
+    _, better = _counts(db, _WEEK_SUMS, "total", mine.total, **bound)
+    return total, entries, _week_entry(better + 1, mine)
 
 
 def _same_member(entries: list[LeaderEntry], you: LeaderEntry) -> LeaderEntry:

@@ -1,10 +1,14 @@
 """A member's profile: what their history says about them, read from the stored plays.
 
-Everything here is a view of rows other services write (:class:`~.store.PlayRow` by the
-history, :class:`~.store.MissedWordsRow` with it, :class:`~.store.RatingRow` and
-:class:`~.store.RatingEventRow` by the ratings); nothing is scored or solved again. Each part
-of a profile is one bounded query on an index that starts with the member's id, so a
-profile costs what that member's own history costs, whatever the whole database holds.
+Everything here is a view of rows other services write (:class:`~.store.PlayRow` and its
+sums :class:`~.store.PlayTotalRow` by the history, :class:`~.store.MissedWordsRow` with it,
+:class:`~.store.RatingRow` and :class:`~.store.RatingEventRow` by the ratings); nothing is
+scored or solved again. Each part of a profile is one bounded query on an index that starts
+with the member's id, and none reads the member's whole history: the counts and bests come
+from the play totals (a row per preset and mode played), the weekly averages from the last
+:data:`~bigboggle.limits.PROFILE_WEEKS` weeks' plays (grouped in the database, from an index
+alone), the daily boards from one index row per date played. So a profile costs what the
+member's last weeks and days played cost, whatever their history or the database holds.
 
 What is public and what is the member's own (``own=True``):
 
