@@ -114,6 +114,32 @@ def test_where_names_the_field() -> None:
         ("oscar", "\u03bfscar"),  # Greek ο
         ("pepe", "\u0440e\u0440e"),  # Cyrillic р
         ("alice", "\u0430lice"),
+        # Latin look-alikes and digits (UTS #39 confusables, Latin to Latin included):
+        ("alice", "a\u04cfice"),  # Cyrillic palochka
+        ("alice", "\u0251lice"),  # Latin alpha
+        ("alice", "al\u0131ce"),  # dotless i
+        ("alice", "a\u01c0ice"),  # Latin letter dental click
+        ("Alice", "AIice"),  # capital I for l
+        ("ALICE", "alice"),  # ... so a capital I is an l in any case
+        ("Alice", "A1ice"),  # digit one
+        ("bob", "b0b"),  # digit zero
+        ("BOB", "B0B"),
+        ("mary", "rnary"),  # r n for m
+        # marks dropped:
+        ("victim", "vi\u0307ctim"),  # i with a combining dot above
+        ("VICTIM", "V\u0130CT\u0130M"),  # capital I with dot above
+        ("victim", "VICTI\u1e40"),  # M with dot above
+        ("zoe", "zoë"),
+        # separators dropped:
+        ("victim", "vict im"),
+        ("victim", "victim."),
+        ("victim", "vi_ctim"),
+        ("victim", "vi-ctim"),
+        ("victim", "vi\u00b7ctim"),  # middle dot
+        ("Rater A", "Rater_A"),
+        ("Rater A", "Rater-A"),
+        ("Rater A", "rater a."),
+        ("ann", "an n"),
     ],
 )
 def test_look_alike_names_share_a_key(first: str, second: str) -> None:
@@ -122,16 +148,103 @@ def test_look_alike_names_share_a_key(first: str, second: str) -> None:
 
 @pytest.mark.parametrize(
     ("first", "second"),
-    [("ann", "anne"), ("ann", "an n"), ("bob", "rob"), ("zoe", "zoë"), ("李雷", "李雪")],
+    [("ann", "anne"), ("bob", "rob"), ("李雷", "李雪"), ("-", "alice"), ("-", "_")],
 )
 def test_different_names_have_different_keys(first: str, second: str) -> None:
     assert name_key(clean_name(first)) != name_key(clean_name(second))
 
 
-def test_the_key_is_stable_and_ascii_names_are_their_own_casefold() -> None:
-    assert name_key("Ann Lee") == "ann lee"
+#: Ordinary first names that nobody would take for one another.
+ORDINARY_NAMES = [
+    "ann",
+    "anna",
+    "anne",
+    "bob",
+    "rob",
+    "tim",
+    "tom",
+    "sam",
+    "pam",
+    "jim",
+    "jon",
+    "jan",
+    "dan",
+    "don",
+    "ben",
+    "ken",
+    "len",
+    "lee",
+    "eve",
+    "ava",
+    "ivy",
+    "amy",
+    "max",
+    "alex",
+    "alan",
+    "adam",
+    "emma",
+    "ella",
+    "noah",
+    "liam",
+    "mia",
+    "zoe",
+    "joe",
+    "jo",
+    "al",
+    "ed",
+    "ted",
+    "tess",
+    "jess",
+    "kim",
+    "kit",
+    "nick",
+    "rick",
+    "mick",
+    "mark",
+    "mike",
+    "luke",
+    "lucy",
+    "lily",
+    "lola",
+    "omar",
+    "oscar",
+    "olga",
+    "ivan",
+    "igor",
+    "nina",
+    "nils",
+    "otto",
+    "李雷",
+    "李雪",
+    "Иван",
+    "Ольга",
+    "Ηλίας",
+    "राम",
+    "रमा",
+]
+
+
+def test_ordinary_distinct_names_keep_distinct_keys() -> None:
+    keys: dict[str, list[str]] = {}
+    for name in ORDINARY_NAMES:
+        keys.setdefault(name_key(clean_name(name)), []).append(name)
+    assert [names for names in keys.values() if len(names) > 1] == []
+
+
+def test_the_key_is_stable_text() -> None:
+    assert name_key("Ann Lee") == name_key("annlee") == "annlee"
     assert name_key("\u0430nn") == "ann"
-    assert name_key(name_key("ANN")) == name_key("ANN")
+    for name in ("ANN", "Mary-Jo", "VİCTİM", "Zoë"):
+        assert isinstance(name_key(name), str)
+        assert name_key(name_key(name)) == name_key(name)
+
+
+@pytest.mark.parametrize(
+    "symbol", ["\u2713", "\u2714", "\u2705", "\u2611", "\U0001f5f8", "\U0001f600", "^", "\u00a8"]
+)
+def test_symbols_such_as_the_member_check_mark_are_refused_and_named(symbol: str) -> None:
+    with pytest.raises(RoundInputError, match=f"symbol .*U\\+{ord(symbol):04X}.* position 8"):
+        clean_name("victim " + symbol)
 
 
 @pytest.mark.parametrize(

@@ -88,6 +88,8 @@ RESERVED_NAMES = frozenset(
         "you",
     }
 )
+#: :data:`RESERVED_NAMES` by :func:`~bigboggle.names.name_key` (``Adm1n`` is ``admin``).
+_RESERVED_KEYS = frozenset(name_key(name) for name in RESERVED_NAMES)
 #: Letters and digits, with one space, ``_``, ``-`` or ``.`` between any two runs of them.
 _ACCOUNT_NAME = re.compile(r"[A-Za-z0-9]+(?:[ _.\-][A-Za-z0-9]+)*")
 #: zxcvbn's own bound on what it reads (it raises past it).
@@ -111,7 +113,7 @@ def check_account_name(name: object) -> str:
             f"username: {quoted(normal)} may have only letters A-Z, digits, and single spaces, "
             "'_', '-' or '.' between them"
         )
-    if name_key(normal) in RESERVED_NAMES:
+    if name_key(normal) in _RESERVED_KEYS:
         raise AccountError(f"username: {quoted(normal)} is reserved; choose another name")
     return normal
 
