@@ -16,10 +16,12 @@ from urllib.parse import quote
 import pytest
 
 from bigboggle.names import name_key
+from bigboggle.services.history import fold_totals
 from bigboggle.services.store import (
     AccountRow,
     MissedWordsRow,
     PlayRow,
+    PlayTotalRow,
     RatingEventRow,
     RatingRow,
     SoloGameRow,
@@ -68,11 +70,12 @@ def seeded(server: LiveServer) -> Iterator[LiveServer]:
             session.flush()
             accounts.append(row.id)
         ann = accounts[0]
+        plays: list[dict[str, Any]] = []
         for number in range(140):
             day = today - dt.timedelta(days=number)
             daily = number < 9 or number % 3 == 0
-            session.add(
-                PlayRow(
+            plays.append(
+                dict(
                     account_id=ann,
                     kind="daily" if daily else ("room" if number % 5 == 0 else "solo"),
                     rules="big" if number % 4 else "superbig",
@@ -88,6 +91,8 @@ def seeded(server: LiveServer) -> Iterator[LiveServer]:
                     best_word_points=11 if number == 30 else 3,
                 )
             )
+        session.add_all(PlayRow(**play) for play in plays)
+        session.add_all(PlayTotalRow(**total) for total in fold_totals(plays))  # as recorded
         for number in range(30):
             session.add(
                 RatingEventRow(
