@@ -132,8 +132,22 @@ KNOWN_ADDRESS_DAYS = 90
 #: and how many more requests may wait for one; beyond that, 503 Busy.
 HASHES_AT_ONCE = 2
 HASHES_WAITING = 16
+#: Password hashes (log-ins, sign-ups, password changes, deletions), whatever their result,
+#: one address (an IPv6 /64) may ask a server process for per minute, and how many of them
+#: may be in its hash gate (running or waiting) at once: past either, 429 with Retry-After,
+#: so one client cannot fill the gate and starve everyone else's log-ins.
+HASHES_PER_ADDRESS_MINUTE = 10
+HASH_SLOTS_PER_ADDRESS = 1
 #: New accounts one address (an IPv6 /64) may make per hour; past it, 429 until the hour is out.
-SIGNUPS_PER_ADDRESS_HOUR = 30
+#: Ten: more than a household signs up in an hour, fewer than a script squatting names wants.
+SIGNUPS_PER_ADDRESS_HOUR = 10
+#: Adding or removing a passkey (and deleting an account without its password, by passkey)
+#: needs a log-in within this many seconds, or the password: a stolen older session is not
+#: enough for what outlives a password change.
+RECENT_AUTH_SECONDS = 300
+#: A browser that logged in to an account keeps a signed known-device cookie this many days;
+#: with it, strangers' failed log-ins that block the account do not block that browser.
+KNOWN_DEVICE_DAYS = 365
 
 # -- members' history and claims (fixed) -----------------------------------------------------------
 
@@ -198,6 +212,12 @@ RATING_DAILY_PER_SETTLE = 8
 RATING_SETTLE_EVERY = 300.0
 #: Rating changes :meth:`Ratings.history` answers at most.
 RATING_HISTORY_ROWS = 200
+#: Days back the sweep for finished room games left unrated looks (a game whose rating was lost
+#: to a crash or a failed write): older ones stay unrated.
+ROOM_RATING_LOOKBACK = 2
+#: Finished room games one sweep decides at most (rates, or marks as not rated); the rest
+#: wait for the next, every ``RATING_SETTLE_EVERY``.
+ROOM_RATING_PER_SWEEP = 50
 
 # -- account pages (fixed) ---------------------------------------------------------------------------
 

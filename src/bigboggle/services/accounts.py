@@ -29,6 +29,8 @@ them in a thread, at most :data:`~bigboggle.limits.HASHES_AT_ONCE` at once).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import time
 from collections.abc import Callable
@@ -42,8 +44,10 @@ from sqlalchemy.orm import Session
 
 from ..errors import NameTakenError, NotFoundError, NotLoggedInError, WrongPasswordError, quoted
 from ..limits import (
+    KNOWN_DEVICE_DAYS,
     MAX_SESSIONS_PER_ACCOUNT,
     MAX_TOKEN_LENGTH,
+    RECENT_AUTH_SECONDS,
     SESSION_IDLE_DAYS,
     SESSION_MAX_DAYS,
     SESSION_TOUCH_SECONDS,
@@ -79,12 +83,15 @@ DAY = 86_400.0
 
 @dataclass(frozen=True)
 class Member:
-    """Who is asking: a member's id and user name, and how this session logged in
-    (``password`` or ``passkey``; empty for a member looked up by name)."""
+    """Who is asking: a member's id and user name, how this session logged in (``password``
+    or ``passkey``; empty for a member looked up by name) and when (``auth_at``: the session's
+    ``created_at``, since every log-in makes a fresh session; 0 for a member looked up by
+    name). ``auth_at`` is left out of comparisons: it says how, not who."""
 
     id: int
     username: str
     method: str
+    auth_at: float = field(default=0.0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,8 @@ class AccountLimits:
 
     idle_days: float = SESSION_IDLE_DAYS
     max_days: float = SESSION_MAX_DAYS
+    recent_seconds: float = RECENT_AUTH_SECONDS
+    device_days: float = KNOWN_DEVICE_DAYS
     touch_seconds: float = SESSION_TOUCH_SECONDS
     sessions_per_account: int = MAX_SESSIONS_PER_ACCOUNT
     throttle: ThrottleLimits = field(default_factory=ThrottleLimits)
@@ -167,6 +176,7 @@ class Accounts:
         self.passwords = Passwords(hasher)
         self.throttle = LoginThrottle(store, clock, self.limits.throttle)
         self._form_secret: bytes | None = None
+        self._device_secret: bytes | None = None
 
     # -- joining and logging in ---------------------------------------------------------------
 
@@ -177,10 +187,20 @@ class Accounts:
         name = check_account_name(username)
         checked = check_new_password(password, name)
         key = name_key(name)
-        self.throttle.check_signup(address)  # a guesser's address, or too many: no account
-        if self._row_by_key(key) is not None:  # before the hash: a taken name costs nothing
-            raise _taken(name)
-        hashed = self.passwords.hash(checked)
+        # A guesser's address, or too many: no account. Counted before the hash, so parallel
+        # sign-ups cannot overshoot; given back if no account is made after all.
+        self.throttle.reserve_signup(address)
+        try:
+            if self._row_by_key(key) is not None:  # before the hash: a taken name costs nothing
+                raise _taken(name)
+            hashed = self.passwords.hash(checked)
+            account_id = self._insert(name, key, hashed)
+        except BaseException:
+            self.throttle.release_signup(address)
+            raise
+        return self.start_session(account_id, "password")
+
+    def _insert(self, name: str, key: str, hashed: str) -> int:
         now = self.clock()
         try:
             with self.store.write_session() as session:
@@ -196,27 +216,43 @@ class Accounts:
                 account_id = row.id
         except IntegrityError:
             raise _taken(name) from None
-        self.throttle.signed_up(address)
-        return self.start_session(account_id, "password")
+        return account_id
 
-    def check_throttle(self, username: object, *, address: str | None = None) -> None:
+    def check_throttle(
+        self, username: object, *, address: str | None = None, device: str | None = None
+    ) -> None:
         """Raise :class:`~bigboggle.errors.ThrottledError` if a log-in as ``username`` from
-        ``address`` would be refused now (a cheap read; the web asks before it queues a hash)."""
-        self.throttle.check(login_key(username), address)
+        ``address`` (with the known-device cookie ``device``, if the browser has one) would
+        be refused now (cheap reads; the web asks before it queues a hash)."""
+        key = login_key(username)
+        row = self._row_by_key(key) if key is not None else None
+        known = row is not None and self.device_account(device) == row.id
+        self.throttle.check(key, address, known_device=known)
 
-    def log_in(self, username: object, password: object, address: str | None = None) -> NewSession:
+    def log_in(
+        self,
+        username: object,
+        password: object,
+        address: str | None = None,
+        *,
+        device: str | None = None,
+    ) -> NewSession:
         """A fresh session for the member ``username`` if ``password`` is theirs; else
         :class:`~bigboggle.errors.WrongPasswordError` (the same for an unknown name) or
-        :class:`~bigboggle.errors.ThrottledError` (before any hash). A hash made with older
-        parameters is replaced by one made with the current ones."""
+        :class:`~bigboggle.errors.ThrottledError` (before any hash). The attempt is counted
+        as a failure before the hash and given back on success (parallel guesses cannot pass
+        the throttle together). ``device``: the browser's known-device cookie
+        (:meth:`device_token`); one of this member's spares the browser the account's block
+        (not the address's). A hash made with older parameters is replaced by one made with
+        the current ones."""
         password = check_password_size(password)
         key = login_key(username)
-        self.throttle.check(key, address)
         row = self._row_by_key(key) if key is not None else None
+        known = row is not None and self.device_account(device) == row.id
+        spared = self.throttle.reserve(key, address, known_device=known)
         checked = self.passwords.verify(row.password_hash if row is not None else None, password)
         if row is None or not checked.ok:
-            self.throttle.failed(key, address)
-            raise WrongPasswordError(WRONG_LOGIN)
+            raise WrongPasswordError(WRONG_LOGIN)  # counted already, by the reservation
         if checked.rehashed is not None:
             with self.store.write_session() as session:
                 session.execute(
@@ -225,8 +261,69 @@ class Accounts:
                     .values(password_hash=checked.rehashed)
                 )
         assert key is not None
-        self.throttle.succeeded(key, address)
+        self.throttle.release(None, address)
+        # A log-in through a block (a known device or address) leaves the strangers' count.
+        self.throttle.succeeded(key, address, reset=not spared)
         return self.start_session(row.id, "password")
+
+    # -- known devices ----------------------------------------------------------------------------
+
+    def device_token(self, account_id: int) -> str:
+        """A known-device token for member ``account_id``: ``ID.ISSUED.SIGNATURE``, the HMAC
+        under the server's secret (:meth:`device_secret`). The web sets it as a long-lived
+        ``HttpOnly`` cookie at each successful log-in; at a later log-in it spares this
+        browser the account's block that strangers' failures cause (OWASP's "device
+        cookies"), never the address's."""
+        issued = int(self.clock())
+        return f"{account_id}.{issued}.{self._device_signature(f'{account_id}.{issued}')}"
+
+    def device_account(self, token: str | None) -> int | None:
+        """The member a known-device token of :meth:`device_token` was made for, if it is
+        well formed, signed by this server and younger than ``device_days``; else ``None``."""
+        if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
+            return None
+        account, _, rest = token.partition(".")
+        issued, _, signature = rest.partition(".")
+        if not (account.isdigit() and issued.isdigit()) or len(account) > 12 or len(issued) > 12:
+            return None
+        expected = self._device_signature(f"{account}.{issued}")
+        if not hmac.compare_digest(expected, signature):
+            return None
+        if self.clock() - int(issued) > self.limits.device_days * DAY:
+            return None
+        return int(account)
+
+    def _device_signature(self, text: str) -> str:
+        if self._device_secret is None:
+            value = self.store.setting("device_secret", lambda: secrets.token_hex(32))
+            self._device_secret = bytes.fromhex(value)
+        return hmac.new(self._device_secret, text.encode(), hashlib.sha256).hexdigest()[:32]
+
+    # -- recent authentication -----------------------------------------------------------------
+
+    def recent(self, member: Member, *, method: str | None = None) -> bool:
+        """Whether ``member``'s session logged in (by ``method``, if given) within
+        ``recent_seconds``: a stolen cookie of an older session is not enough for what
+        outlives a password change (adding or removing a passkey, deleting by passkey)."""
+        if method is not None and member.method != method:
+            return False
+        return self.clock() - member.auth_at <= self.limits.recent_seconds
+
+    def confirm_recent(
+        self, member: Member, password: object = None, *, address: str | None = None
+    ) -> None:
+        """Pass if ``member`` logged in recently (:meth:`recent`), or ``password`` (if given)
+        is theirs (throttled as a log-in; hashing: the web calls this through its gate);
+        else :class:`~bigboggle.errors.NotLoggedInError` saying how to confirm."""
+        if password is not None:
+            self._confirm(member, password, address)
+            return
+        if not self.recent(member):
+            minutes = max(1, round(self.limits.recent_seconds / 60))
+            raise NotLoggedInError(
+                "confirm it is you first: give your password, or log in again (this needs a "
+                f"log-in within the last {minutes} minutes)"
+            )
 
     def start_session(self, account_id: int, method: str) -> NewSession:
         """A fresh session for member ``account_id`` that logged in by ``method`` (``password``
@@ -262,7 +359,7 @@ class Accounts:
                     delete(AccountSessionRow).where(AccountSessionRow.token_hash.in_(oldest))
                 )
             username = account.username
-        return NewSession(Member(account_id, username, method), token, csrf)
+        return NewSession(Member(account_id, username, method, now), token, csrf)
 
     def _end_expired(self, session: Session, account_id: int, now: float) -> None:
         limits = self.limits
@@ -282,12 +379,18 @@ class Accounts:
         live = self._live(token)
         return live[0] if live is not None else None
 
+    def visit(self, token: str | None) -> tuple[Member, bool] | None:
+        """As :meth:`member`, with whether this visit wrote the session's ``last_seen`` (the
+        web then gives the cookie its full idle lifetime again)."""
+        live = self._live(token)
+        return (live[0], live[2]) if live is not None else None
+
     def csrf(self, token: str | None) -> str | None:
         """The CSRF token of the live session ``token`` (``None`` as for :meth:`member`)."""
         live = self._live(token)
         return live[1] if live is not None else None
 
-    def _live(self, token: str | None) -> tuple[Member, str] | None:
+    def _live(self, token: str | None) -> tuple[Member, str, bool] | None:
         if not isinstance(token, str) or not token or len(token) > MAX_TOKEN_LENGTH:
             return None
         hashed = key_hash(token)
@@ -311,14 +414,15 @@ class Accounts:
                     delete(AccountSessionRow).where(AccountSessionRow.token_hash == hashed)
                 )
             return None
-        if now - row.last_seen >= limits.touch_seconds:
+        touched = now - row.last_seen >= limits.touch_seconds
+        if touched:
             with self.store.write_session() as session:
                 session.execute(
                     update(AccountSessionRow)
                     .where(AccountSessionRow.token_hash == hashed)
                     .values(last_seen=now)
                 )
-        return Member(row.account_id, username, row.method), row.csrf
+        return Member(row.account_id, username, row.method, row.created_at), row.csrf, touched
 
     def log_out(self, token: str | None) -> None:
         """End the session ``token`` (nothing happens for an unknown one)."""
@@ -332,10 +436,18 @@ class Accounts:
     # -- the member's own account ---------------------------------------------------------------
 
     def change_password(
-        self, member: Member, old: object, new: object, *, address: str | None = None
+        self,
+        member: Member,
+        old: object,
+        new: object,
+        *,
+        address: str | None = None,
+        remove_passkeys: bool = False,
     ) -> NewSession:
         """Set ``member``'s password to ``new`` once ``old`` is shown to be the current one;
-        every session of the member ends (a thief's too) and a fresh one is answered.
+        every session of the member ends (a thief's too) and a fresh one is answered. The
+        member's passkeys stay (a thief may have added one: the account page says so and
+        offers to remove them), unless ``remove_passkeys``: then they all go too.
         :class:`~bigboggle.errors.WrongPasswordError` for a wrong ``old`` (counted by the
         throttle like a failed log-in), :class:`~bigboggle.errors.AccountError` for a ``new``
         that breaks a rule."""
@@ -351,20 +463,34 @@ class Accounts:
             session.execute(
                 delete(AccountSessionRow).where(AccountSessionRow.account_id == member.id)
             )
+            if remove_passkeys:
+                session.execute(delete(PasskeyRow).where(PasskeyRow.account_id == member.id))
         return self.start_session(member.id, "password")
 
-    def delete(self, member: Member, password: object, *, address: str | None = None) -> None:
-        """Delete ``member``'s account once ``password`` is shown to be theirs. With it go its
+    def delete(
+        self, member: Member, password: object = None, *, address: str | None = None
+    ) -> None:
+        """Delete ``member``'s account once ``password`` is shown to be theirs, or, without a
+        password (``None``: a passkey-only member, or one who forgot it), if the session
+        logged in by passkey within ``recent_seconds``. With it go its
         sessions, passkeys, plays, missed-word summaries, ratings and rating history (the
         database cascades) and the member's solo games, daily games included, with their words
         (a solo game is private to its player; this service deletes them). Rooms keep their
         rounds: the member's seats become a guest's (their ``account_id`` is cleared), under
         the same name, which is no longer reserved."""
-        row = self._confirm(member, password, address)
+        if password is None:
+            if not self.recent(member, method="passkey"):
+                raise NotLoggedInError(
+                    "to delete the account, give its password, or log in with a passkey again "
+                    f"(within {max(1, round(self.limits.recent_seconds / 60))} minutes)"
+                )
+            key = self._key_of(member)
+        else:
+            key = self._confirm(member, password, address).name_key
         with self.store.write_session() as session:
             session.execute(delete(SoloGameRow).where(SoloGameRow.account_id == member.id))
             session.execute(delete(AccountRow).where(AccountRow.id == member.id))
-        self.throttle.forget(row.name_key)
+        self.throttle.forget(key)
 
     def _confirm(self, member: Member, password: object, address: str | None) -> AccountRow:
         """The member's row once ``password`` is shown to be theirs (throttled as a log-in)."""
@@ -373,10 +499,10 @@ class Accounts:
             row = session.get(AccountRow, member.id)
         if row is None:
             raise NotLoggedInError("this account no longer exists; log in again")
-        self.throttle.check(row.name_key, address)
+        self.throttle.reserve(row.name_key, address)  # counted now; given back if right
         if not self.passwords.verify(row.password_hash, password).ok:
-            self.throttle.failed(row.name_key, address)
             raise WrongPasswordError("the password is wrong")
+        self.throttle.release(row.name_key, address)
         return row
 
     def overview(self, member: Member) -> Overview:

@@ -110,20 +110,86 @@ class LoginThrottle:
         net = address_key(address)
         return f"known:{account[:_PART]}|{net}" if net is not None else None
 
-    def check(self, account: str | None, address: str | None) -> None:
+    def check(
+        self, account: str | None, address: str | None, *, known_device: bool = False
+    ) -> None:
         """Raise :class:`ThrottledError` (with ``retry_after``) if log-ins to ``account`` (a
-        name key) from ``address`` are refused now. One read; nothing is hashed."""
-        now = self.clock()
+        name key) from ``address`` are refused now (``known_device``: the browser shows a
+        known-device cookie of the account, which the account's block spares). One read;
+        nothing is hashed."""
+        with self.store.session() as session:
+            rows = self._rows(session, account, address, lock=False)
+        self._refuse(rows, account, address, known_device, self.clock())
+
+    def reserve(
+        self, account: str | None, address: str | None, *, known_device: bool = False
+    ) -> bool:
+        """:meth:`check`, then count the attempt as a failure at once, in one transaction,
+        before anything is hashed: parallel guesses cannot all pass the check before any of
+        them is counted. A success gives it back (:meth:`release`, :meth:`succeeded`).
+        ``True`` if the account is blocked and the attempt passed only as a known device's
+        or address's (its success then leaves the strangers' count as it is)."""
+        spared = False
+        account_key, net_key = self._keys(account, address)
+        limits = self.limits
+        counted = [(account_key, limits.per_account), (net_key, limits.per_address)]
+        for attempt in range(2):  # a second try if another process inserted a row meanwhile
+            try:
+                with self.store.write_session() as session:
+                    now = self.clock()
+                    rows = self._rows(session, account, address, lock=True)
+                    spared = self._refuse(rows, account, address, known_device, now)
+                    for key, most in counted:
+                        if key is not None:
+                            self._count(session, key, most, now)
+                break
+            except IntegrityError:
+                if attempt:
+                    raise
+        self._recorded += 1
+        if self._recorded % _PURGE_EVERY == 0:
+            self.purge()
+        return spared
+
+    def release(self, account: str | None, address: str | None) -> None:
+        """Give back an attempt :meth:`reserve` counted (the password was right): one failure
+        less for ``account`` and ``address``, and a block it alone caused lifted."""
+        account_key, net_key = self._keys(account, address)
+        limits = self.limits
+        with self.store.write_session() as session:
+            for key, most in ((account_key, limits.per_account), (net_key, limits.per_address)):
+                if key is None:
+                    continue
+                row = session.get(LoginFailureRow, key, with_for_update=True)
+                if row is None:
+                    continue
+                row.failures = max(0, row.failures - 1)
+                if row.failures < most:
+                    row.blocked_until = None
+
+    def _rows(
+        self, session: Session, account: str | None, address: str | None, *, lock: bool
+    ) -> dict[str, LoginFailureRow]:
         account_key, net_key = self._keys(account, address)
         known_key = self._known_key(account, address) if account is not None else None
         wanted = [key for key in (account_key, net_key, known_key) if key is not None]
-        with self.store.session() as session:
-            rows = {
-                row.key: row
-                for row in session.scalars(
-                    select(LoginFailureRow).where(LoginFailureRow.key.in_(wanted))
-                )
-            }
+        query = select(LoginFailureRow).where(LoginFailureRow.key.in_(wanted))
+        if lock:
+            query = query.with_for_update()
+        return {row.key: row for row in session.scalars(query)}
+
+    def _refuse(
+        self,
+        rows: dict[str, LoginFailureRow],
+        account: str | None,
+        address: str | None,
+        known_device: bool,
+        now: float,
+    ) -> bool:
+        """Raise :class:`ThrottledError` if ``rows`` (from :meth:`_rows`) refuse the attempt;
+        ``True`` if the account is blocked but spares this device or address."""
+        account_key, net_key = self._keys(account, address)
+        known_key = self._known_key(account, address) if account is not None else None
         net_row = rows.get(net_key) if net_key else None
         if net_row is not None and (net_row.blocked_until or 0) > now:
             raise ThrottledError(
@@ -133,13 +199,18 @@ class LoginThrottle:
             )
         account_row = rows.get(account_key) if account_key else None
         if account_row is None or (account_row.blocked_until or 0) <= now:
-            return
+            return False
+        if known_device:
+            return True  # this browser logged in to the account before: the block spares it
         known = rows.get(known_key) if known_key else None
         if known is not None and now - known.window_start < self.limits.known_days * 86400:
-            return  # this address logged in to the account before: a stranger's block spares it
+            return (
+                True  # this address logged in to the account before: a stranger's block spares it
+            )
         raise ThrottledError(
             "too many failed log-ins for this user name; try again in "
-            f"{_wait(account_row.blocked_until, now)} s (or log in with a passkey)",
+            f"{_wait(account_row.blocked_until, now)} s (or log in with a passkey, or from a "
+            "browser you logged in with before)",
             _wait(account_row.blocked_until, now),
         )
 
@@ -196,14 +267,40 @@ class LoginThrottle:
         key = self._signup_key(address)
         if key is None:
             return
-        now = self.clock()
         with self.store.session() as session:
             row = session.get(LoginFailureRow, key)
-        if row is not None and (row.blocked_until or 0) > now:
-            wait = _wait(row.blocked_until, now)
-            raise ThrottledError(
-                f"too many new accounts from your address; try again in {wait} s", wait
-            )
+        _refuse_signup(row, self.clock())
+
+    def reserve_signup(self, address: str | None) -> None:
+        """:meth:`check_signup` and count the account at once, in one transaction, before its
+        password is hashed (parallel sign-ups cannot overshoot the hour's share); a sign-up
+        that fails after all gives it back (:meth:`release_signup`)."""
+        self.check(None, address)
+        key = self._signup_key(address)
+        if key is None:
+            return
+        for attempt in range(2):
+            try:
+                with self.store.write_session() as session:
+                    now = self.clock()
+                    _refuse_signup(session.get(LoginFailureRow, key, with_for_update=True), now)
+                    self._count(session, key, self.limits.signups_per_hour, now, 3600.0, 0.0)
+                break
+            except IntegrityError:
+                if attempt:
+                    raise
+
+    def release_signup(self, address: str | None) -> None:
+        """Give back the count :meth:`reserve_signup` took (no account was made)."""
+        key = self._signup_key(address)
+        if key is None:
+            return
+        with self.store.write_session() as session:
+            row = session.get(LoginFailureRow, key, with_for_update=True)
+            if row is not None:
+                row.failures = max(0, row.failures - 1)
+                if row.failures < self.limits.signups_per_hour:
+                    row.blocked_until = None
 
     def signed_up(self, address: str | None) -> None:
         """Count an account made from ``address`` (at most ``signups_per_hour`` an hour)."""
@@ -225,18 +322,21 @@ class LoginThrottle:
         net = address_key(address)
         return f"signup:{net}" if net is not None else None
 
-    def succeeded(self, account: str, address: str | None) -> None:
+    def succeeded(self, account: str, address: str | None, *, reset: bool = True) -> None:
         """A log-in to ``account`` from ``address`` succeeded: the account's count starts
-        again, and the address is known to it (its block spares the address from now on)."""
+        again (unless not ``reset``: a log-in that passed a block as a known device's or
+        address's leaves the strangers' count), and the address is known to it (its block
+        spares the address from now on)."""
         now = self.clock()
         account_key, _ = self._keys(account, address)
         known_key = self._known_key(account, address)
         for attempt in range(2):
             try:
                 with self.store.write_session() as session:
-                    session.execute(
-                        delete(LoginFailureRow).where(LoginFailureRow.key == account_key)
-                    )
+                    if reset:
+                        session.execute(
+                            delete(LoginFailureRow).where(LoginFailureRow.key == account_key)
+                        )
                     if known_key is not None:
                         row = session.get(LoginFailureRow, known_key, with_for_update=True)
                         if row is None:
@@ -303,6 +403,14 @@ class LoginThrottle:
                 )
             )
         return int(counts.rowcount or 0) + int(known.rowcount or 0)  # type: ignore[attr-defined]
+
+
+def _refuse_signup(row: LoginFailureRow | None, now: float) -> None:
+    if row is not None and (row.blocked_until or 0) > now:
+        wait = _wait(row.blocked_until, now)
+        raise ThrottledError(
+            f"too many new accounts from your address; try again in {wait} s", wait
+        )
 
 
 def _wait(until: float | None, now: float) -> int:

@@ -122,7 +122,12 @@ class RelyingParty:
             raise AccountError(
                 f"the site's origin must be like https://boggle.example, not {quoted(origin)}"
             )
-        parts = urlsplit(origin)
+        try:
+            parts = urlsplit(origin)
+        except ValueError:
+            raise AccountError(
+                f"the site's origin must be like https://boggle.example, not {quoted(origin)}"
+            ) from None
         if (
             parts.scheme not in ("http", "https")
             or parts.path not in ("", "/")
@@ -330,7 +335,10 @@ class Passkeys:
     def login_options(self, party: RelyingParty, username: object = None) -> Ceremony:
         """A log-in ceremony: for any passkey of this site (no ``username``: the authenticator
         offers the ones it holds), or for the passkeys of member ``username``. A name no
-        member holds gets the same answer as no name (so this tells nobody who is a member)."""
+        member holds, or a member without passkeys, gets the same answer as no name; but for
+        a member with passkeys ``allowCredentials`` lists their credential ids, so this does
+        tell who has passkeys (and their ids, which are not secrets). Profiles and the
+        sign-up's 409 tell who is a member anyway."""
         account_id: int | None = None
         allowed: list[PublicKeyCredentialDescriptor] = []
         if username is not None and username != "":

@@ -236,6 +236,7 @@ def _after_login(request: Request, new: NewSession, next_path: str | None) -> Re
     """303 to where the member goes next, with their new session's cookie."""
     response = RedirectResponse(destination(next_path, new.member), status_code=303)
     auth.set_session_cookie(response, new, request)
+    auth.set_device_cookie(response, new, request)
     return response
 
 
@@ -290,11 +291,15 @@ async def _entry_post(request: Request, template: str, sign_up: bool) -> Respons
         "next_path": next_path,
         "username": form["username"][: MAX_ACCOUNT_NAME * 4],
     }
+    device = request.cookies.get(auth.DEVICE_COOKIE)
+    extra: dict[str, Any] = {} if sign_up else {"device": device}
     try:
         if not sign_up:  # a cheap read first: a throttled attempt queues for no hash
-            await run_in_threadpool(accounts.check_throttle, form["username"], address=address)
+            await run_in_threadpool(
+                accounts.check_throttle, form["username"], address=address, device=device
+            )
         new = await auth.hashing(
-            request, action, form["username"], form["password"], address=address
+            request, action, form["username"], form["password"], address=address, **extra
         )
     except (ThrottledError, BusyError) as exc:
         context["csrf"] = await auth.form_csrf(request, context["viewer"])
@@ -368,7 +373,7 @@ async def account_page(request: Request) -> Response:
 async def change_password(request: Request) -> Response:
     """The change-password form: the page again with what happened (a new session for this
     browser; every other one logged out), or with the message beside the field at fault."""
-    form = await read_form(request, ("csrf", "old", "new", "username"))
+    form = await read_form(request, ("csrf", "old", "new", "username", "remove_passkeys"))
     member = await _posting_member(request, form["csrf"])
     if member is None:
         return _to_login("/account")
@@ -376,7 +381,13 @@ async def change_password(request: Request) -> Response:
     address = client_address(request.scope.get("client"))
     try:
         new = await auth.hashing(
-            request, accounts.change_password, member, form["old"], form["new"], address=address
+            request,
+            accounts.change_password,
+            member,
+            form["old"],
+            form["new"],
+            address=address,
+            remove_passkeys=bool(form["remove_passkeys"]),
         )
     except (ThrottledError, BusyError) as exc:
         status = 429 if isinstance(exc, ThrottledError) else 503
@@ -391,9 +402,13 @@ async def change_password(request: Request) -> Response:
         beside, error = split_error(exc, {"password": "new", "new": "new", "old": "old"})
         status = 401 if isinstance(exc, NotLoggedInError) else 400
         return await _account_page(request, member, status, errors=beside, error=error)
-    response = await _account_page(
-        request, new.member, notice="Your password is changed; other browsers are logged out."
+    notice = (
+        "Your password is changed; other browsers are logged out and your passkeys are removed."
+        if form["remove_passkeys"]
+        else "Your password is changed; other browsers are logged out. Your passkeys still log "
+        "you in: if one is not yours, remove it below."
     )
+    response = await _account_page(request, new.member, notice=notice)
     auth.set_session_cookie(response, new, request)
     return response
 
@@ -432,7 +447,10 @@ async def delete_account(request: Request) -> Response:
     accounts = services(request).accounts
     address = client_address(request.scope.get("client"))
     try:
-        await auth.hashing(request, accounts.delete, member, form["password"], address=address)
+        if form["password"]:
+            await auth.hashing(request, accounts.delete, member, form["password"], address=address)
+        else:  # no password: a recent passkey log-in may delete (a passkey-only member)
+            await run_in_threadpool(accounts.delete, member, None, address=address)
     except (AccountError, NotLoggedInError, ThrottledError, BusyError) as exc:
         return await _delete_refused(request, member, exc)
     response = _render(request, "account_delete.html", viewer=None, deleted=member.username)

@@ -63,16 +63,27 @@ class Credentials(_Strict):
 
 
 class PasswordConfirmation(_Strict):
-    """``DELETE /api/me``: the member's password, to say they mean it."""
+    """``DELETE /api/me``: the member's password, to say they mean it; or no password
+    (``null`` or left out) if this session logged in by passkey within the last few minutes
+    (a member without a password, or who forgot it)."""
 
-    password: str = _PASSWORD
+    password: str | None = Field(
+        None,
+        max_length=MAX_PASSWORD_BYTES,
+        description="The member's password; may be left out only by a session that logged in "
+        "with a passkey within the last few minutes",
+    )
 
 
 class PasswordChange(_Strict):
-    """``POST /api/me/password``: the current password and the new one."""
+    """``POST /api/me/password``: the current password and the new one; passkeys stay unless
+    ``remove_passkeys`` (a thief's session may have added one)."""
 
     old: str = _PASSWORD
     new: str = _PASSWORD
+    remove_passkeys: bool = Field(
+        False, description="Also remove every passkey of the account (they stay otherwise)"
+    )
 
 
 def _body(model: type[BaseModel]) -> dict[str, Any]:
@@ -192,12 +203,16 @@ async def log_in(request: Request) -> Response:
     asked = await read_secret_model(request, Credentials)
     accounts = services(request).accounts
     address = _address(request)
+    device = request.cookies.get(auth.DEVICE_COOKIE)
     # Throttled? A cheap read before the hash gate: a refused attempt queues for nothing.
-    await run_in_threadpool(accounts.check_throttle, asked.username, address=address)
-    new = await auth.hashing(request, accounts.log_in, asked.username, asked.password, address)
+    await run_in_threadpool(accounts.check_throttle, asked.username, address=address, device=device)
+    new = await auth.hashing(
+        request, accounts.log_in, asked.username, asked.password, address, device=device
+    )
     await _end_earlier_session(request)
     response = JSONResponse(await _overview(request, new.member))
     auth.set_session_cookie(response, new, request)
+    auth.set_device_cookie(response, new, request)
     return _no_store(response)
 
 
@@ -234,12 +249,15 @@ async def me(request: Request) -> Response:
 
 @router.delete(
     "/me",
-    summary="Delete the account (with its password): sessions, passkeys, history, ratings, "
-    "solo games; room seats become a guest's",
+    summary="Delete the account (with its password, or after a passkey log-in in the last few "
+    "minutes): sessions, passkeys, history, ratings, solo games; room seats become a guest's",
     openapi_extra=_body(PasswordConfirmation),
     responses={
         200: {"description": '{"deleted": USERNAME}; the cookie is cleared'},
-        401: _error("No live session, or the password is wrong (nothing was deleted)"),
+        401: _error(
+            "No live session, or the password is wrong, or none and no recent passkey log-in "
+            "(nothing was deleted)"
+        ),
         429: THROTTLED,
         503: BUSY,
     },
@@ -248,7 +266,12 @@ async def delete_me(request: Request) -> Response:
     asked = await read_secret_model(request, PasswordConfirmation)  # 415 before 401
     member = await auth.require_member(request)
     accounts = services(request).accounts
-    await auth.hashing(request, accounts.delete, member, asked.password, address=_address(request))
+    if asked.password is None:  # a recent passkey log-in instead: nothing to hash
+        await run_in_threadpool(accounts.delete, member, None, address=_address(request))
+    else:
+        await auth.hashing(
+            request, accounts.delete, member, asked.password, address=_address(request)
+        )
     response = JSONResponse({"deleted": member.username})
     auth.clear_session_cookie(response, request)
     return _no_store(response)
@@ -276,7 +299,8 @@ async def export_me(request: Request) -> Response:
 
 @router.post(
     "/me/password",
-    summary="A new password: every session of the member ends; this browser gets a fresh one",
+    summary="A new password: every session of the member ends; this browser gets a fresh one. "
+    "Passkeys stay, unless remove_passkeys",
     openapi_extra=_body(PasswordChange),
     responses={
         200: {"description": "The member's account, as GET /api/me shows it"},
@@ -290,7 +314,13 @@ async def change_password(request: Request) -> Response:
     member = await auth.require_member(request)
     accounts = services(request).accounts
     new = await auth.hashing(
-        request, accounts.change_password, member, asked.old, asked.new, address=_address(request)
+        request,
+        accounts.change_password,
+        member,
+        asked.old,
+        asked.new,
+        address=_address(request),
+        remove_passkeys=asked.remove_passkeys,
     )
     response = JSONResponse(await _overview(request, new.member))
     auth.set_session_cookie(response, new, request)

@@ -49,7 +49,9 @@ import asyncio
 import hashlib
 import hmac
 import json
+import math
 import secrets
+import time
 import urllib.parse
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -58,17 +60,28 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
-from ..errors import BusyError, NotLoggedInError
-from ..limits import HASHES_AT_ONCE, HASHES_WAITING, MAX_TOKEN_LENGTH
+from ..errors import BusyError, NotLoggedInError, ThrottledError
+from ..limits import (
+    HASH_SLOTS_PER_ADDRESS,
+    HASHES_AT_ONCE,
+    HASHES_PER_ADDRESS_MINUTE,
+    HASHES_WAITING,
+    MAX_TOKEN_LENGTH,
+)
 from ..services.accounts import Member, NewSession
+from ..services.login_throttle import address_key
 from .inputs import ApiError
 from .middleware import ASGIApp, Message, Receive, Scope, Send
 from .plumbing import services
+from .room_guards import WindowLimit, client_address
 
 #: The session cookie's name.
 SESSION_COOKIE = "bigboggle_session"
 #: The cookie of the signed double-submit CSRF token of forms shown before a log-in.
 CSRF_COOKIE = "bigboggle_csrf"
+#: The known-device cookie (:meth:`~bigboggle.services.accounts.Accounts.device_token`): set
+#: at each successful log-in, it spares this browser the account's log-in block.
+DEVICE_COOKIE = "bigboggle_device"
 #: How long a pre-session form token lasts (a form left open over lunch still posts).
 CSRF_COOKIE_SECONDS = 86_400
 #: Methods that change something: checked by the cross-site guard.
@@ -76,6 +89,7 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: Where a request keeps what this module found (scope["state"] keys).
 _VIEWER = "bigboggle_viewer"
 _FORM_COOKIE = "bigboggle_form_cookie"
+_REFRESH = "bigboggle_session_refresh"
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 Result = TypeVar("Result")
@@ -94,9 +108,24 @@ async def viewer(connection: HTTPConnection) -> Member | None:
     token = connection.cookies.get(SESSION_COOKIE)
     member = None
     if token:
-        member = await run_in_threadpool(services(connection).accounts.member, token)
+        visit = await run_in_threadpool(services(connection).accounts.visit, token)
+        if visit is not None:
+            member, touched = visit
+            if touched and connection.scope.get("type") == "http":
+                # The session's last use moved: so does the cookie's expiry (the guard's
+                # middleware sets it on the response, unless the route sets its own).
+                state[_REFRESH] = _session_cookie_header(connection, token)
     state[_VIEWER] = member
     return member
+
+
+def _session_cookie_header(connection: HTTPConnection, token: str) -> bytes:
+    idle = services(connection).accounts.limits.idle_days
+    secure = "; Secure" if is_https(connection) else ""
+    return (
+        f"{SESSION_COOKIE}={token}; HttpOnly; Max-Age={int(idle * 86_400)}; Path=/; "
+        f"SameSite=lax{secure}"
+    ).encode()
 
 
 async def require_member(connection: HTTPConnection) -> Member:
@@ -130,6 +159,22 @@ def set_session_cookie(response: Response, new: NewSession, request: HTTPConnect
     request.scope.setdefault("state", {})[_VIEWER] = new.member
 
 
+def set_device_cookie(response: Response, new: NewSession, request: HTTPConnection) -> None:
+    """Give the browser a known-device cookie for the member who just logged in (``HttpOnly``,
+    ``SameSite=Lax``, :data:`~bigboggle.limits.KNOWN_DEVICE_DAYS` long): see
+    :meth:`~bigboggle.services.accounts.Accounts.device_token`."""
+    accounts = services(request).accounts
+    response.set_cookie(
+        DEVICE_COOKIE,
+        accounts.device_token(new.member.id),
+        max_age=int(accounts.limits.device_days * 86_400),
+        path="/",
+        secure=is_https(request),
+        httponly=True,
+        samesite="lax",
+    )
+
+
 def clear_session_cookie(response: Response, request: HTTPConnection | None = None) -> None:
     """Tell the browser to forget its session cookie."""
     response.delete_cookie(
@@ -147,38 +192,86 @@ def clear_session_cookie(response: Response, request: HTTPConnection | None = No
 
 
 class HashGate:
-    """At most ``at_once`` hashing calls running and ``waiting`` queued; past it, BusyError."""
+    """At most ``at_once`` hashing calls running and ``waiting`` queued; past it, BusyError.
 
-    def __init__(self, at_once: int = HASHES_AT_ONCE, waiting: int = HASHES_WAITING) -> None:
+    Per address (:func:`~bigboggle.services.login_throttle.address_key`: an IPv6 /64 is one),
+    at most ``per_address`` hashes a minute on ``clock``, whatever their result, counted
+    before they queue, and at most ``slots`` of them in the gate (running or waiting) at once;
+    past either, :class:`~bigboggle.errors.ThrottledError` (429): one client cannot fill the
+    gate with log-ins to its own account and starve everyone else's."""
+
+    def __init__(
+        self,
+        at_once: int = HASHES_AT_ONCE,
+        waiting: int = HASHES_WAITING,
+        *,
+        per_address: int = HASHES_PER_ADDRESS_MINUTE,
+        slots: int = HASH_SLOTS_PER_ADDRESS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.at_once = at_once
         self.waiting_limit = waiting
+        self.slots = slots
         self._semaphore = asyncio.Semaphore(at_once)
         self.waiting = 0
+        self.budget = WindowLimit(per_address, 60.0, clock)
+        self._held: dict[str, int] = {}
 
     async def run(self, call: Callable[..., Result], *args: Any, **kwargs: Any) -> Result:
+        """``call(*args, **kwargs)`` in a thread once a slot is free, for no one address."""
+        return await self.run_for(None, call, *args, **kwargs)
+
+    async def run_for(
+        self, address: str | None, call: Callable[..., Result], /, *args: Any, **kwargs: Any
+    ) -> Result:
+        """``call(*args, **kwargs)`` in a thread once a slot is free, counted for the client
+        ``address`` (see the class)."""
+        key = address_key(address) if address else None
+        if key is not None and self._held.get(key, 0) >= self.slots:
+            raise ThrottledError(
+                "a password from your address is being checked already; try again in a second",
+                1,
+            )
         if self._semaphore.locked() and self.waiting >= self.waiting_limit:
             raise BusyError(
                 f"the server is checking {self.at_once + self.waiting} passwords already; "
                 "try again in a second",
                 retry_after=1,
             )
-        self.waiting += 1
+        if key is not None:
+            wait = self.budget.hit(key)
+            if wait is not None:
+                raise ThrottledError(
+                    f"more than {self.budget.limit} passwords checked for your address in a "
+                    f"minute; try again in {math.ceil(wait)} s",
+                    math.ceil(wait),
+                )
+            self._held[key] = self._held.get(key, 0) + 1
         try:
-            await self._semaphore.acquire()
+            self.waiting += 1
+            try:
+                await self._semaphore.acquire()
+            finally:
+                self.waiting -= 1
+            try:
+                return await run_in_threadpool(call, *args, **kwargs)
+            finally:
+                self._semaphore.release()
         finally:
-            self.waiting -= 1
-        try:
-            return await run_in_threadpool(call, *args, **kwargs)
-        finally:
-            self._semaphore.release()
+            if key is not None:
+                left = self._held[key] - 1
+                if left:
+                    self._held[key] = left
+                else:
+                    del self._held[key]
 
 
 def hash_gate(connection: HTTPConnection) -> HashGate:
-    """The app's :class:`HashGate` (one per app, made on first use)."""
+    """The app's :class:`HashGate` (one per app, made on first use, on the app's clock)."""
     state = connection.app.state
     gate: HashGate | None = getattr(state, "hash_gate", None)
     if gate is None:
-        gate = HashGate()
+        gate = HashGate(clock=services(connection).clock)
         state.hash_gate = gate
     return gate
 
@@ -187,8 +280,10 @@ async def hashing(
     connection: HTTPConnection, call: Callable[..., Result], *args: Any, **kwargs: Any
 ) -> Result:
     """``call(*args, **kwargs)`` (a service method that hashes a password) in a thread, through
-    the app's :class:`HashGate`: 503 Busy when too many wait."""
-    return await hash_gate(connection).run(call, *args, **kwargs)
+    the app's :class:`HashGate`, counted for the connection's address: 429 past the address's
+    share, 503 Busy when too many wait."""
+    address = client_address(connection.scope.get("client"))
+    return await hash_gate(connection).run_for(address, call, *args, **kwargs)
 
 
 # -- CSRF tokens of HTML forms ---------------------------------------------------------------------
@@ -315,20 +410,24 @@ def cross_site(scope: Scope, public_host: str | None = None) -> str | None:
     if origin is not None:
         if origin.strip().lower() == "null":
             return "the request comes from an opaque origin (Origin: null)"
-        claimed = _host_of(origin)
-        where = f"Origin {origin[:80]!r}"
+        header, value = "Origin", origin
     else:
         referer = _header(scope, b"referer")
         if referer is None:
             if (_header(scope, b"sec-fetch-site") or "").strip().lower() == "cross-site":
                 return "the request comes from another site (Sec-Fetch-Site: cross-site)"
             return None
-        claimed = _host_of(referer)
-        where = f"Referer {urllib.parse.urlsplit(referer).netloc[:80]!r}"
+        header, value = "Referer", referer
+    claimed = _host_of(value)
+    if claimed is None:
+        return f"the request's {header} header {value[:80]!r} is not a URL with a host"
     mine = own_host(scope)
-    if claimed is not None and claimed in (mine, public_host):
+    if mine is None and public_host is None:
+        shown = _header(scope, b"host") or ""
+        return f"the request's Host header {shown[:80]!r} is not a host name"
+    if claimed in (mine, public_host):
         return None
-    return f"the request comes from another site ({where}, this site is {mine!r})"
+    return f"the request comes from another site ({header} host {claimed[:80]!r}, this site is {mine!r})"
 
 
 class CrossSiteGuard:
@@ -366,6 +465,14 @@ class CrossSiteGuard:
     def _with_form_cookie(scope: Scope, send: Send) -> Send:
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
+                refresh = scope.get("state", {}).get(_REFRESH)
+                headers = message.get("headers", [])
+                sets_session = any(
+                    key == b"set-cookie" and value.startswith(SESSION_COOKIE.encode() + b"=")
+                    for key, value in headers
+                )
+                if refresh is not None and not sets_session:
+                    message = {**message, "headers": [*headers, (b"set-cookie", refresh)]}
                 made = scope.get("state", {}).get(_FORM_COOKIE)
                 if made is not None:
                     secure = "; Secure" if scope.get("scheme") == "https" else ""

@@ -30,9 +30,12 @@ from ..errors import ThrottledError
 from ..limits import (
     MAX_NAME_LENGTH,
     MAX_PASSKEY_LABEL,
+    MAX_PASSWORD_BYTES,
     PASSKEY_BODY_BYTES,
     PASSKEY_LOGINS_PER_ADDRESS_MINUTE,
 )
+from ..services.accounts import Member
+from ..services.login_throttle import address_key
 from ..services.passkeys import RelyingParty
 from . import auth
 from .inputs import ErrorBody, read_model
@@ -53,8 +56,26 @@ _CREDENTIAL = Field(
 )
 
 
+_CONFIRM = Field(
+    None,
+    max_length=MAX_PASSWORD_BYTES,
+    description="The member's password: needed unless this session logged in within the "
+    "last few minutes (RECENT_AUTH_SECONDS)",
+)
+
+
 class RegistrationOptionsRequest(_Strict):
-    """``POST /api/passkeys/register/options``: nothing to say (``{}``)."""
+    """``POST /api/passkeys/register/options``: ``{}`` within a few minutes of a log-in, else
+    the member's password (a stolen older session cannot add a passkey)."""
+
+    password: str | None = _CONFIRM
+
+
+class PasskeyRemoval(_Strict):
+    """``DELETE /api/passkeys/ID`` (the body is optional): the member's password, needed
+    unless this session logged in within the last few minutes."""
+
+    password: str | None = _CONFIRM
 
 
 class NewPasskey(_Strict):
@@ -131,6 +152,17 @@ def login_limit(request: Request) -> WindowLimit:
     return limit
 
 
+async def _confirm_recent(request: Request, member: Member, password: str | None) -> None:
+    """Pass if ``member`` logged in within the last few minutes or ``password`` is theirs (a
+    hash: through the hash gate); else 401 saying how to confirm."""
+    accounts = services(request).accounts
+    if password is None:
+        await run_in_threadpool(accounts.confirm_recent, member)
+    else:
+        address = client_address(request.scope.get("client"))
+        await auth.hashing(request, accounts.confirm_recent, member, password, address=address)
+
+
 def _no_store(response: Response) -> Response:
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -142,14 +174,15 @@ def _no_store(response: Response) -> Response:
     openapi_extra=_body(RegistrationOptionsRequest),
     responses={
         200: OPTIONS,
-        401: NOT_LOGGED_IN,
+        401: _error("No live session, or no recent log-in and no (right) password"),
         409: _error("The member has as many passkeys as an account may"),
     },
 )
 async def registration_options(request: Request) -> Response:
     # The body first: a request that is not JSON is a 415 whoever sends it, as everywhere.
-    await read_model(request, RegistrationOptionsRequest, PASSKEY_BODY_BYTES)
+    asked = await read_model(request, RegistrationOptionsRequest, PASSKEY_BODY_BYTES)
     member = await auth.require_member(request)
+    await _confirm_recent(request, member, asked.password)
     found = services(request).passkeys
     ceremony = await run_in_threadpool(found.registration_options, member, party(request))
     return _no_store(JSONResponse(ceremony.to_json()))
@@ -187,7 +220,9 @@ async def register(request: Request) -> Response:
 )
 async def login_options(request: Request) -> Response:
     asked = await read_model(request, LoginOptionsRequest, PASSKEY_BODY_BYTES)
-    wait = login_limit(request).hit(client_address(request.scope.get("client")))
+    # Counted per address as the log-in throttle counts them: an IPv6 /64 is one address.
+    address = address_key(client_address(request.scope.get("client"))) or "unknown"
+    wait = login_limit(request).hit(address)
     if wait is not None:
         raise ThrottledError(
             f"more than {PASSKEY_LOGINS_PER_ADDRESS_MINUTE} passkey log-ins from this address "
@@ -224,6 +259,7 @@ async def log_in(request: Request) -> Response:
     overview = await run_in_threadpool(found.accounts.overview, new.member)
     response = JSONResponse(overview.to_json())
     auth.set_session_cookie(response, new, request)
+    auth.set_device_cookie(response, new, request)
     return _no_store(response)
 
 
@@ -247,15 +283,26 @@ async def list_passkeys(request: Request) -> Response:
 @router.delete(
     "/{passkey_id:int}",
     status_code=204,
-    summary="Remove one of the member's passkeys (it logs no one in any more)",
+    summary="Remove one of the member's passkeys (it logs no one in any more); needs a log-in "
+    "within the last few minutes, or the password in the (optional) body",
+    openapi_extra={
+        "requestBody": {
+            "required": False,
+            "content": {"application/json": {"schema": PasskeyRemoval.model_json_schema()}},
+        }
+    },
     responses={
         204: {"description": "Removed"},
-        401: NOT_LOGGED_IN,
+        401: _error("No live session, or no recent log-in and no (right) password"),
         404: _error("The member has no such passkey"),
         409: _error("The last passkey of an account without a password"),
     },
 )
 async def remove_passkey(request: Request, passkey_id: PasskeyId) -> Response:
+    password = None
+    if request.headers.get("content-length", "0") != "0" or "transfer-encoding" in request.headers:
+        password = (await read_model(request, PasskeyRemoval, PASSKEY_BODY_BYTES)).password
     member = await auth.require_member(request)
+    await _confirm_recent(request, member, password)
     await run_in_threadpool(services(request).passkeys.remove, member, passkey_id)
     return Response(status_code=204)
