@@ -41,6 +41,7 @@ from urllib.parse import quote
 
 from sqlalchemy import func, insert, select
 
+from bigboggle.names import name_key
 from bigboggle.rating import family_of
 from bigboggle.rules import PRESETS
 from bigboggle.services.history import TOTAL_KEY, added_play, new_total
@@ -114,7 +115,7 @@ class Seeder:
             yield {
                 "id": number,
                 "username": name,
-                "name_key": name,
+                "name_key": name_key(name),
                 "password_hash": None,
                 "created_at": NOW - 400 * DAY,
             }

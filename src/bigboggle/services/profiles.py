@@ -37,6 +37,7 @@ from sqlalchemy import (
     Connection,
     Float,
     Integer,
+    String,
     bindparam,
     case,
     cast,
@@ -367,6 +368,7 @@ def top_missed(
 
 
 _ACCOUNT: BindParameter[int] = bindparam("account", type_=Integer)
+_FAMILY: BindParameter[str] = bindparam("family", type_=String)
 _MINE = PlayRow.account_id == _ACCOUNT
 
 
@@ -423,29 +425,21 @@ _Q_RATINGS = (
     .where(RatingRow.account_id == _ACCOUNT)
     .order_by(RatingRow.family)
 )
-_EVENTS_RANKED = (
+#: The last :data:`PROFILE_RATING_POINTS` changes of one family's rating, newest first: a
+#: backward walk of the index on (account_id, family, at) that stops there, however many
+#: contests the member has been rated in.
+_Q_EVENTS = (
     select(
-        RatingEventRow.family,
         RatingEventRow.at,
         RatingEventRow.display,
         RatingEventRow.mu,
         RatingEventRow.sigma,
         RatingEventRow.place,
         RatingEventRow.field,
-        func.row_number()
-        .over(
-            partition_by=RatingEventRow.family,
-            order_by=(RatingEventRow.at.desc(), RatingEventRow.id.desc()),
-        )
-        .label("rank"),
     )
-    .where(RatingEventRow.account_id == _ACCOUNT)
-    .subquery()
-)
-_Q_EVENTS = (
-    select(*[c for c in _EVENTS_RANKED.c if c.name != "rank"])
-    .where(_EVENTS_RANKED.c.rank <= PROFILE_RATING_POINTS)
-    .order_by(_EVENTS_RANKED.c.family, _EVENTS_RANKED.c.at, _EVENTS_RANKED.c.rank.desc())
+    .where(RatingEventRow.account_id == _ACCOUNT, RatingEventRow.family == _FAMILY)
+    .order_by(RatingEventRow.at.desc(), RatingEventRow.id.desc())
+    .limit(PROFILE_RATING_POINTS)
 )
 _Q_RECENT = (
     select(
@@ -637,11 +631,6 @@ def _missed(db: Connection, mine: _Bound) -> tuple[MissedWords, ...]:
 
 
 def _ratings(db: Connection, mine: _Bound) -> tuple[FamilyRating, ...]:
-    history: dict[str, list[RatingPoint]] = {}
-    for event in db.execute(_Q_EVENTS, mine):
-        history.setdefault(event.family, []).append(
-            RatingPoint(event.at, event.display, event.mu, event.sigma, event.place, event.field)
-        )
     return tuple(
         FamilyRating(
             row.family,
@@ -649,9 +638,14 @@ def _ratings(db: Connection, mine: _Bound) -> tuple[FamilyRating, ...]:
             row.sigma,
             row.display,
             row.games,
-            tuple(history.get(row.family, ())),
+            tuple(
+                RatingPoint(
+                    event.at, event.display, event.mu, event.sigma, event.place, event.field
+                )
+                for event in reversed(db.execute(_Q_EVENTS, {**mine, "family": row.family}).all())
+            ),
         )
-        for row in db.execute(_Q_RATINGS, mine)
+        for row in db.execute(_Q_RATINGS, mine).all()
     )
 
 
