@@ -128,9 +128,10 @@ def test_the_host_ending_a_game_between_rounds_is_heard(
     play_room_round(rooms, clock, code, {})
     rooms.end_game(Seat(code, "ann"))
     assert [(e.number, e.over) for e in heard] == [(1, False), (1, True)]
-    rooms.rematch(Seat(code, "ann"))
+    rooms.rematch(Seat(code, "ann"))  # the finished game's end told again before it goes
+    assert [(e.number, e.over) for e in heard[2:]] == [(1, True)]
     rooms.end_game(Seat(code, "ann"))  # a game without a scored round: nothing to tell
-    assert len(heard) == 2
+    assert len(heard) == 3
 
 
 def test_the_host_ending_a_running_round_is_heard_once_as_over(

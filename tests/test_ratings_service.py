@@ -11,13 +11,21 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import psycopg.errors
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from openskill.models import PlackettLuce
+from sqlalchemy import Insert, event, func, select
+from sqlalchemy.exc import OperationalError
 
 from bigboggle import Dictionary, Rules, solve
-from bigboggle.errors import RoundInputError
-from bigboggle.limits import RATING_DAILY_PER_SETTLE, RATING_HISTORY_ROWS
+from bigboggle.errors import RoundInputError, StoreError
+from bigboggle.limits import (
+    RATING_DAILY_PER_SETTLE,
+    RATING_HISTORY_ROWS,
+    ROOM_RATING_LOOKBACK,
+    ROOM_RATING_PER_SWEEP,
+)
 from bigboggle.rating import DEFAULT_MU, Entrant, display, rate
 from bigboggle.services.ratings import (
     DAILY_LOOKBACK_DAYS,
@@ -33,6 +41,7 @@ from bigboggle.services.store import (
     RatedContestRow,
     RatingEventRow,
     RatingRow,
+    SoloGameRow,
     Store,
 )
 from conftest import FakeClock, postgres_schema
@@ -193,7 +202,106 @@ def test_an_unrated_room_changes_nothing(
     assert rooms.public(code).to_json()["settings"]["rated"] is False
     play_round(rooms, clock, code, {"ann": 2}, standard)
     assert events[-1].over
-    assert stored(store) == {} and count(store, RatedContestRow) == 0
+    # Decided once: the key is kept (so that the sweep passes over it), no rating changes.
+    assert stored(store) == {} and count(store, RatedContestRow) == 1
+    assert count(store, RatingEventRow) == 0
+
+
+def test_a_game_in_which_no_member_played_a_word_is_not_rated(
+    store: Store,
+    clock: FakeClock,
+    ratings: Ratings,
+    heard: tuple[Rooms, list[RoomRoundScored]],
+    standard: Dictionary,
+) -> None:
+    """Two idle tabs (all zero, nothing entered) are not a contest; a guest's words do not
+    make one of it either; one member's words do."""
+    rooms, events = heard
+    ids = members(store, "ann", "bob")
+    code, _ = rooms.create("ann", {"timer": 5, "rounds": 1}, account_id=ids["ann"])
+    rooms.join(code, "bob", account_id=ids["bob"])
+    rooms.join(code, "zed")  # a guest
+    play_round(rooms, clock, code, {"zed": 2}, standard)
+    assert events[-1].over
+    assert rooms.standings(code).totals["ann"] == rooms.standings(code).totals["bob"] == 0
+    assert stored(store) == {} and count(store, RatingEventRow) == 0
+    assert ratings.sweep_rooms() == []  # decided: not swept again
+    rooms.rematch(Seat(code, "ann"))
+    play_round(rooms, clock, code, {"bob": 1}, standard)
+    assert set(stored(store)) == {ids["ann"], ids["bob"]}
+
+
+def test_a_game_whose_rating_was_lost_is_rated_by_the_sweep(
+    store: Store, clock: FakeClock, ratings: Ratings, standard: Dictionary
+) -> None:
+    """The process died after the last round's commit (no listener heard it): the sweep
+    rates the game, once, as OpenSkill's own Plackett-Luce rates three players by their
+    totals; at most its limit per call; games older than its look-back are left."""
+    rooms = Rooms(store, DictionaryShelf(), clock)  # no ratings listening: a lost rating
+    ids = members(store, "ann", "bob", "cy")
+    code, _ = rooms.create("ann", {"timer": 5, "rounds": 1}, account_id=ids["ann"])
+    rooms.join(code, "bob", account_id=ids["bob"])
+    rooms.join(code, "cy", account_id=ids["cy"])
+    play_round(rooms, clock, code, {"ann": 3, "bob": 1, "cy": 2}, standard)
+    assert rooms.public(code).to_json()["over"] and stored(store) == {}
+    assert ratings.sweep_rooms() == [room_contest_key(code, 1)]
+    totals = rooms.standings(code).totals
+    model = PlackettLuce()
+    order = ("ann", "bob", "cy")
+    expected = model.rate([[model.rating()] for _ in order], scores=[totals[n] for n in order])
+    got = stored(store)
+    for name, [player] in zip(order, expected, strict=True):
+        assert got[ids[name]][:2] == pytest.approx((player.mu, player.sigma), abs=1e-12)
+    assert ratings.sweep_rooms() == []  # once
+    assert count(store, RatingEventRow) == 3
+    # More lost games than one sweep decides: the rest wait for the next call.
+    codes = []
+    for _ in range(2):
+        other, _ = rooms.create("ann", {"timer": 5, "rounds": 1}, account_id=ids["ann"])
+        rooms.join(other, "bob", account_id=ids["bob"])
+        play_round(rooms, clock, other, {"ann": 1}, standard)
+        codes.append(other)
+    first = ratings.sweep_rooms(limit=1)
+    assert len(first) == 1 and first + ratings.sweep_rooms(limit=1) == sorted(
+        room_contest_key(c, 1) for c in codes
+    )
+    # A game that ended longer ago than the look-back is left as it is.
+    old, _ = rooms.create("ann", {"timer": 5, "rounds": 1}, account_id=ids["ann"])
+    rooms.join(old, "bob", account_id=ids["bob"])
+    play_round(rooms, clock, old, {"bob": 1}, standard)
+    clock.advance(ROOM_RATING_LOOKBACK * 86_400 + 60)
+    assert ratings.sweep_rooms() == []
+    assert ROOM_RATING_PER_SWEEP >= 1
+
+
+def test_a_rematch_rates_the_game_before_it_first(
+    store: Store, clock: FakeClock, ratings: Ratings, standard: Dictionary
+) -> None:
+    """The host ends a game between rounds and its end is never heard (the process died, or
+    a rematch in another tab came first): the rematch itself has the game rated before the
+    room forgets where it began; a listener that fails refuses the rematch."""
+    rooms = Rooms(store, DictionaryShelf(), clock)  # nobody listening when the game ends
+    ids = members(store, "ann", "bob")
+    code, _ = rooms.create("ann", {"timer": 5, "rounds": 3}, account_id=ids["ann"])
+    rooms.join(code, "bob", account_id=ids["bob"])
+    play_round(rooms, clock, code, {"ann": 2, "bob": 1}, standard)
+    assert rooms.end_game(Seat(code, "ann")) is None  # between rounds
+    assert stored(store) == {}
+
+    def failing(_event: RoomRoundScored) -> None:
+        raise StoreError("the database cannot answer")
+
+    rooms.on_round_scored.append(failing)
+    with pytest.raises(StoreError):
+        rooms.rematch(Seat(code, "ann"))
+    assert rooms.public(code).to_json()["over"]  # no rematch: the game can still be rated
+    rooms.on_round_scored.remove(failing)
+    rooms.on_round_scored.append(ratings.on_room_round)
+    rooms.rematch(Seat(code, "ann"))
+    assert not rooms.public(code).to_json()["over"]
+    got = stored(store)
+    assert got[ids["ann"]][0] > DEFAULT_MU > got[ids["bob"]][0]
+    assert [c.contest for c in ratings.history(ids["bob"], "5x5")] == [room_contest_key(code, 1)]
 
 
 def test_the_rated_setting_is_a_boolean() -> None:
@@ -305,6 +413,113 @@ def test_the_daily_board_is_rated_once_after_its_day(store: Store, ratings: Rati
     assert ratings.settle_daily("2026-09-22") == [daily_contest_key("2026-09-21", "big")]
     assert stored(store)[ids["bob"]][3] == 1
     assert count(store, RatedContestRow) == 3
+
+
+def test_the_daily_board_checked_against_openskill_with_a_tie(
+    store: Store, ratings: Ratings
+) -> None:
+    """A day's board of four members, two tied, settled: OpenSkill's own update of the
+    field ranked by score (ties share a rank), with the members' earlier ratings."""
+    ids = members(store, "ann", "bob", "cy", "dee")
+    scores = {"ann": 40, "bob": 25, "cy": 40, "dee": 3}
+    for name, score in scores.items():
+        daily_play(store, ids[name], "2026-09-19", score)
+    daily_play(store, ids["ann"], "2026-09-18", 1)
+    daily_play(store, ids["dee"], "2026-09-18", 9)
+    ratings.settle_daily("2026-09-19")  # the 18th: ann and dee have ratings before the 19th
+    before = stored(store)
+    assert ratings.settle_daily("2026-09-20") == [daily_contest_key("2026-09-19", "big")]
+    model = PlackettLuce()
+    order = ("ann", "bob", "cy", "dee")
+    teams = [
+        [model.rating(*before[ids[n]][:2])] if ids[n] in before else [model.rating()] for n in order
+    ]
+    expected = model.rate(teams, ranks=[2, 3, 2, 4])  # any ranks in the same order rank alike
+    got = stored(store)
+    for name, [player] in zip(order, expected, strict=True):
+        assert got[ids[name]][:2] == pytest.approx((player.mu, player.sigma), abs=1e-12)
+
+
+def test_a_day_waits_for_its_members_unscored_games(store: Store, ratings: Ratings) -> None:
+    """After downtime the overdue daily games are scored in the background: a day is not
+    rated while a member's game of it (that preset) is still unscored; a guest's unscored
+    game, or another preset's, does not hold it."""
+    ids = members(store, "ann", "bob", "cy")
+    daily_play(store, ids["ann"], "2026-09-19", 10)
+    daily_play(store, ids["bob"], "2026-09-19", 20)
+    at = dt.datetime(2026, 9, 19, 23, 58, tzinfo=dt.UTC).timestamp()
+
+    def game(name: str, account: int | None, rules: str = "big") -> SoloGameRow:
+        return SoloGameRow(
+            id=f"g-{name}-{rules}",
+            rules=rules,
+            dictionary="standard",
+            board="ABCD" * 6 + "A",
+            player=name,
+            daily_date="2026-09-19",
+            account_id=account,
+            started_at=at,
+            deadline=at + 180,
+        )
+
+    with store.session() as session:
+        session.add_all(
+            [game("cy", ids["cy"]), game("zed", None), game("cy", ids["cy"], rules="classic")]
+        )
+    assert ratings.settle_daily("2026-09-20") == []  # cy's big game is not scored yet
+    assert stored(store) == {}
+    with store.session() as session:
+        cy_big = session.get(SoloGameRow, "g-cy-big")
+        assert cy_big is not None
+        cy_big.ended_at, cy_big.score, cy_big.result = at + 180, 30, {"score": 30}
+    daily_play(store, ids["cy"], "2026-09-19", 30)  # what scoring it records
+    assert ratings.settle_daily("2026-09-20") == [daily_contest_key("2026-09-19", "big")]
+    assert set(stored(store)) == set(ids.values())
+
+
+def test_new_ratings_are_inserted_in_the_order_of_their_members(
+    store: Store, ratings: Ratings
+) -> None:
+    """Two contests inserting the same newcomers in opposite orders could deadlock on
+    PostgreSQL: the rows go in by account id, whatever the ranking."""
+    ids = members(store, "ann", "bob", "cy")
+    inserted: list[list[int]] = []
+
+    def seen(_conn: Any, clause: Any, multiparams: Any, _params: Any, _options: Any) -> None:
+        if isinstance(clause, Insert) and clause.table.name == RatingRow.__tablename__:
+            inserted.append([row["account_id"] for row in multiparams])
+
+    event.listen(store.engine, "before_execute", seen)
+    try:
+        ranked = [Entrant((ids["cy"],), 9), Entrant((ids["ann"],), 5), Entrant((ids["bob"],), 1)]
+        assert ratings.rate_contest("order", "5x5", 1.0, ranked)
+    finally:
+        event.remove(store.engine, "before_execute", seen)
+    assert inserted == [sorted(ids.values())]
+
+
+def test_a_deadlock_is_tried_again(store: Store, ratings: Ratings) -> None:
+    """PostgreSQL aborting the contest's transaction (a deadlock: SQLSTATE 40P01) is tried
+    again, and the contest rated once; an error no new try passes is raised at once."""
+    ids = members(store, "ann", "bob")
+    entrants = [Entrant((ids["ann"],), 5), Entrant((ids["bob"],), 4)]
+    failures = [psycopg.errors.DeadlockDetected("deadlock detected")]
+
+    def abort(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.startswith("INSERT INTO rating_events") and failures:
+            raise OperationalError(statement, None, failures.pop())
+
+    event.listen(store.engine, "before_cursor_execute", abort)
+    try:
+        assert ratings.rate_contest("deadlocked", "5x5", 1.0, entrants)
+        assert not failures and count(store, RatingEventRow) == 2
+        assert count(store, RatedContestRow) == 1
+        failures.append(psycopg.errors.DiskFull("no space left"))
+        with pytest.raises(StoreError, match="no space left"):
+            ratings.rate_contest("full", "5x5", 1.0, entrants)
+        assert not failures and count(store, RatedContestRow) == 1
+    finally:
+        event.remove(store.engine, "before_cursor_execute", abort)
 
 
 def test_settling_is_bounded_per_call(store: Store, ratings: Ratings) -> None:

@@ -8,11 +8,17 @@ processes ask (:class:`~bigboggle.services.store.RatedContestRow`, whose primary
   in teams) ranked by the game's final totals, equal totals tied. Whether the game is rated is
   the ``rated`` setting it started with (its first round's): turning it off while losing does
   not take a game back. A member who joined late or left counts with their total;
-  guests' sides are left out (only members are rated, against each other);
+  guests' sides are left out (only members are rated, against each other). A game in which no
+  member played a word (idle tabs) is not rated. A game the listener never rated (the process
+  died after the last round's commit, or the write failed) is found by
+  :meth:`Ratings.sweep_rooms` (the web app's periodic task) for
+  :data:`~bigboggle.limits.ROOM_RATING_LOOKBACK` days; a game decided not to be rated keeps
+  its key too, so that the sweep passes over it;
 - a day's daily board of one preset, ``daily:DATE:RULES``, once that day (UTC) is over
   (:meth:`Ratings.settle_daily`, called by the web app's periodic task): that day's members who
-  played it, ranked by score. A play added to a day after it was rated (a guest's entry claimed
-  later) changes nothing.
+  played it, ranked by score. A day waits while a member's daily game of it is not scored yet
+  (after downtime the overdue games are scored in the background). A play added to a day after
+  it was rated (a guest's entry claimed later) changes nothing.
 
 Ratings are kept per preset family (:func:`bigboggle.rating.family_of`) and updated by the
 pure :func:`bigboggle.rating.rate`; each update writes a :class:`RatingEventRow` (the place
@@ -28,17 +34,33 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..errors import RulesError, StoreError
-from ..limits import RATING_DAILY_PER_SETTLE, RATING_HISTORY_ROWS
+from ..limits import (
+    RATING_DAILY_PER_SETTLE,
+    RATING_HISTORY_ROWS,
+    ROOM_RATING_LOOKBACK,
+    ROOM_RATING_PER_SWEEP,
+)
 from ..rating import Entrant, display, family_of, ranks_of, rate
 from ..rules import Rules
 from .daily import check_date
 from .rooms import RoomRoundScored
-from .store import PlayRow, RatedContestRow, RatingEventRow, RatingRow, RoomRoundRow, Store
+from .rooms.queries import seat_accounts
+from .rooms.standings import Standings
+from .store import (
+    PlayRow,
+    RatedContestRow,
+    RatingEventRow,
+    RatingRow,
+    RoomRoundRow,
+    RoomRow,
+    SoloGameRow,
+    Store,
+)
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +71,13 @@ DAILY_LOOKBACK_DAYS = 7
 _CHUNK = 1000
 #: The columns of a rating row a contest changes.
 _CHANGED = ("mu", "sigma", "display", "games", "updated_at")
-#: Times a contest's update is tried again when another one wrote a newcomer's rating first.
+#: Times a contest's update is tried when another one wrote a newcomer's rating first, or
+#: PostgreSQL aborted it (a deadlock or a serialization failure, which a new try may pass).
 _RETRIES = 3
+#: SQLSTATEs of an aborted transaction worth trying again: serialization failure, deadlock.
+_TRANSIENT_STATES = frozenset({"40001", "40P01"})
+#: Seconds in a day.
+_DAY = 86_400.0
 
 
 @dataclass(frozen=True)
@@ -108,7 +135,7 @@ class Ratings:
         in ``family`` and a history row, and the key is stored, in one transaction. ``False``
         if the key was rated already (by anyone: the key's insert decides between processes);
         a contest of fewer than two sides with members stores the key and changes no rating."""
-        for _ in range(_RETRIES):
+        for attempt in range(_RETRIES):
             try:
                 with self.store.write_session() as session:
                     if session.get(RatedContestRow, key) is not None:
@@ -119,6 +146,10 @@ class Ratings:
                     session.flush()
                     self._update(session, key, family, at, entrants)
                 return True
+            except StoreError as exc:
+                if not _transient(exc) or attempt == _RETRIES - 1:
+                    raise
+                log.warning("contest %s: %s; trying again", key, exc)
             except IntegrityError:
                 # The key taken meanwhile (rated: done), or a newcomer's rating row written by
                 # another contest at the same moment (tried again, reading it this time).
@@ -167,7 +198,12 @@ class Ratings:
                     | ids
                     | {"mu": mu, "sigma": sigma, "display": shown}
                 )
-        # Core statements, each executed once for many rows (the driver's executemany).
+        # Core statements, each executed once for many rows (the driver's executemany). New
+        # rows in the order of their members' ids, as the existing ones were locked: two
+        # contests inserting the same two newcomers in opposite orders would wait for each
+        # other's unique-key entry (a deadlock on PostgreSQL).
+        fresh.sort(key=lambda row: row["account_id"])
+        changed.sort(key=lambda row: row["account_id"])
         connection = session.connection()
         if fresh:
             connection.execute(insert(RatingRow), fresh)
@@ -194,7 +230,9 @@ class Ratings:
 
     def on_room_round(self, event: RoomRoundScored) -> None:
         """Rate the room's game if ``event`` ends it and it is rated (see the module's
-        docstring); heard again (a game ended twice over), it changes nothing."""
+        docstring); heard again (a game ended twice over), it changes nothing. A game over
+        that is not rated (unrated, no round scored, no member played a word, an unknown
+        preset) has its key stored with no rating changed: decided, once."""
         if not event.over:
             return
         key = room_contest_key(event.code, event.first_round)
@@ -210,16 +248,106 @@ class Ratings:
                 )
                 .order_by(RoomRoundRow.number)
             ).all()
-        played = [settings for settings, result in rounds if result and "tally" in result]
+        scored = [(settings, result) for settings, result in rounds if result and "tally" in result]
+        played = [settings for settings, _ in scored]
+        family = None
         if not played or played[0].get("rated", True) is not True:
-            return
-        try:
-            preset = Rules.preset(event.rules)
-        except RulesError:
-            log.warning("room %s: unknown preset %r, game not rated", event.code, event.rules)
+            why = "not a rated game"
+        elif not _members_played(scored, event.seats):
+            why = "no member played a word"
+        else:
+            try:
+                preset = Rules.preset(event.rules)
+                family = family_of(preset.rows, preset.cols)
+                why = ""
+            except RulesError:
+                why = f"unknown preset {event.rules!r}"
+        if family is None:
+            log.info(
+                "room %s: the game from round %d is not rated: %s",
+                event.code,
+                event.first_round,
+                why,
+            )
+            self.rate_contest(key, "", event.at, [])  # the key alone: decided
             return
         entrants = room_entrants(played, event.seats, event.totals)
-        self.rate_contest(key, family_of(preset.rows, preset.cols), event.at, entrants)
+        self.rate_contest(key, family, event.at, entrants)
+
+    def sweep_rooms(self, limit: int = ROOM_RATING_PER_SWEEP) -> list[str]:
+        """Decide the finished room games the listener left undecided (the process died
+        after the last round's commit, or the rating's write failed): rooms whose game is over,
+        active in the last :data:`~bigboggle.limits.ROOM_RATING_LOOKBACK` days, whose game's
+        key is not stored; at most ``limit`` of them per call (the rest wait for the next).
+        A game whose last round is still being scored (the host ended it mid-round) waits.
+        The keys decided (rated, or stored as not rated)."""
+        since = self.clock() - ROOM_RATING_LOOKBACK * _DAY
+        with self.store.session() as session:
+            over = session.execute(
+                select(RoomRow.code, RoomRow.standings)
+                .where(
+                    RoomRow.over.is_(True),
+                    RoomRow.standings.is_not(None),
+                    func.coalesce(RoomRow.active_at, RoomRow.created_at) >= since,
+                )
+                .order_by(RoomRow.code)
+            ).all()
+            games = {
+                room_contest_key(code, Standings.from_json(standings).first_round): code
+                for code, standings in over
+                if standings is not None
+            }
+            decided: set[str] = set()
+            keys = sorted(games)
+            for start in range(0, len(keys), _CHUNK):
+                decided.update(
+                    session.scalars(
+                        select(RatedContestRow.key).where(
+                            RatedContestRow.key.in_(keys[start : start + _CHUNK])
+                        )
+                    )
+                )
+        done: list[str] = []
+        for key in [k for k in keys if k not in decided][:limit]:
+            event = self._game_end(games[key])
+            if event is None or room_contest_key(event.code, event.first_round) != key:
+                continue  # not over any more (a rematch), or a round still being scored
+            try:
+                self.on_room_round(event)
+            except Exception:  # one game failing again never holds up the others
+                log.exception("could not rate the game %s", key)
+                continue
+            done.append(key)
+        return done
+
+    def _game_end(self, code: str) -> RoomRoundScored | None:
+        """Room ``code``'s finished game as the listener would have heard its end; ``None``
+        if the game is not over, or a round of it is still to be scored."""
+        with self.store.session() as session:
+            room = session.get(RoomRow, code)
+            if room is None or not room.over or room.standings is None:
+                return None
+            standings = Standings.from_json(room.standings)
+            rounds = session.execute(
+                select(RoomRoundRow.number, RoomRoundRow.settings, RoomRoundRow.result)
+                .where(RoomRoundRow.room == code, RoomRoundRow.number >= standings.first_round)
+                .order_by(RoomRoundRow.number)
+            ).all()
+            if any(result is None for _, _, result in rounds):
+                return None
+            seats = seat_accounts(session, code)
+        number, settings, result = rounds[-1] if rounds else (standings.first_round - 1, {}, {})
+        return RoomRoundScored(
+            code=code,
+            number=number,
+            first_round=standings.first_round,
+            rules=str(settings.get("rules", "big")),
+            over=True,
+            at=self.clock(),
+            seats=seats,
+            result=result or {},
+            totals=standings.ordered_totals(),
+        )
 
     # -- the daily board ---------------------------------------------------------------------
 
@@ -259,7 +387,22 @@ class Ratings:
         return done
 
     def _rate_daily(self, key: str, date: str, rules: str) -> bool:
+        """Rate the daily board of ``rules`` on ``date``; ``False`` (left for a later call)
+        while a member's daily game of it is not scored yet: its play is still to come."""
         with self.store.session() as session:
+            unscored = session.scalar(
+                select(SoloGameRow.id)
+                .where(
+                    SoloGameRow.daily_date == date,
+                    SoloGameRow.rules == rules,
+                    SoloGameRow.account_id.is_not(None),
+                    SoloGameRow.result.is_(None),
+                )
+                .limit(1)
+            )
+            if unscored is not None:
+                log.info("daily board %s waits: game %s is not scored yet", key, unscored)
+                return False
             plays = session.execute(
                 select(PlayRow.account_id, PlayRow.score, PlayRow.family).where(
                     PlayRow.kind == "daily", PlayRow.daily_date == date, PlayRow.rules == rules
@@ -358,6 +501,25 @@ def room_entrants(
     return [
         Entrant(tuple(members[side]), points) for side, points in totals.items() if side in members
     ]
+
+
+def _members_played(
+    scored: Sequence[tuple[dict[str, Any], dict[str, Any]]], seats: dict[str, int | None]
+) -> bool:
+    """Whether a member's seat entered any word in the game's ``scored`` rounds (settings,
+    stored result); a game of idle tabs, all at zero, ranks nobody."""
+    for _, result in scored:
+        for name, player in result.get("round", {}).get("players", {}).items():
+            if seats.get(name) is not None and player.get("words"):
+                return True
+    return False
+
+
+def _transient(exc: StoreError) -> bool:
+    """Whether ``exc`` is PostgreSQL aborting a transaction that a new try may pass (a
+    deadlock, a serialization failure), by the SQLSTATE of the driver's error under it."""
+    orig = getattr(exc.__cause__, "orig", None)
+    return getattr(orig, "sqlstate", None) in _TRANSIENT_STATES
 
 
 def _rating_of(row: RatingRow) -> Rating:

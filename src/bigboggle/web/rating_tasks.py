@@ -3,7 +3,10 @@
 At start-up and then every :data:`~bigboggle.limits.RATING_SETTLE_EVERY` seconds, the task asks
 :meth:`Ratings.settle_daily <bigboggle.services.ratings.Ratings.settle_daily>` to rate the days
 before today (UTC, on the service's clock, :data:`DAY_GRACE` late, so that a daily game begun
-just before midnight is scored before its day is rated). The work is database reads and
+just before midnight is scored before its day is rated), and
+:meth:`Ratings.sweep_rooms <bigboggle.services.ratings.Ratings.sweep_rooms>` to rate the finished
+room games whose rating the rooms' listener never stored (a crash, a failed write). The work is
+database reads and
 writes plus a linear rating update, so it runs in a thread, never on the event loop; one
 settling at a time. Several server processes may settle at once: each contest is rated once
 (its key decides). Stopping cancels the wait and waits for a settling in progress to finish.
@@ -18,7 +21,7 @@ from collections.abc import Callable
 
 import anyio.to_thread
 
-from ..limits import RATING_DAILY_PER_SETTLE, RATING_SETTLE_EVERY
+from ..limits import RATING_DAILY_PER_SETTLE, RATING_SETTLE_EVERY, ROOM_RATING_PER_SWEEP
 from ..services.daily import utc_date
 from ..services.ratings import Ratings
 
@@ -42,6 +45,8 @@ class RatingTasks:
         self.passes = 0
         #: The contest keys rated by this process's settlings, in order.
         self.rated: list[str] = []
+        #: The room games this process's sweeps decided (rated, or stored as not rated).
+        self.swept: list[str] = []
 
     async def start(self) -> None:
         """Start settling in the background: once now, then every :attr:`every` seconds."""
@@ -87,4 +92,13 @@ class RatingTasks:
                     break
         except Exception:  # the next pass tries again
             log.exception("could not rate the daily boards before %s", today)
+        try:
+            ratings = self._ratings()
+            while True:
+                swept = await anyio.to_thread.run_sync(ratings.sweep_rooms)
+                self.swept.extend(swept)
+                if len(swept) < ROOM_RATING_PER_SWEEP:
+                    break
+        except Exception:  # the next pass tries again
+            log.exception("could not sweep the finished room games")
         self.passes += 1

@@ -347,22 +347,32 @@ class RoundEnds:
             return None
         return history.worth_learning(words)
 
-    def publish(self, event: RoomRoundScored) -> None:
+    def publish(self, event: RoomRoundScored, strict: bool = False) -> None:
         """Tell each of :attr:`on_round_scored` about ``event``; one that raises is logged
-        and the next is still told (a listener never breaks the scoring)."""
+        and the next is still told (a listener never breaks the scoring). ``strict``: the
+        first listener's error is raised once all were told (for a caller that must not go
+        on unless every listener took the event)."""
+        failed: Exception | None = None
         for listener in list(self.on_round_scored):
             try:
                 listener(event)
-            except Exception:
+            except Exception as exc:
                 log.exception("a listener to round %d of room %s failed", event.number, event.code)
+                failed = failed or exc
+        if strict and failed is not None:
+            raise failed
 
-    def publish_game_end(self, code: str) -> None:
+    def publish_game_end(self, code: str, strict: bool = False) -> None:
         """Tell the listeners that room ``code``'s game ended between rounds (the host ended
-        it, or new settings reached its ending): its last scored round again, ``over`` true.
-        Nothing is told if the game has no scored round, or is not over."""
+        it, or new settings reached its ending), or is about to give way to a rematch: its
+        last scored round again, ``over`` true. Nothing is told if the game has no scored
+        round, or is not over, or while its last round is still being scored (whose storing
+        tells the end itself). ``strict`` as for :meth:`publish`."""
         with self.store.session() as session:
             room = session.get(RoomRow, code)
             if room is None or not room.over or room.standings is None:
+                return
+            if current_round(session, code) is not None:
                 return
             standings = Standings.from_json(room.standings)
             last = session.scalars(
@@ -388,7 +398,7 @@ class RoundEnds:
                 result=last.result,
                 totals=standings.ordered_totals(),
             )
-        self.publish(event)
+        self.publish(event, strict)
 
     # -- the totals ------------------------------------------------------------------------
 

@@ -496,7 +496,14 @@ class Rooms:
     def rematch(self, seat: Seat) -> None:
         """The host starts a new game in the room once the last one is over: the same
         settings and players, the totals from nothing (the earlier rounds stay readable, and
-        belong to the game before: :attr:`Standings.first_round`)."""
+        belong to the game before: :attr:`Standings.first_round`).
+
+        The listeners hear the finished game's end first, and must all take it (its rating
+        stored): a rematch ends the room's only record of where that game began, so a rating
+        the game's end lost (the process died after it, or a listener failed; or the end's
+        own telling read the room after this rematch) could never be made up later. A listener
+        that fails refuses the rematch with its error (try again)."""
+        self.ends.publish_game_end(seat.room, strict=True)
         with self.store.write_session() as session:
             room = lock_room(session, seat.room)
             self._require_host(room, seat)
