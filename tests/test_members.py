@@ -9,12 +9,14 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from bigboggle import Rules
-from bigboggle.errors import GameStateError, NameTakenError
+from bigboggle import Dictionary, Rules, solve
+from bigboggle.errors import GameStateError, NameTakenError, RoundInputError
 from bigboggle.names import name_key
 from bigboggle.services.accounts import Accounts
-from bigboggle.services.members import check_name_free, holder_of
-from bigboggle.services.rooms import Rooms
+from bigboggle.services.claims import ClaimCounts, Claims
+from bigboggle.services.members import check_name_free, holder_of, marked_member
+from bigboggle.services.passwords import cheap_hasher
+from bigboggle.services.rooms import Rooms, Seat
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
 from bigboggle.services.store import AccountRow, Store
@@ -103,11 +105,142 @@ def test_rooms_refuse_a_members_name_at_creation_and_join(store: Store, clock: F
     assert rooms.players(code) == ["cy"]
     rooms.join(code, "Bob", account_id=bob)
     rooms.join(code, "annie", account_id=ann)  # a member may sit under another free name
-    assert rooms.public(code).to_json()["members"] == {"Bob": "bob", "annie": "ann"}
+    # Marked as a member's only where the seat's name is the member's own user name.
+    assert rooms.public(code).to_json()["members"] == {"Bob": "bob"}
+    assert rooms.view(Seat(code, "annie")).to_json()["members"] == {"Bob": "bob"}
     with pytest.raises(GameStateError, match="already have a seat"):
         rooms.join(code, "ann", account_id=ann)  # one seat per member and room
     own, _ = rooms.create("bob", account_id=bob)
     assert rooms.players(own) == ["bob"]
+
+
+#: Names a reader takes for "alice" (review M3, acceptance #2): other scripts' letters, Latin
+#: look-alikes, digits, capital I, combining dots, separators.
+ALICE_LOOK_ALIKES = (
+    "a\u04cfice",  # Cyrillic palochka
+    "\u0251lice",  # Latin alpha
+    "al\u0131ce",  # dotless i
+    "a\u01c0ice",  # dental click
+    "AIice",  # capital I
+    "A1ice",  # digit one
+    "ali\u0307ce",  # i with a combining dot above
+    "AL\u0130CE",  # capital I with dot above
+    "al ice",
+    "alice.",
+    "al_ice",
+    "a-lice",
+)
+
+
+def test_look_alikes_of_a_members_name_are_refused_everywhere(
+    store: Store, clock: FakeClock
+) -> None:
+    make_member(store, "alice")
+    games = SoloGames(store, DictionaryShelf(), clock)
+    rooms = Rooms(store, DictionaryShelf(), clock)
+    accounts = Accounts(store, clock, hasher=cheap_hasher())
+    code, _ = rooms.create("cy")
+    for name in ALICE_LOOK_ALIKES:
+        with pytest.raises(NameTakenError, match="belongs to a member"):
+            games.start("big", daily=True, player=name)
+        with pytest.raises(NameTakenError, match="belongs to a member"):
+            games.start("big", board=BOARD, player=name)
+        with pytest.raises(NameTakenError, match="belongs to a member"):
+            rooms.create(name)
+        with pytest.raises(NameTakenError, match="belongs to a member"):
+            rooms.join(code, name)
+        if name in {"AIice", "A1ice", "al ice", "al_ice", "a-lice"}:  # fit for a member's name
+            with pytest.raises(NameTakenError):  # a look-alike may not sign up either
+                accounts.sign_up(name, "correct horse battery staple 7")
+    assert rooms.players(code) == ["cy"]
+
+
+def test_a_room_refuses_look_alikes_of_a_seated_name(store: Store, clock: FakeClock) -> None:
+    rooms = Rooms(store, DictionaryShelf(), clock)
+    code, _ = rooms.create("Rater A")
+    for name in ("Rater_A", "Rater-A", "Rater A.", "RATER A", "Rater \u0410"):
+        with pytest.raises(RoundInputError, match="is taken in room"):
+            rooms.join(code, name)
+    assert rooms.players(code) == ["Rater A"]
+
+
+def test_names_holding_the_member_mark_are_refused(store: Store, clock: FakeClock) -> None:
+    games = SoloGames(store, DictionaryShelf(), clock)
+    rooms = Rooms(store, DictionaryShelf(), clock)
+    for name in ("victim \u2713", "\u2714 victim", "victim\u2705", "vic\u2611tim"):
+        with pytest.raises(RoundInputError, match="has a symbol"):
+            games.start("big", daily=True, player=name)
+        with pytest.raises(RoundInputError, match="has a symbol"):
+            rooms.create(name)
+
+
+def test_only_a_members_own_name_is_marked(store: Store, clock: FakeClock) -> None:
+    assert marked_member("Alice", "alice") == "alice"
+    assert marked_member("AIice", "Alice") == "Alice"  # the same name by its key
+    assert marked_member("alice", None) is None
+    assert marked_member("Alice ✓", "mallory") is None
+    games = SoloGames(store, DictionaryShelf(), clock)
+    claims = Claims(store, DictionaryShelf(), clock)
+    # Mallory plays as "Alice" as a guest, signs up as mallory and claims the game.
+    guest = games.start("big", daily=True, player="Alice")
+    games.finish(guest.game.id, guest.key)
+    mallory = make_member(store, "mallory")
+    assert claims.adopt(mallory, games=[(guest.game.id, guest.key or "")]).games == 1
+    own = games.start("big", account_id=make_member(store, "bob"), daily=True)
+    games.finish(own.game.id, own.key)
+    board = {entry.player: entry for entry in games.leaderboard("big", own.game.daily_date or "")}
+    assert board["Alice"].member is None and "member" not in board["Alice"].to_json()
+    assert board["bob"].member == "bob" and board["bob"].to_json()["username"] == "bob"
+    recent = {game.player: game.member for game in games.recent()}
+    assert recent == {"Alice": None, "bob": "bob"}
+
+
+def test_a_member_plays_each_daily_board_once_even_after_a_claim(
+    store: Store, clock: FakeClock
+) -> None:
+    games = SoloGames(store, DictionaryShelf(), clock)
+    claims = Claims(store, DictionaryShelf(), clock)
+    guest = games.start("big", daily=True, player="annie")
+    games.finish(guest.game.id, guest.key)
+    ann = make_member(store, "ann")
+    assert claims.adopt(ann, games=[(guest.game.id, guest.key or "")]).games == 1
+    # The slot "ann" is free, but ann has played today's board (as "annie"): refused.
+    with pytest.raises(GameStateError, match=r"already played the Big Boggle .* daily board"):
+        games.start("big", daily=True, account_id=ann)
+    games.start("big", account_id=ann, board=BOARD)  # practice games are not limited
+    other = games.start("classic", daily=True, account_id=ann)  # nor another preset's board
+    assert other.game.player == "ann"
+    # And the other way round: a member's start first, then a claim of a guest's game of the
+    # same board is refused (counted), the guest's game left a guest's.
+    bob = make_member(store, "bob")
+    games.start("big", daily=True, account_id=bob)
+    guest_bob = games.start("big", daily=True, player="bobby")
+    counts = claims.adopt(bob, games=[(guest_bob.game.id, guest_bob.key or "")])
+    assert counts == ClaimCounts(games=0, seats=0, refused=1)
+
+
+def test_the_daily_board_ranks_ties_by_competition(
+    store: Store, clock: FakeClock, standard: Dictionary
+) -> None:
+    games = SoloGames(store, DictionaryShelf(), clock)
+    started = {name: games.start("big", daily=True, player=name) for name in "abcde"}
+    board = started["a"].game.board
+    words = [word.word for word in solve(board, standard, Rules.preset("big")).words[:3]]
+    found = {"a": words, "b": words[:1], "c": words[:1], "d": [], "e": []}
+    for name, view in started.items():
+        for word in found[name]:
+            games.submit(view.game.id, word, view.key)
+        clock.advance(1)  # ties keep their finishing order
+        games.finish(view.game.id, view.key)
+    entries = games.leaderboard("big", started["a"].game.daily_date or "")
+    assert [(entry.player, entry.place) for entry in entries] == [
+        ("a", 1),
+        ("b", 2),
+        ("c", 2),
+        ("d", 4),
+        ("e", 4),
+    ]
+    assert [entry.to_json()["place"] for entry in entries] == [1, 2, 2, 4, 4]
 
 
 # -- over the web ----------------------------------------------------------------------------------
@@ -168,10 +301,10 @@ def test_the_daily_page_marks_members_and_names_the_member_playing(
     assert "You play as <strong>Zoë Q</strong>" in page and 'id="player"' not in page
     assert (
         '<a class="member-badge" href="/players/Zo%C3%AB%20Q" '
-        'aria-label="member: Zoë Q\'s profile"' in page.replace("&#39;", "'")
+        'title="Zoë Q\'s profile">member</a>' in page.replace("&#39;", "'")
     )
     client.cookies.clear()
     guest_page = client.get("/daily").text
-    assert 'id="player"' in guest_page and guest_page.count('class="member-badge"') == 1
+    assert 'id="player"' in guest_page and guest_page.count('<a class="member-badge"') == 1
     home = client.get("/").text  # the recent games mark the member's too
     assert home.count('class="member-badge" href="/players/Zo%C3%AB%20Q"') == 1

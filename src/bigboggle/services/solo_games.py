@@ -57,7 +57,7 @@ from . import history, jobs
 from .compute import Runner, run_here
 from .daily import check_date, daily_key, daily_seed, utc_date
 from .keys import holds_key, new_key
-from .members import check_name_free, username_of
+from .members import check_name_free, marked_member, username_of
 from .shelf import DictionaryShelf
 from .solo_views import LeaderboardEntry, SoloGame, SoloView, Submitted
 from .store import AccountRow, Setting, SoloGameRow, SoloWordRow, Store
@@ -190,6 +190,8 @@ class SoloGames:
             date = utc_date(now)
             slot = daily_key(date, ruleset.name, player)
             self._check_daily_free(slot, player, ruleset, date)  # before any work on the board
+            with self.store.session() as session:
+                _check_member_daily_free(session, account_id, ruleset, date)
             seed = self.daily_seed(ruleset.name, date)
         board_text, seed = self._deal(ruleset, options, words, seed, board, band)
         # The board's points, known from the start: what the player's meter measures against
@@ -219,8 +221,10 @@ class SoloGames:
             max_score=max_score,
         )
         try:
-            with self.store.session() as session:
+            with self.store.write_session() as session:
                 check_name_free(session, player, account_id)  # a member signed up meanwhile
+                if date is not None:  # a claim (or a start) meanwhile: in this transaction
+                    _check_member_daily_free(session, account_id, ruleset, date, lock=True)
                 session.add(row)
         except IntegrityError:  # the same slot taken meanwhile, by a start that raced this one
             raise _played_already(player, ruleset, date) from None
@@ -402,7 +406,9 @@ class SoloGames:
         return self._view(self._settle(row, now), now, owner=True)
 
     def leaderboard(self, rules: str, date: str, limit: int = 100) -> list[LeaderboardEntry]:
-        """The day's scored daily games for ``rules``, best first (earlier finish breaks ties).
+        """The day's scored daily games for ``rules``, best first (earlier finish breaks ties),
+        each with its place by competition ranking (equal scores share a place, the next one
+        skips: 1, 2, 2, 4, as the leaderboards of :mod:`~bigboggle.services.leaderboards`).
         Only stored scores are read: a game past its deadline but not scored yet is left off
         until its player's next request (or the server's timer) scores it. Nothing here judges
         or parses a stored name, so no one row can fail the board."""
@@ -421,23 +427,28 @@ class SoloGames:
                 .order_by(SoloGameRow.score.desc(), SoloGameRow.ended_at, SoloGameRow.id)
                 .limit(limit)
             ).all()
-            return [
+        entries: list[LeaderboardEntry] = []
+        for index, (row, username) in enumerate(rows):
+            score = row.score or 0
+            tied = bool(entries) and entries[-1].score == score
+            entries.append(
                 LeaderboardEntry(
                     row.player,
-                    row.score or 0,
+                    score,
                     row.max_score or 0,
                     row.id,
                     row.ended_at or 0.0,
-                    member=username,
+                    member=marked_member(row.player, username),
+                    place=entries[-1].place if tied else index + 1,
                 )
-                for row, username in rows
-            ]
+            )
+        return entries
 
     def recent(self, limit: int = 20) -> list[SoloGame]:
         """The most recently finished games (a running one is its player's business)."""
         with self.store.session() as session:
             return [
-                replace(_game_of(row), member=username)
+                replace(_game_of(row), member=marked_member(row.player, username))
                 for row, username in session.execute(
                     select(SoloGameRow, AccountRow.username)
                     .outerjoin(AccountRow, AccountRow.id == SoloGameRow.account_id)
@@ -663,6 +674,34 @@ def _game_of(row: SoloGameRow) -> SoloGame:
         max_score=row.max_score,
         has_owner=row.owner_hash is not None,
     )
+
+
+def _check_member_daily_free(
+    session: Session, account_id: int | None, rules: Rules, date: str, *, lock: bool = False
+) -> None:
+    """:class:`GameStateError` if member ``account_id`` already has a game of the daily board of
+    ``rules`` on ``date`` (their own start, or a guest game they claimed: the name it was played
+    under does not matter). ``lock`` first locks the member's account row (PostgreSQL), so a
+    claim or another start of the same member waits for this transaction (on SQLite the write
+    session holds the database's write lock already)."""
+    if account_id is None:
+        return
+    if lock:
+        session.scalar(select(AccountRow.id).where(AccountRow.id == account_id).with_for_update())
+    held = session.scalar(
+        select(SoloGameRow.player)
+        .where(
+            SoloGameRow.account_id == account_id,
+            SoloGameRow.daily_date == date,
+            SoloGameRow.rules == rules.name,
+        )
+        .limit(1)
+    )
+    if held is not None:
+        raise GameStateError(
+            f"you have already played the {rules.title} daily board of {date} "
+            f"(as {held!r}): each member plays it once"
+        )
 
 
 def _played_already(player: str, rules: Rules, date: str | None) -> GameStateError:

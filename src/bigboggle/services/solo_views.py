@@ -41,7 +41,9 @@ class SoloGame:
     #: Whether someone holds its key (a game from before keys can be played by anyone).
     has_owner: bool
     #: The user name of the member whose game it is, where the list that made this value
-    #: read it (recent games: so a guest's name is never taken for a member's); else ``None``.
+    #: read it (recent games: so a guest's name is never taken for a member's) and the game
+    #: was played under that very name (:func:`~bigboggle.services.members.marked_member`);
+    #: else ``None``.
     member: str | None = None
 
     @property
@@ -171,9 +173,12 @@ class LeaderboardEntry:
     max_score: int
     game_id: str
     ended_at: float
-    #: The user name of the member whose game it is (``None``: a guest's), so a guest's name
-    #: is never mistaken for a member's: the JSON says ``"member": true`` and ``"username"``.
+    #: The user name of the member whose game it is, if it was played under that very name
+    #: (``None``: a guest's, or a claimed one under another name), so a guest's name is never
+    #: mistaken for a member's: the JSON says ``"member": true`` and ``"username"``.
     member: str | None = None
+    #: The place on the board by competition ranking: equal scores share it (1, 2, 2, 4).
+    place: int = 1
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -182,6 +187,7 @@ class LeaderboardEntry:
             "max_score": self.max_score,
             "game": self.game_id,
             "ended_at": self.ended_at,
+            "place": self.place,
         }
         if self.member is not None:
             data["member"] = True

@@ -13,6 +13,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from ...errors import NotFoundError, quoted
+from ..members import marked_member
 from ..store import AccountRow, RoomPlayerRow, RoomRoundRow, RoomRow
 
 
@@ -71,7 +72,9 @@ def seat_accounts(session: Session, code: str) -> dict[str, int | None]:
 
 
 def seat_members(session: Session, code: str) -> dict[str, str]:
-    """The room's seated players whose seat is a member's: seat name -> user name."""
+    """The room's seated players whose seat is a member's and who sit under their own user
+    name (:func:`~bigboggle.services.members.marked_member`): seat name -> user name. A seat a
+    member took (or claimed) under another name is not marked as a member's."""
     return {
         name: username
         for name, username in session.execute(
@@ -80,6 +83,7 @@ def seat_members(session: Session, code: str) -> dict[str, str]:
             .where(RoomPlayerRow.room == code, RoomPlayerRow.kicked_at.is_(None))
             .order_by(RoomPlayerRow.id)
         )
+        if marked_member(name, username) is not None
     }
 
 

@@ -299,16 +299,16 @@ function showPresence(next) {
   );
 }
 
-// A member's seat: a check mark linking to the member's profile (the seat's name may differ
-// from the member's user name), so a guest's name is never taken for a member's.
+// A member's seat (the server marks only a seat under the member's own user name): a
+// "member" badge linking to their profile, drawn apart from the name, so a guest's name (which
+// may hold no symbol) is never taken for a member's.
 function memberBadge(username) {
   if (!username) return "";
   return el("a", {
     class: "member-badge",
     href: `/players/${encodeURIComponent(username)}`,
-    "aria-label": `member: ${username}'s profile`,
-    title: `member: ${username}`,
-    text: "✓",
+    title: `${username}'s profile`,
+    text: "member",
   });
 }
 
