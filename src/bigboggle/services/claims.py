@@ -41,7 +41,7 @@ from .rooms.queries import played_settings
 from .rooms.settings import RoomSettings
 from .shelf import DictionaryShelf
 from .solo_games import record_solo_play
-from .store import RoomPlayerRow, RoomRoundRow, SoloGameRow, Store
+from .store import AccountRow, RoomPlayerRow, RoomRoundRow, SoloGameRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,10 @@ class Claims:
             if keys
             else []
         )
+        # The member's account row locked: a daily start of theirs checks their games
+        # under the same lock (PostgreSQL; SQLite's write session is one writer already), so a
+        # claim and a start cannot both give the member one board of the same day.
+        session.scalar(select(AccountRow.id).where(AccountRow.id == account_id).with_for_update())
         dailies = {
             (date, rules)
             for date, rules in session.execute(
