@@ -48,6 +48,16 @@ BAD_INPUT: dict[int | str, dict[str, Any]] = {
 }
 
 
+def _for_viewer(response: Response, member: Member | None) -> Response:
+    """``response`` marked as depending on the cookie: a member's answer (their own profile's
+    private part, their own row on a leaderboard) is never kept by a shared cache, and no cache
+    answers a guest with a member's copy or the other way round."""
+    response.headers["Vary"] = "Cookie"
+    if member is not None:
+        response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
 def _is_own(member: Member | None, name: str) -> bool:
     """Whether ``name`` (from the URL) is the asking member's own (compared by name key)."""
     if member is None:
@@ -68,7 +78,7 @@ async def player(request: Request, name: PlayerName) -> JSONResponse:
     member = await viewer(request)
     found = services(request)
     view = await run_in_threadpool(found.profiles.profile, name, own=_is_own(member, name))
-    return JSONResponse(view.to_json())
+    return _for_viewer(JSONResponse(view.to_json()), member)
 
 
 @router.get(
@@ -89,7 +99,7 @@ async def leaderboard(
         viewer_id=member.id if member else None,
         limit=limit,
     )
-    return JSONResponse(view.to_json())
+    return _for_viewer(JSONResponse(view.to_json()), member)
 
 
 # -- pages ------------------------------------------------------------------------------------
@@ -188,7 +198,7 @@ async def player_page(request: Request, name: PlayerName) -> Response:
     member = await viewer(request)
     found = services(request)
     view = await run_in_threadpool(found.profiles.profile, name, own=_is_own(member, name))
-    return await run_in_threadpool(_profile_page, request, view)
+    return _for_viewer(await run_in_threadpool(_profile_page, request, view), member)
 
 
 def _leaderboard_page(
@@ -222,4 +232,4 @@ async def leaderboard_page(
         )
     except (RulesError, RoundInputError) as exc:
         error = str(exc)
-    return await run_in_threadpool(_leaderboard_page, request, view, error)
+    return _for_viewer(await run_in_threadpool(_leaderboard_page, request, view, error), member)
