@@ -4,11 +4,14 @@ twice changing nothing; and POST /api/me/claim over the web."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import event, select, text
 
 from bigboggle import Dictionary, Rules, solve
 from bigboggle.errors import RoundInputError
@@ -161,6 +164,78 @@ def test_guest_seats_with_their_tokens_become_the_members(
             select(RoomPlayerRow.name).where(RoomPlayerRow.account_id == ann)
         ).all()
     assert sorted(held) == ["ann again", "guest ann"]
+
+
+def test_a_seat_claimed_while_its_round_is_stored_keeps_the_play(
+    clock: FakeClock, standard: Dictionary
+) -> None:
+    """PostgreSQL (READ COMMITTED): the round's transaction has read the seat as a guest's
+    and not committed yet while the guest claims the seat. The claim waits for the room, so
+    it reads the stored result once the round commits: the play is the member's."""
+    with postgres_schema("test_claims_race") as url:
+        store = Store(url)
+        try:
+            claim_racing_the_round(store, clock, standard)
+        finally:
+            store.close()
+
+
+def claim_racing_the_round(store: Store, clock: FakeClock, standard: Dictionary) -> None:
+    rooms = Rooms(store, DictionaryShelf(), clock)
+    claims = Claims(store, DictionaryShelf(), clock)
+    ann = make_member(store, "ann")
+    code, token = rooms.create("guest ann")
+    board = rooms.start_round(Seat(code, "guest ann"), seed=7).board
+    clock.advance(START_DELAY)
+    word = solve(board, standard, Rules.preset("big")).words[0]
+    rooms.submit(Seat(code, "guest ann"), word.word)
+    clock.now = (rooms.next_deadline(code) or 0) + 1
+    storing, held, go = threading.current_thread(), threading.Event(), threading.Event()
+    backend: list[int] = []  # the round's transaction's server process
+
+    def pause(_conn: Any, cursor: Any, statement: str, *_args: Any) -> None:
+        # The round's transaction, past its read of the seats, before it commits.
+        mine = threading.current_thread() is storing and not held.is_set()
+        if mine and statement.startswith("UPDATE rooms"):
+            backend.append(cursor.connection.info.backend_pid)
+            held.set()
+            go.wait()
+
+    with ThreadPoolExecutor(2) as pool:
+        event.listen(store.engine, "before_cursor_execute", pause)
+        try:
+
+            def store_round() -> None:
+                nonlocal storing
+                storing = threading.current_thread()
+                rooms.end_round_if_due(code)
+
+            stored = pool.submit(store_round)
+            held.wait()
+            claimed = pool.submit(claims.adopt, ann, seats=[token])
+            while not claimed.done() and not waits_for(store, backend[0]):
+                pass  # until the claim has finished or waits for the round's transaction
+            go.set()
+            stored.result()
+            assert claimed.result() == ClaimCounts(seats=1)
+        finally:
+            go.set()
+            event.remove(store.engine, "before_cursor_execute", pause)
+    assert plays(store, ann) == [("room", f"{code}/1", word.score)]
+
+
+def waits_for(store: Store, backend: int) -> bool:
+    """Whether a session waits for a lock the server process ``backend`` holds (PostgreSQL)."""
+    with store.engine.connect() as connection:
+        return bool(
+            connection.scalar(
+                text(
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE CAST(:backend AS integer) = ANY(pg_blocking_pids(pid))"
+                ),
+                {"backend": backend},
+            )
+        )
 
 
 def test_a_claim_is_bounded(store: Store, clock: FakeClock) -> None:

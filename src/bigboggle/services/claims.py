@@ -41,7 +41,7 @@ from .rooms.queries import played_settings
 from .rooms.settings import RoomSettings
 from .shelf import DictionaryShelf
 from .solo_games import record_solo_play
-from .store import AccountRow, RoomPlayerRow, RoomRoundRow, SoloGameRow, Store
+from .store import AccountRow, RoomPlayerRow, RoomRoundRow, RoomRow, SoloGameRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +144,17 @@ class Claims:
         common: dict[str, Callable[[str], bool]],
     ) -> tuple[int, int]:
         hashes = {key_hash(token) for token in tokens}
+        if hashes:
+            # The seats' rooms locked first (in code order), as every room transaction locks
+            # its room: a round of one being stored meanwhile either committed before (its
+            # result is read below, for the plays) or waits and then sees the member's seat.
+            rooms = select(RoomPlayerRow.room).where(RoomPlayerRow.token_hash.in_(list(hashes)))
+            session.execute(
+                select(RoomRow.code)
+                .where(RoomRow.code.in_(rooms))
+                .order_by(RoomRow.code)
+                .with_for_update()
+            ).all()
         rows = (
             session.scalars(
                 select(RoomPlayerRow)
