@@ -607,6 +607,21 @@ async def lookalike_names(port: int, seconds: float, out: Outcome, count: int = 
         out.saw(f"daily:{answer.status}")
 
 
+async def join_and_vanish(port: int, seconds: float, out: Outcome, count: int = 11) -> None:
+    """Sockets that join a room and close as soon as the welcome arrives (a phone losing its
+    network just after joining): the server is still sending them the room's state."""
+    room = await new_room(port, "host")
+    for number in range(count):
+        player = await Player.connect(port)
+        try:
+            reply = await player.ask(
+                {"type": "join", "room": room["room"], "name": f"gone{number}"}
+            )
+            out.saw(reply["type"] if reply["type"] != "error" else f"error:{reply['code']}")
+        finally:
+            await player.close()
+
+
 async def idle_rooms(port: int, seconds: float, out: Outcome, count: int = 1000) -> None:
     """``count`` rooms with one joined socket each, then nothing: idle must cost nothing."""
     players: list[Player] = []

@@ -28,6 +28,7 @@ from hostile import (
     huge_frames,
     huge_headers,
     huge_settings,
+    join_and_vanish,
     long_solo,
     lookalike_names,
     ping_flood,
@@ -192,6 +193,13 @@ def test_look_alike_names_cannot_share_a_room_or_the_daily_board(server: LiveSer
     outcome, _ = _attack(server, lookalike_names)
     assert "welcome" not in outcome.answers, outcome.answers
     assert outcome.answers["daily:400"] == 2, outcome.answers
+
+
+def test_sockets_gone_right_after_their_join_leave_no_traceback(server: LiveServer) -> None:
+    outcome, _ = _attack(server, join_and_vanish, count=11)  # the host's room seats 12
+    assert outcome.answers == {"welcome": 11}, outcome.answers
+    log = Path(server.log).read_text()
+    assert "Exception in ASGI application" not in log, log[-3000:]
 
 
 def test_a_long_solo_game_keeps_answering(server: LiveServer) -> None:

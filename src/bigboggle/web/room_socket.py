@@ -31,6 +31,7 @@ from typing import Any
 import orjson
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketDisconnected
 
 from ..errors import BoggleError, NotFoundError
 from ..limits import PRESENCE_BURST, PRESENCE_RATE
@@ -117,7 +118,9 @@ class Connection:
                 if raw is None:
                     raw = frame.get("bytes") or b""
                 await self.handle(raw)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, WebSocketDisconnected):
+            # The client went away, perhaps while its answer was being sent (a socket closed
+            # right after its join, as a phone losing its network does): nothing to report.
             pass
         finally:
             await self.leave()
