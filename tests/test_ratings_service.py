@@ -304,6 +304,27 @@ def test_a_rematch_rates_the_game_before_it_first(
     assert [c.contest for c in ratings.history(ids["bob"], "5x5")] == [room_contest_key(code, 1)]
 
 
+def test_the_room_shows_whether_the_game_in_progress_is_rated(
+    store: Store, clock: FakeClock, heard: tuple[Rooms, list[RoomRoundScored]], standard: Dictionary
+) -> None:
+    """The game is rated as its first round was played: unticking "Rated game" after it
+    changes the settings (the next game's), not the state's ``rated`` of this one."""
+    rooms, _ = heard
+    ids = members(store, "ann", "bob")
+    code, _ = rooms.create("ann", {"timer": 5, "rounds": 2}, account_id=ids["ann"])
+    rooms.join(code, "bob", account_id=ids["bob"])
+    assert rooms.view(Seat(code, "bob")).to_json()["rated"] is None  # the settings decide
+    play_round(rooms, clock, code, {"ann": 2, "bob": 1}, standard)
+    rooms.configure(Seat(code, "ann"), {"timer": 5, "rounds": 2, "rated": False})
+    state = rooms.view(Seat(code, "bob")).to_json()
+    assert state["settings"]["rated"] is False and state["rated"] is True
+    play_round(rooms, clock, code, {"bob": 1}, standard)
+    assert set(stored(store)) == {ids["ann"], ids["bob"]}  # rated, as the state said
+    rooms.rematch(Seat(code, "ann"))
+    play_round(rooms, clock, code, {"bob": 1}, standard)
+    assert rooms.view(Seat(code, "bob")).to_json()["rated"] is False
+
+
 def test_the_rated_setting_is_a_boolean() -> None:
     assert RoomSettings().rated is True
     assert RoomSettings.from_json({"rated": False}).to_json()["rated"] is False

@@ -251,7 +251,7 @@ class Ratings:
         scored = [(settings, result) for settings, result in rounds if result and "tally" in result]
         played = [settings for settings, _ in scored]
         family = None
-        if not played or played[0].get("rated", True) is not True:
+        if not played or rounds[0][0].get("rated", True) is not True:  # as the game began
             why = "not a rated game"
         elif not _members_played(scored, event.seats):
             why = "no member played a word"

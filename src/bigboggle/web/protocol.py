@@ -35,7 +35,9 @@ connections is in view, ``away`` while all are hidden (a second tab closing leav
 online), ``offline`` with none open; the ``state`` carries the same ``"presence"``. A
 ``results`` message and the ``state`` carry ``"places"`` (competitor -> place, tied ones
 sharing one), and a round's result its own; the ``state`` carries ``"first_round"``, the
-number of the current game's first round (a ``rematch`` starts a game, rounds go on counting). A bad message gets an ``error`` and changes nothing;
+number of the current game's first round (a ``rematch`` starts a game, rounds go on counting),
+and ``"rated"``, whether that game is rated (the setting its first round was played by; ``null``
+before it, when the settings decide). A bad message gets an ``error`` and changes nothing;
 the connection stays open. The ``state``'s ``host`` says who the host is now: when the host has
 been away too long the role passes to the next connected player, and a fresh ``state`` says so.
 

@@ -671,6 +671,11 @@ class Rooms:
             last = last_scored(session, seat.room)
             presence = seat_presence(session, seat.room)
             members = seat_members(session, seat.room)
+            first = session.scalar(
+                select(RoomRoundRow.settings).where(
+                    RoomRoundRow.room == seat.room, RoomRoundRow.number == standings.first_round
+                )
+            )
         if last is not None and last.number < standings.first_round:
             last = None  # a round of the game before a rematch
         playing = None
@@ -707,6 +712,7 @@ class Rooms:
             presence=presence,
             first_round=standings.first_round,
             members=members,
+            rated=None if first is None else first.get("rated", True) is True,
         )
 
     def public(self, code: str) -> RoomPublicView:

@@ -134,6 +134,10 @@ class RoomView:
     #: Seated players whose seat is a member's: seat name -> the member's user name (a
     #: member may sit under another name), so a guest is never mistaken for a member.
     members: Mapping[str, str] = field(default_factory=dict)
+    #: Whether the game in progress (or just over) is rated: the ``rated`` setting its first
+    #: round was played by, whatever the settings say now; ``None`` before its first round
+    #: (the settings decide).
+    rated: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -156,6 +160,7 @@ class RoomView:
             "presence": dict(self.presence),
             "first_round": self.first_round,
             "members": dict(self.members),
+            "rated": self.rated,
         }
 
 

@@ -276,7 +276,7 @@ function showSettingsSummary(view) {
   ].filter(Boolean);
   $("settings-summary").textContent =
     `${presetTitle(s.rules)}, ${s.timer ? `${s.timer} s` : "the game's timer"}, ${ends}${options.length ? `; ${options.join("; ")}` : ""}. ` +
-    `${s.rated === false ? "Not rated" : "Rated game"}. ${plural(view.rounds_played, "round")} played.`;
+    `${(view.rated ?? s.rated !== false) ? "Rated game" : "Not rated"}. ${plural(view.rounds_played, "round")} played.`;
 }
 
 function showPresence(next) {
