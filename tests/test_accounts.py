@@ -727,3 +727,217 @@ def test_failures_counted_by_many_processes_at_once_are_all_counted(
         row = session.get(LoginFailureRow, "account:ann")
     assert row is not None and row.failures == 8  # no count lost between processes
     assert row.blocked_until == clock() + limits.LOGIN_BLOCK_SECONDS
+
+
+# -- attempts counted before hashing, recent authentication, known devices ----------------------
+
+
+class GatedHasher(CountingHasher):
+    """A hasher that, once armed for ``parties`` attempts, holds every hash and verify until
+    each attempt has either reached one or been refused (:meth:`arrived`): all parallel
+    attempts are past the throttle's door before any is counted the old way."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parties = 0
+        self.count = 0
+        self.lock = threading.Lock()
+        self.all_in = threading.Event()
+
+    def arm(self, parties: int) -> None:
+        self.parties = parties
+
+    def arrived(self) -> None:
+        with self.lock:
+            self.count += 1
+            if self.count >= self.parties:
+                self.all_in.set()
+
+    def _hold(self) -> None:
+        if self.parties:
+            self.arrived()
+            assert self.all_in.wait(30)
+
+    def hash(self, password: str | bytes, *, salt: bytes | None = None) -> str:
+        self._hold()
+        return super().hash(password, salt=salt)
+
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:
+        self._hold()
+        return super().verify(hash, password)
+
+
+def _at_once(hasher: GatedHasher, attempts: list[Any]) -> list[str]:
+    """Run ``attempts`` (callables) in threads started together; what each ended with."""
+    hasher.arm(len(attempts))
+    start = threading.Barrier(len(attempts))
+    results: list[str] = [""] * len(attempts)
+
+    def attempt(number: int) -> None:
+        start.wait()
+        try:
+            attempts[number]()
+            results[number] = "ok"
+        except (WrongPasswordError, ThrottledError) as exc:
+            if isinstance(exc, ThrottledError):
+                hasher.arrived()  # refused at the door: never reaches the hasher
+            results[number] = type(exc).__name__
+
+    threads = [threading.Thread(target=attempt, args=(n,)) for n in range(len(attempts))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+@BOTH
+def test_parallel_guesses_get_no_more_than_the_throttles_count(
+    store: Store, clock: FakeClock
+) -> None:
+    hasher = GatedHasher()
+    accounts = Accounts(store, clock, hasher=hasher)
+    accounts.sign_up("ann", PASSWORD)
+    guesses = 3 * limits.LOGIN_FAILURES_PER_ACCOUNT
+    results = _at_once(
+        hasher,
+        [
+            (lambda n=n: accounts.log_in("ann", f"guess number {n}", f"203.0.113.{n}"))
+            for n in range(guesses)
+        ],
+    )
+    assert results.count("WrongPasswordError") == limits.LOGIN_FAILURES_PER_ACCOUNT
+    assert results.count("ThrottledError") == guesses - limits.LOGIN_FAILURES_PER_ACCOUNT
+    with store.session() as session:
+        row = session.get(LoginFailureRow, "account:ann")
+    assert row is not None and row.failures == limits.LOGIN_FAILURES_PER_ACCOUNT
+
+
+@BOTH
+def test_a_right_password_gives_its_reserved_attempt_back(store: Store, clock: FakeClock) -> None:
+    accounts = Accounts(store, clock, hasher=CountingHasher())
+    accounts.sign_up("ann", PASSWORD)
+    for number in range(limits.LOGIN_FAILURES_PER_ADDRESS - 1):
+        _fail(accounts, f"someone{number}", "192.0.2.5")
+    for _ in range(3):  # counted before the hash, given back after it: never blocked
+        accounts.log_in("ann", PASSWORD, "192.0.2.5")
+        accounts.change_password(
+            accounts.by_name("ann") or pytest.fail(), PASSWORD, PASSWORD + "!", address="192.0.2.5"
+        )
+        accounts.change_password(
+            accounts.by_name("ann") or pytest.fail(), PASSWORD + "!", PASSWORD, address="192.0.2.5"
+        )
+    _fail(accounts, "someone_else", "192.0.2.5")
+    with pytest.raises(ThrottledError, match="your address"):
+        accounts.log_in("ann", PASSWORD, "192.0.2.5")
+
+
+def test_parallel_sign_ups_do_not_overshoot_the_hours_share(store: Store, clock: FakeClock) -> None:
+    hasher = GatedHasher()
+    accounts = Accounts(store, clock, hasher=hasher)
+    tries = limits.SIGNUPS_PER_ADDRESS_HOUR + 5
+    results = _at_once(
+        hasher,
+        [
+            (lambda n=n: accounts.sign_up(f"member{n}", PASSWORD, "192.0.2.77"))
+            for n in range(tries)
+        ],
+    )
+    assert results.count("ok") == limits.SIGNUPS_PER_ADDRESS_HOUR
+    assert results.count("ThrottledError") == 5
+
+
+def test_a_sign_up_that_fails_gives_its_count_back(accounts: Accounts) -> None:
+    accounts.sign_up("ann", PASSWORD, "192.0.2.77")
+    for _ in range(limits.SIGNUPS_PER_ADDRESS_HOUR):
+        with pytest.raises(NameTakenError):
+            accounts.sign_up("ANN", PASSWORD, "192.0.2.77")
+    for number in range(limits.SIGNUPS_PER_ADDRESS_HOUR - 1):
+        accounts.sign_up(f"member{number}", PASSWORD, "192.0.2.77")
+    with pytest.raises(ThrottledError):
+        accounts.sign_up("one_too_many", PASSWORD, "192.0.2.77")
+
+
+def test_the_sign_up_cap_is_one_a_person_never_hits() -> None:
+    assert limits.SIGNUPS_PER_ADDRESS_HOUR == 10  # 25 in 6 s went through at 30
+
+
+def test_a_session_knows_when_it_logged_in_and_whether_that_is_recent(
+    accounts: Accounts, clock: FakeClock
+) -> None:
+    new = accounts.sign_up("ann", PASSWORD)
+    assert new.member.auth_at == clock()
+    clock.advance(limits.RECENT_AUTH_SECONDS)
+    member = accounts.member(new.token)
+    assert member is not None and member.auth_at == new.member.auth_at
+    assert member == new.member  # auth_at says how, not who
+    assert accounts.recent(member)
+    accounts.confirm_recent(member)
+    clock.advance(1)
+    assert not accounts.recent(member)
+    with pytest.raises(NotLoggedInError, match="confirm it is you"):
+        accounts.confirm_recent(member)
+    with pytest.raises(WrongPasswordError):
+        accounts.confirm_recent(member, OTHER)
+    accounts.confirm_recent(member, PASSWORD)
+    again = accounts.log_in("ann", PASSWORD)  # a log-in is a fresh authentication
+    assert accounts.recent(again.member)
+    assert AccountLimits().recent_seconds == limits.RECENT_AUTH_SECONDS
+
+
+def test_a_recent_passkey_log_in_deletes_without_a_password(
+    accounts: Accounts, clock: FakeClock, store: Store
+) -> None:
+    new = accounts.sign_up("ann", PASSWORD)
+    with pytest.raises(NotLoggedInError, match="passkey"):
+        accounts.delete(new.member)  # a password session must give the password
+    by_passkey = accounts.start_session(new.member.id, "passkey")
+    clock.advance(limits.RECENT_AUTH_SECONDS + 1)
+    late = accounts.member(by_passkey.token)
+    assert late is not None
+    with pytest.raises(NotLoggedInError, match="passkey"):
+        accounts.delete(late)
+    fresh = accounts.start_session(new.member.id, "passkey")
+    accounts.delete(fresh.member)
+    assert accounts.by_name("ann") is None
+    with store.session() as session:
+        assert session.scalars(select(AccountSessionRow)).all() == []
+
+
+def test_a_known_device_token_is_signed_bound_and_ages(
+    accounts: Accounts, clock: FakeClock
+) -> None:
+    token = accounts.device_token(7)
+    assert accounts.device_account(token) == 7
+    number, issued, signature = token.split(".")
+    assert accounts.device_account(f"8.{issued}.{signature}") is None
+    assert accounts.device_account(f"{number}.{int(issued) + 1}.{signature}") is None
+    for bad in (None, "", "7", "7..", "x.y.z", "7.1." + "0" * 32, token + "0", "7." * 100):
+        assert accounts.device_account(bad) is None
+    other = Accounts(accounts.store, clock, hasher=cheap_hasher())
+    assert other.device_account(token) == 7  # one secret for every process
+    clock.advance(limits.KNOWN_DEVICE_DAYS * DAY + 1)
+    assert accounts.device_account(token) is None
+    assert AccountLimits().device_days == limits.KNOWN_DEVICE_DAYS
+
+
+def test_a_known_device_passes_the_accounts_block_but_not_the_addresss(
+    accounts: Accounts, clock: FakeClock
+) -> None:
+    new = accounts.sign_up("bob", PASSWORD)
+    device = accounts.device_token(new.member.id)
+    stranger = accounts.device_token(new.member.id + 1)
+    for number in range(limits.LOGIN_FAILURES_PER_ACCOUNT):
+        _fail(accounts, "bob", f"203.0.113.{number}")
+    with pytest.raises(ThrottledError, match="for this user name"):
+        accounts.log_in("bob", PASSWORD, "192.0.2.9")
+    with pytest.raises(ThrottledError):
+        accounts.log_in("bob", PASSWORD, "192.0.2.9", device=stranger)  # another member's
+    accounts.check_throttle("bob", address="192.0.2.9", device=device)
+    accounts.log_in("bob", PASSWORD, "192.0.2.9", device=device)
+    with pytest.raises(ThrottledError, match="for this user name"):  # the block stays
+        accounts.log_in("bob", PASSWORD, "192.0.2.10")
+    for number in range(limits.LOGIN_FAILURES_PER_ADDRESS):
+        _fail(accounts, f"name{number}", "192.0.2.11")
+    with pytest.raises(ThrottledError, match="your address"):
+        accounts.log_in("bob", PASSWORD, "192.0.2.11", device=device)

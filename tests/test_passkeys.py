@@ -34,6 +34,7 @@ from bigboggle.limits import (
     PASSKEY_CHALLENGES,
     PASSKEY_CHALLENGES_PER_MEMBER,
     PASSKEY_LOGINS_PER_ADDRESS_MINUTE,
+    RECENT_AUTH_SECONDS,
 )
 from bigboggle.services.accounts import Accounts, Member
 from bigboggle.services.passkeys import Ceremony, Passkeys, RelyingParty
@@ -852,3 +853,98 @@ def test_one_address_starts_a_bounded_number_of_passkey_log_ins(client: Any, clo
     assert "passkey log-ins from this address" in refused.json()["error"]
     clock.advance(40)
     assert client.post("/api/passkeys/login/options", json={}).status_code == 200
+
+
+# -- recent authentication, passkeys after a password change, limits per /64, bad hosts --------
+
+
+def test_a_stolen_older_session_cannot_add_or_remove_a_passkey(client: Any, clock: Any) -> None:
+    web_member(client)
+    mine = web_register(client, SoftAuthenticator(), "mine")  # just signed up: recent
+    clock.advance(RECENT_AUTH_SECONDS + 1)  # the session is a thief's now, or just old
+    refused = client.post("/api/passkeys/register/options", json={})
+    assert refused.status_code == 401
+    assert "confirm it is you" in refused.json()["error"]
+    assert client.delete(f"/api/passkeys/{mine['id']}").status_code == 401
+    wrong = client.post("/api/passkeys/register/options", json={"password": "not the password"})
+    assert wrong.status_code == 401 and "password is wrong" in wrong.json()["error"]
+    removal = client.request(
+        "DELETE", f"/api/passkeys/{mine['id']}", json={"password": "not the password"}
+    )
+    assert removal.status_code == 401
+    assert client.get("/api/passkeys").json()["passkeys"] == [mine]  # nothing changed
+    # The password, or a fresh log-in, says it is the member.
+    options = client.post("/api/passkeys/register/options", json={"password": PASSWORD})
+    assert options.status_code == 200, options.text
+    removal = client.request("DELETE", f"/api/passkeys/{mine['id']}", json={"password": PASSWORD})
+    assert removal.status_code == 204
+    assert (
+        client.post("/api/session", json={"username": "ann", "password": PASSWORD}).status_code
+        == 200
+    )
+    web_register(client, SoftAuthenticator(), "again")
+
+
+def test_a_password_change_keeps_passkeys_unless_asked_to_remove_them(
+    client: Any, store: Store
+) -> None:
+    web_member(client)
+    device = SoftAuthenticator()
+    web_register(client, device, "maybe a thief's")
+    kept = client.post("/api/me/password", json={"old": PASSWORD, "new": PASSWORD + " two"})
+    assert kept.status_code == 200 and kept.json()["passkeys"] == 1
+    gone = client.post(
+        "/api/me/password",
+        json={"old": PASSWORD + " two", "new": PASSWORD + " three", "remove_passkeys": True},
+    )
+    assert gone.status_code == 200 and gone.json()["passkeys"] == 0
+    client.delete("/api/session")
+    assert web_login(client, device).status_code == 401  # the thief's way back is gone
+    bad = client.post("/api/me/password", json={"old": "x", "new": "y", "remove_passkeys": "yes"})
+    assert bad.status_code in (400, 401)
+
+
+def test_a_passkey_only_member_deletes_the_account_after_a_fresh_passkey_log_in(
+    client: Any, clock: Any
+) -> None:
+    web_member(client)
+    device = SoftAuthenticator()
+    web_register(client, device)
+    without = client.request("DELETE", "/api/me", json={})
+    assert without.status_code == 401 and "passkey" in without.json()["error"]  # a password session
+    client.delete("/api/session")
+    assert web_login(client, device).status_code == 200
+    clock.advance(RECENT_AUTH_SECONDS + 1)
+    late = client.request("DELETE", "/api/me", json={})
+    assert late.status_code == 401
+    client.delete("/api/session")
+    assert web_login(client, device).status_code == 200
+    done = client.request("DELETE", "/api/me", json={"password": None})
+    assert done.status_code == 200 and done.json() == {"deleted": "ann"}
+    assert client.get("/api/me").status_code == 401
+
+
+def test_passkey_log_ins_are_limited_per_ipv6_slash_64(db_url: str, clock: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    from bigboggle.web import create_app
+
+    app = create_app(db_url, clock=clock)
+    for number in range(PASSKEY_LOGINS_PER_ADDRESS_MINUTE):
+        neighbour = TestClient(app, client=(f"2001:db8:5:5::{number + 1:x}", 4000))
+        assert neighbour.post("/api/passkeys/login/options", json={}).status_code == 200
+    same_net = TestClient(app, client=("2001:db8:5:5:abcd::1", 4000))
+    assert same_net.post("/api/passkeys/login/options", json={}).status_code == 429
+    other_net = TestClient(app, client=("2001:db8:5:6::1", 4000))
+    assert other_net.post("/api/passkeys/login/options", json={}).status_code == 200
+
+
+def test_a_malformed_host_is_a_clear_400_for_every_ceremony(client: Any) -> None:
+    web_member(client)
+    for host in ["[", "[::1", "a]b", "x:99999"]:
+        for path in ("/api/passkeys/login/options", "/api/passkeys/register/options"):
+            answer = client.post(path, json={}, headers={"Host": host})
+            assert answer.status_code == 400, (host, path, answer.text)
+            assert "origin" in answer.json()["error"]
+        with pytest.raises(AccountError, match="origin"):
+            RelyingParty.from_origin(f"http://{host}")

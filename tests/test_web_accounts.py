@@ -28,7 +28,7 @@ from websockets.sync.client import connect as websocket_connect
 from websockets.typing import Origin
 
 from bigboggle import limits
-from bigboggle.errors import BusyError
+from bigboggle.errors import BusyError, ThrottledError
 from bigboggle.services.accounts import Accounts
 from bigboggle.services.keys import key_hash
 from bigboggle.services.store import AccountRow, AccountSessionRow, Store
@@ -622,3 +622,176 @@ def test_accounts_on_a_real_server(server: LiveServer) -> None:
     server.stop()
     logged = server.log.read_text()
     assert PASSWORD not in logged and OTHER not in logged
+
+
+# -- the hash gate per address, malformed headers, cookie refresh, known devices ---------------
+
+
+def _client_at(client: TestClient, address: str) -> TestClient:
+    """Another browser on the same app, coming from ``address``."""
+    return TestClient(client.app, client=(address, 50000))
+
+
+def test_successful_log_ins_from_one_address_are_counted_and_leave_others_room(
+    client: TestClient, clock: FakeClock
+) -> None:
+    _sign_up(client, "mallory1")
+    _sign_up(client, "victim_one")
+    flood = _client_at(client, "192.0.2.66")
+    good = {"username": "mallory1", "password": PASSWORD}
+    for _ in range(limits.HASHES_PER_ADDRESS_MINUTE):
+        assert flood.post("/api/session", json=good).status_code == 200  # every one a hash
+    refused = flood.post("/api/session", json=good)
+    assert refused.status_code == 429
+    assert "passwords checked for your address" in refused.json()["error"]
+    assert int(refused.headers["retry-after"]) <= 60
+    # The same /64 is the same address; a sign-up is a hash too.
+    other = _client_at(client, "192.0.2.66")
+    assert (
+        other.post("/api/account", json={"username": "x_y_z", "password": PASSWORD}).status_code
+        == 429
+    )
+    victim = _client_at(client, "198.51.100.7")
+    answer = victim.post("/api/session", json={"username": "victim_one", "password": PASSWORD})
+    assert answer.status_code == 200  # another address still logs in
+    clock.advance(60)
+    assert flood.post("/api/session", json=good).status_code == 200  # the next minute's share
+
+
+def test_an_ipv6_slash_64_shares_one_hash_budget(client: TestClient) -> None:
+    _sign_up(client, "mallory1")
+    good = {"username": "mallory1", "password": PASSWORD}
+    for number in range(limits.HASHES_PER_ADDRESS_MINUTE):
+        neighbour = _client_at(client, f"2001:db8:0:1::{number + 1:x}")
+        assert neighbour.post("/api/session", json=good).status_code == 200
+    last = _client_at(client, "2001:db8:0:1:ffff::1")
+    assert last.post("/api/session", json=good).status_code == 429
+    assert _client_at(client, "2001:db8:0:2::1").post("/api/session", json=good).status_code == 200
+
+
+def test_the_hash_gate_gives_one_address_one_slot_and_others_theirs() -> None:
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow(number: int) -> int:
+        started.set()
+        release.wait(10)
+        return number
+
+    async def scenario() -> tuple[int, str, int, int]:
+        gate = HashGate(at_once=2, waiting=4, clock=FakeClock())
+        first = asyncio.create_task(gate.run_for("192.0.2.1", slow, 1))
+        await asyncio.to_thread(started.wait, 10)  # the first call is running (an event)
+        refused = ""
+        try:
+            await gate.run_for("192.0.2.1", slow, 99)  # the same address: its slot is taken
+        except ThrottledError as exc:
+            refused = str(exc)
+        other = await gate.run_for("2001:db8::1", lambda: 2)  # another address runs
+        neighbour = await gate.run_for("2001:db8::2", lambda: 3)  # its slot is free again
+        release.set()
+        return await first, refused, other, neighbour
+
+    first, refused, other, neighbour = asyncio.run(scenario())
+    assert (first, other, neighbour) == (1, 2, 3)
+    assert "being checked already" in refused
+
+
+def test_the_hash_gate_holds_an_address_to_its_minutes_share() -> None:
+    clock = FakeClock()
+
+    async def scenario() -> tuple[int, ThrottledError | None]:
+        gate = HashGate(clock=clock)
+        done = 0
+        refused = None
+        for _ in range(limits.HASHES_PER_ADDRESS_MINUTE + 1):
+            try:
+                done += await gate.run_for("2001:db8::7", lambda: 1)
+            except ThrottledError as exc:
+                refused = exc
+        clock.advance(60)
+        done += await gate.run_for("2001:db8::8", lambda: 1)  # same /64, the next minute
+        return done, refused
+
+    done, refused = asyncio.run(scenario())
+    assert done == limits.HASHES_PER_ADDRESS_MINUTE + 1
+    assert refused is not None and refused.retry_after == 60
+
+
+MALFORMED_URLS = ["http://[", "http://[::1", "http://a]b", "http://x:99999", "http://", "[", "::"]
+MALFORMED_HOSTS = ["[", "[::1", "a]b", "x:99999", "x:-1"]
+
+
+def test_malformed_origin_referer_and_host_are_refused_clearly(client: TestClient) -> None:
+    _sign_up(client)
+    routes = [
+        ("POST", "/api/session", {"username": "ann_reads", "password": PASSWORD}),
+        ("POST", "/api/account", {"username": "someone", "password": PASSWORD}),
+        ("DELETE", "/api/session", None),
+        ("POST", "/api/passkeys/login/options", {}),
+        ("POST", "/api/games", {"rules": "big"}),
+    ]
+    for value in MALFORMED_URLS:
+        for header in ("Origin", "Referer"):
+            for method, path, body in routes:
+                answer = client.request(method, path, json=body, headers={header: value})
+                assert answer.status_code == 403, (header, value, path, answer.text)
+                assert "not a URL with a host" in answer.json()["error"]
+    for host in MALFORMED_HOSTS:
+        for method, path, body in routes:  # from this site's pages: the Host cannot be checked
+            headers = {"Host": host, "Origin": "http://testserver"}
+            answer = client.request(method, path, json=body, headers=headers)
+            assert answer.status_code == 403, (host, path, answer.text)
+            assert "Host header" in answer.json()["error"]
+        # A program's request (no Origin): the passkeys cannot tell the site from the Host.
+        answer = client.post("/api/passkeys/login/options", json={}, headers={"Host": host})
+        assert answer.status_code == 400, (host, answer.text)
+        assert "origin" in answer.json()["error"]
+
+
+def test_the_session_cookie_is_refreshed_when_its_use_is_written(
+    client: TestClient, clock: FakeClock
+) -> None:
+    token = _sign_up(client)
+    quiet = client.get("/api/me")
+    assert quiet.status_code == 200 and "set-cookie" not in quiet.headers  # just written
+    clock.advance(limits.SESSION_TOUCH_SECONDS)
+    touched = client.get("/api/me")
+    cookie = touched.headers["set-cookie"]
+    assert cookie.startswith(f"{SESSION_COOKIE}={token};")
+    assert f"Max-Age={limits.SESSION_IDLE_DAYS * 86_400}" in cookie and "HttpOnly" in cookie
+    assert "SameSite=lax" in cookie
+    assert "set-cookie" not in client.get("/api/me").headers  # once a minute at most
+    # A page load refreshes it too; a member active every few weeks stays logged in.
+    for _ in range(3):
+        clock.advance(limits.SESSION_IDLE_DAYS * 86_400 - 1)
+        page = client.get("/account")
+        assert page.status_code == 200 and SESSION_COOKIE in page.headers["set-cookie"]
+
+
+def test_a_browser_that_logged_in_before_passes_a_strangers_lock_out(
+    client: TestClient, clock: FakeClock
+) -> None:
+    _sign_up(client, "bob_the_owner")
+    owner = _client_at(client, "198.51.100.20")
+    good = {"username": "bob_the_owner", "password": PASSWORD}
+    first = owner.post("/api/session", json=good)
+    assert first.status_code == 200
+    device = first.cookies.get(auth.DEVICE_COOKIE)
+    assert device and "HttpOnly" in first.headers["set-cookie"].split(f"{auth.DEVICE_COOKIE}=")[1]
+    for number in range(limits.LOGIN_FAILURES_PER_ACCOUNT):
+        stranger = _client_at(client, f"203.0.113.{number}")
+        bad = {"username": "bob_the_owner", "password": OTHER}
+        assert stranger.post("/api/session", json=bad).status_code == 401
+    # The owner on a new network, in a browser without the cookie: locked out, as before.
+    fresh = _client_at(client, "192.0.2.200")
+    assert fresh.post("/api/session", json=good).status_code == 429
+    # The owner's own browser, on that new network: its known-device cookie lets it in.
+    travelling = _client_at(client, "192.0.2.201")
+    travelling.cookies.set(auth.DEVICE_COOKIE, device)
+    assert travelling.post("/api/session", json=good).status_code == 200
+    # ...which does not lift the strangers' block, nor let a forged or another's cookie in.
+    assert _client_at(client, "192.0.2.202").post("/api/session", json=good).status_code == 429
+    forged = _client_at(client, "192.0.2.203")
+    forged.cookies.set(auth.DEVICE_COOKIE, device[:-1] + ("0" if device[-1] != "0" else "1"))
+    assert forged.post("/api/session", json=good).status_code == 429

@@ -15,7 +15,14 @@ at log-out, after :data:`~bigboggle.limits.SESSION_IDLE_DAYS` without a request,
 is written at most once every :data:`~bigboggle.limits.SESSION_TOUCH_SECONDS`, so a request
 usually costs one read. A member keeps at most
 :data:`~bigboggle.limits.MAX_SESSIONS_PER_ACCOUNT` sessions (a new one ends the oldest). A
-password change ends every session of the member and answers a fresh one.
+password change ends every session of the member and answers a fresh one; the member's
+passkeys stay unless they ask for them to go too.
+
+**Recent authentication.** A session's ``created_at`` is when its member logged in (every
+log-in makes a fresh session), carried as :attr:`Member.auth_at`. What outlives a password
+change (adding or removing a passkey; deleting an account without its password, by passkey)
+needs a log-in within :data:`~bigboggle.limits.RECENT_AUTH_SECONDS` or the password
+(:meth:`Accounts.confirm_recent`): a stolen older session is not enough.
 
 **Log-ins** are throttled per account and per address (:mod:`.login_throttle`) before anything
 is hashed; a wrong password and an unknown user name answer the same

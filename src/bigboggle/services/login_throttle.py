@@ -14,14 +14,24 @@ that every server process shares one count (:class:`~bigboggle.services.store.Lo
   use to keep a member out. So it does not apply to an address from which that account logged
   in successfully within :data:`~bigboggle.limits.KNOWN_ADDRESS_DAYS` (a ``known:`` row): the
   member at home logs in while a stranger's guesses are refused; the per-address count still
-  applies to everyone. A passkey log-in is never throttled (it guesses nothing), and a logged-in
-  browser keeps its session. A member on a new network while a stranger is guessing waits at
-  most the block time.
+  applies to everyone. Nor does it apply to a browser showing a known-device cookie of the
+  account (OWASP's "device cookies": a signed token the web sets at each successful log-in,
+  :meth:`~.accounts.Accounts.device_token`): the member's own browser logs in on any network.
+  A log-in through a block this way leaves the strangers' count as it is. A passkey log-in is
+  never throttled (it guesses nothing), and a logged-in browser keeps its session. A member in
+  a new browser on a new network while a stranger is guessing waits at most the block time.
+- **Counted before hashing** (:meth:`LoginThrottle.reserve`): an attempt is checked and
+  counted as a failure in one transaction (rows locked), before its password is hashed, and
+  given back when the password was right (:meth:`LoginThrottle.release`): parallel guesses
+  cannot all pass the check before any of them is counted. Sign-ups likewise
+  (:meth:`LoginThrottle.reserve_signup`).
 
 - **New accounts** per address: at most :data:`~bigboggle.limits.SIGNUPS_PER_ADDRESS_HOUR` an
   hour (a ``signup:`` row), and none from an address blocked for failed log-ins.
 
-A refused attempt costs one read and no hash (:meth:`LoginThrottle.check` comes first). Rows of
+A refused attempt costs no hash (:meth:`LoginThrottle.check`, one read, comes first in the
+web). Every hash, whatever its result, is also counted per address by the web's hash gate
+(:class:`~bigboggle.web.auth.HashGate`). Rows of
 windows long past are deleted now and then (:meth:`LoginThrottle.purge`), so the table stays
 proportionate to recent failures. The clock is a parameter: tests move it, never sleep.
 """
@@ -133,18 +143,23 @@ class LoginThrottle:
         account_key, net_key = self._keys(account, address)
         limits = self.limits
         counted = [(account_key, limits.per_account), (net_key, limits.per_address)]
-        for attempt in range(2):  # a second try if another process inserted a row meanwhile
+        for attempt in range(3):  # another try if another process inserted a row meanwhile
             try:
                 with self.store.write_session() as session:
                     now = self.clock()
                     rows = self._rows(session, account, address, lock=True)
                     spared = self._refuse(rows, account, address, known_device, now)
+                    # A row missing from the locked read may be another process's, inserted
+                    # but not committed: insert ours now, so that such a race is a unique-key
+                    # error (and another try, which reads and locks theirs), never a count
+                    # made past a check that could not see it.
+                    _insert_missing(session, [key for key, _ in counted if key], rows, now)
                     for key, most in counted:
                         if key is not None:
                             self._count(session, key, most, now)
                 break
             except IntegrityError:
-                if attempt:
+                if attempt == 2:
                     raise
         self._recorded += 1
         if self._recorded % _PURGE_EVERY == 0:
@@ -283,7 +298,9 @@ class LoginThrottle:
             try:
                 with self.store.write_session() as session:
                     now = self.clock()
-                    _refuse_signup(session.get(LoginFailureRow, key, with_for_update=True), now)
+                    row = session.get(LoginFailureRow, key, with_for_update=True)
+                    _refuse_signup(row, now)
+                    _insert_missing(session, [key], {} if row is None else {key: row}, now)
                     self._count(session, key, self.limits.signups_per_hour, now, 3600.0, 0.0)
                 break
             except IntegrityError:
@@ -403,6 +420,17 @@ class LoginThrottle:
                 )
             )
         return int(counts.rowcount or 0) + int(known.rowcount or 0)  # type: ignore[attr-defined]
+
+
+def _insert_missing(
+    session: Session, keys: list[str], rows: dict[str, LoginFailureRow], now: float
+) -> None:
+    """Insert (and flush) a zero row for each of ``keys`` that ``rows`` has not got: raises
+    ``IntegrityError`` if another transaction has one, however uncommitted."""
+    for key in keys:
+        if key not in rows:
+            session.add(LoginFailureRow(key=key, failures=0, window_start=now, blocked_until=None))
+    session.flush()
 
 
 def _refuse_signup(row: LoginFailureRow | None, now: float) -> None:

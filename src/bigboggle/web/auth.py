@@ -7,7 +7,15 @@ when the request came over HTTPS (``request.url.scheme``: uvicorn sets it from t
 ``X-Forwarded-Proto`` only when the operator trusts the proxy, ``bigboggle serve
 --trust-proxy``), and ``Max-Age`` the idle expiry (the server forgets the session after as
 long without a request anyway). :func:`viewer` reads it (one database read, in a thread; once
-per request or WebSocket, then kept in its state).
+per request or WebSocket, then kept in its state); when that read moves the session's
+``last_seen`` (at most once every :data:`~bigboggle.limits.SESSION_TOUCH_SECONDS`), the
+response sets the cookie again with its full ``Max-Age``, so an active member stays logged in.
+
+**The known-device cookie** :data:`DEVICE_COOKIE` (``HttpOnly``, ``SameSite=Lax``,
+:data:`~bigboggle.limits.KNOWN_DEVICE_DAYS` long), set at each successful log-in: a signed
+token naming the member (:meth:`~bigboggle.services.accounts.Accounts.device_token`), which
+spares this browser the per-account log-in block strangers' failures cause (OWASP's "device
+cookies"), never the per-address one.
 
 **The cross-site guard** (:class:`CrossSiteGuard`, ASGI middleware around every route):
 
@@ -40,7 +48,11 @@ signature holds. Another site can neither read the cookie nor forge a signed one
 **Hashing** (:func:`hashing`): a call that checks or makes a password hash runs in a thread,
 at most :data:`~bigboggle.limits.HASHES_AT_ONCE` at once per process with at most
 :data:`~bigboggle.limits.HASHES_WAITING` waiting; past that the answer is 503 Busy with
-``Retry-After``, so a flood of log-ins never takes every thread.
+``Retry-After``, so a flood of log-ins never takes every thread. Per client address (an IPv6
+/64 as one), every hash is counted before it queues, whatever its result, at most
+:data:`~bigboggle.limits.HASHES_PER_ADDRESS_MINUTE` a minute, and holds at most
+:data:`~bigboggle.limits.HASH_SLOTS_PER_ADDRESS` place in the gate (429 past either), so one
+client logging in to its own account in a loop cannot starve everyone else.
 """
 
 from __future__ import annotations

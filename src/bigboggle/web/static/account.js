@@ -178,8 +178,8 @@ class EntryForm {
   // Signed up or logged in: hand over the guest games, say how many, go on.
   async loggedIn(username) {
     const next = this.form.dataset.next || `/players/${encodeURIComponent(username)}`;
-    const claimed = await claimGames(this.form.dataset.claim);
-    if (claimed <= 0) {
+    const claimed = claimedText(await claimGames(this.form.dataset.claim));
+    if (!claimed) {
       window.location.assign(next);
       return;
     }
@@ -189,10 +189,9 @@ class EntryForm {
     const heading = document.querySelector(".account-page h1");
     if (heading) heading.textContent = this.mode === "signup" ? "You are signed up" : "You are logged in";
     showMemberInHeader(username);
-    const noun = claimed === 1 ? "1 game you played as a guest is" : `${claimed} games you played as a guest are`;
     const go = el("a", { class: "button primary", href: next, id: "continue-link", text: "Continue" });
     this.done.replaceChildren(
-      el("p", { class: "banner", text: `Welcome, ${username}! ${noun} now on your profile.` }),
+      el("p", { class: "banner", text: `Welcome, ${username}! ${capitalFirst(claimed)}` }),
       el("p", { class: "actions" }, go),
     );
     go.focus();
@@ -215,15 +214,28 @@ function showMemberInHeader(username) {
 // How many guest games and room seats claim.js handed to the member (0 if it is missing or
 // fails: the log-in itself has worked, so it goes on regardless).
 async function claimGames(src) {
-  if (!src) return 0;
+  if (!src) return { games: 0, seats: 0 };
   try {
     const module = await import(src);
     const result = await module.claimGuestGames();
     const count = (value) => (Array.isArray(value) ? value.length : Number(value) || 0);
-    return count(result && result.games) + count(result && result.seats);
+    return { games: count(result && result.games), seats: count(result && result.seats) };
   } catch (err) {
-    return 0;
+    return { games: 0, seats: 0 };
   }
+}
+
+// "2 games and 1 room seat you played as a guest are now on your profile." from the claim's
+// counts (a room seat is not a game: a room may have had no round yet); "" for nothing.
+const capitalFirst = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+export function claimedText({ games, seats }) {
+  const parts = [];
+  if (games > 0) parts.push(games === 1 ? "1 game" : `${games} games`);
+  if (seats > 0) parts.push(seats === 1 ? "1 room seat" : `${seats} room seats`);
+  if (!parts.length) return "";
+  const verb = games + seats === 1 ? "is" : "are";
+  return `${parts.join(" and ")} you played as a guest ${verb} now on your profile.`;
 }
 
 wirePasswordToggles(document);

@@ -130,15 +130,26 @@ function messages() {
 // How many guest games and room seats claim.js handed to the member (0 without it, or if it
 // fails: the log-in has worked regardless).
 async function claimGames(src) {
-  if (!src) return 0;
+  if (!src) return { games: 0, seats: 0 };
   try {
     const module = await import(src);
     const result = await module.claimGuestGames();
     const count = (value) => (Array.isArray(value) ? value.length : Number(value) || 0);
-    return count(result && result.games) + count(result && result.seats);
+    return { games: count(result && result.games), seats: count(result && result.seats) };
   } catch (err) {
-    return 0;
+    return { games: 0, seats: 0 };
   }
+}
+
+// "2 games and 1 room seat you played as a guest are now on your profile." from the claim's
+// counts (a room seat is not a game: a room may have had no round yet); "" for nothing.
+export function claimedText({ games, seats }) {
+  const parts = [];
+  if (games > 0) parts.push(games === 1 ? "1 game" : `${games} games`);
+  if (seats > 0) parts.push(seats === 1 ? "1 room seat" : `${seats} room seats`);
+  if (!parts.length) return "";
+  const verb = games + seats === 1 ? "is" : "are";
+  return `${parts.join(" and ")} you played as a guest ${verb} now on your profile.`;
 }
 
 function wireLogin(slot) {
@@ -187,18 +198,17 @@ function wireLogin(slot) {
 async function goOn(username) {
   const form = document.getElementById("account-form");
   const next = (form && form.dataset.next) || `/players/${encodeURIComponent(username)}`;
-  const claimed = await claimGames(form && form.dataset.claim);
+  const claimed = claimedText(await claimGames(form && form.dataset.claim));
   const done = document.getElementById("account-done");
-  if (claimed <= 0 || !done) {
+  if (!claimed || !done) {
     window.location.assign(next);
     return;
   }
   if (form) form.hidden = true;
   document.getElementById("passkey-login").hidden = true;
-  const noun = claimed === 1 ? "1 game you played as a guest is" : `${claimed} games you played as a guest are`;
   const go = el("a", { class: "button primary", href: next, id: "continue-link", text: "Continue" });
   done.replaceChildren(
-    el("p", { class: "banner", text: `Welcome, ${username}! ${noun} now on your profile.` }),
+    el("p", { class: "banner", text: `Welcome, ${username}! ${capital(claimed)}` }),
     el("p", { class: "actions" }, go),
   );
   go.focus();
@@ -228,6 +238,14 @@ class PasskeyList {
       maxLength: 80,
       autocomplete: "off",
     });
+    // Adding or removing a passkey needs a log-in in the last few minutes, or the password.
+    this.password = el("input", {
+      id: "passkey-password",
+      name: "password",
+      type: "password",
+      autocomplete: "current-password",
+      "aria-describedby": "passkey-password-help",
+    });
     this.addButton = el("button", { type: "submit", class: "primary", id: "passkey-add", text: "Add a passkey" });
     this.form = el(
       "form",
@@ -237,6 +255,17 @@ class PasskeyList {
         { class: "field" },
         el("label", { for: "passkey-label", text: "A name for the new passkey (optional)" }),
         this.label,
+      ),
+      el(
+        "div",
+        { class: "field" },
+        el("label", { for: "passkey-password", text: "Your password (to add or remove a passkey)" }),
+        this.password,
+        el("p", {
+          class: "help",
+          id: "passkey-password-help",
+          text: "Not needed within five minutes of logging in; after that, your password (or log in again).",
+        }),
       ),
       el("div", { class: "actions" }, this.addButton),
     );
@@ -289,7 +318,7 @@ class PasskeyList {
     this.addButton.disabled = true;
     this.say("Follow your browser's steps to make the passkey…");
     try {
-      const options = await api("POST", "/api/passkeys/register/options", {});
+      const options = await api("POST", "/api/passkeys/register/options", this.confirmation());
       let credential;
       try {
         credential = await navigator.credentials.create({ publicKey: creationOptions(options.publicKey) });
@@ -303,6 +332,7 @@ class PasskeyList {
         label: this.label.value,
       });
       this.label.value = "";
+      this.password.value = "";
       await this.load();
       this.say(`Added the passkey “${added.label}”. You can log in with it from now on.`);
     } catch (err) {
@@ -312,10 +342,18 @@ class PasskeyList {
     }
   }
 
+  // The body that confirms it is the member: the password if one was typed, else nothing
+  // (the server accepts a log-in of the last few minutes instead).
+  confirmation() {
+    return this.password.value ? { password: this.password.value } : {};
+  }
+
   async remove(passkey, button) {
     button.disabled = true;
     try {
-      await api("DELETE", `/api/passkeys/${passkey.id}`);
+      const confirmation = this.confirmation();
+      await api("DELETE", `/api/passkeys/${passkey.id}`, confirmation.password ? confirmation : undefined);
+      this.password.value = "";
       await this.load();
       this.say(`Removed the passkey “${passkey.label}”: it no longer logs you in.`);
       const next = this.list.querySelector("button.passkey-remove");
