@@ -380,6 +380,43 @@ def test_a_line_chart_is_valid_svg_with_its_title_and_every_string_escaped() -> 
     assert len(root.findall(f"{ns}polyline")) == 1  # broken at the gap: one run of two
 
 
+def axis_labels(svg: str) -> list[str]:
+    """The y axis's labels of a line chart, bottom to top."""
+    root = ElementTree.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    return [
+        text.text or ""
+        for text in root.findall(f"{ns}text")
+        if text.get("text-anchor") == "end" and text.get("dominant-baseline") == "middle"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("shares", "expected"),
+    [
+        ([0.05], ["0%", "5%", "10%"]),  # one week: a few points of room, not ±100
+        ([0.6], ["54%", "60%", "66%"]),  # a tenth of the value either side
+        ([1.0], ["90%", "95%", "100%"]),  # never past 100%
+        ([0.0], ["0%", "2%", "5%"]),
+        ([0.02, 0.98], ["0%", "50%", "100%"]),  # clamped at both ends
+        ([0.4, 0.6], ["38%", "50%", "62%"]),
+    ],
+)
+def test_the_share_axis_stays_within_0_and_100_percent(
+    shares: list[float], expected: list[str]
+) -> None:
+    points = [charts.Point(f"w{n}", share) for n, share in enumerate(shares)]
+    svg = str(charts.line_chart("share", points, title="t", desc="d", percent=True))
+    assert axis_labels(svg) == expected
+
+
+def test_a_single_score_gets_a_little_room() -> None:
+    svg = str(charts.line_chart("score", [charts.Point("w1", 10.0)], title="t", desc="d"))
+    assert axis_labels(svg) == ["9", "10", "11"]
+    svg = str(charts.line_chart("score", [charts.Point("w1", 500.0)], title="t", desc="d"))
+    assert axis_labels(svg) == ["450", "500", "550"]
+
+
 def test_a_chart_without_values_says_so() -> None:
     svg = charts.line_chart("empty", [charts.Point("a", None)], title="t", desc="d")
     assert "No games yet" in str(ElementTree.tostring(ElementTree.fromstring(str(svg))))

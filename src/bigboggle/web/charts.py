@@ -47,13 +47,21 @@ def _number(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
-def _nice_range(values: Sequence[float]) -> tuple[float, float]:
-    """A y range that holds ``values`` with a little room, never empty."""
+def _nice_range(
+    values: Sequence[float], *, least: float = 1.0, ceiling: float | None = None
+) -> tuple[float, float]:
+    """A y range that holds ``values`` with a little room, never empty: a tenth of their
+    spread either side (of a single value's size, at least ``least``), never below 0 for
+    values that are not, nor above ``ceiling`` for values that are not (a share's 100%)."""
     low, high = min(values), max(values)
-    if high == low:
-        return (low - 1, high + 1) if low else (0.0, max(1.0, high * 2))
-    room = (high - low) * 0.1
-    return (max(0.0, low - room) if low >= 0 else low - room), high + room
+    spread = high - low if high > low else max(abs(low), abs(high))
+    room = max(spread * 0.1, least) if high == low else spread * 0.1
+    bottom, top = low - room, high + room
+    if low >= 0:
+        bottom = max(0.0, bottom)
+    if ceiling is not None and high <= ceiling:
+        top = min(ceiling, top)
+    return bottom, top
 
 
 def _open(kind: str, ident: str, title: str, desc: str, width: int, height: int) -> list[str]:
@@ -88,7 +96,9 @@ def line_chart(
         )
         parts.append("</svg>")
         return Markup("\n".join(parts))
-    low, high = _nice_range(values)
+    # A share runs from 0% to 100%: its axis never beyond them, and a single share gets a
+    # few points of room (not the one unit a score gets).
+    low, high = _nice_range(values, least=0.05, ceiling=1.0) if percent else _nice_range(values)
     inner_w = WIDTH - _LEFT - _RIGHT
     inner_h = HEIGHT - _TOP - _BOTTOM
     step = inner_w / max(1, len(points) - 1)
