@@ -3,7 +3,10 @@
 The daily board is the same for everyone on a date (UTC) and preset: its seed comes from the
 date, the preset and a secret the server keeps, so tomorrow's board cannot be worked out today.
 Each name is counted once per day and preset, decided on its clash key
-(:func:`~bigboggle.names.name_key`): ``Alice``, ``alice`` and ``Аlice`` (Cyrillic А) are one name.
+(:func:`~bigboggle.names.name_key`): ``Alice``, ``alice``, ``Аlice`` (Cyrillic А), ``AIice``
+(capital I) and ``al ice`` are one name. The key is stored with each game (``daily_key``): a
+row keeps the key it was written with, so after an upgrade of :func:`name_key` only the day of
+the upgrade can see one name under two keys (its slot read with the new key).
 """
 
 from __future__ import annotations
@@ -25,8 +28,8 @@ def daily_seed(secret: str, rules: str, date: str) -> int:
 
 def daily_key(date: str, rules: str, player: str) -> str:
     """What one counted daily game per name is decided on: the date, the preset and the name's
-    clash key (case-folded, look-alike letters of other scripts as their Latin twins), so
-    ``Alice``, ``ALICE`` and ``Аlice`` (Cyrillic А) share one slot."""
+    clash key (:func:`~bigboggle.names.name_key`: case, accents, separators and look-alikes
+    folded), so ``Alice``, ``ALICE``, ``Аlice`` (Cyrillic А) and ``A1ice`` share one slot."""
     clash = name_key(player)
     if len(clash) > 100:  # (the column holds 160; a key can grow a little past the name)
         clash = "#" + hashlib.sha256(clash.encode()).hexdigest()
