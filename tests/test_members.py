@@ -308,3 +308,23 @@ def test_the_daily_page_marks_members_and_names_the_member_playing(
     assert 'id="player"' in guest_page and guest_page.count('<a class="member-badge"') == 1
     home = client.get("/").text  # the recent games mark the member's too
     assert home.count('class="member-badge" href="/players/Zo%C3%AB%20Q"') == 1
+
+
+def test_the_daily_page_and_api_share_places_and_refuse_the_member_mark(
+    client: TestClient,
+) -> None:
+    for name in ("ann", "bob", "cy"):  # three games with no word: three tied at 0 points
+        started = client.post("/api/games", json={"daily": True, "player": name}).json()
+        ended = client.post(
+            f"/api/games/{started['id']}/finish", headers={"X-Game-Key": started["key"]}
+        )
+        assert ended.status_code == 200
+    board = client.get("/api/daily").json()["leaderboard"]
+    assert [entry["place"] for entry in board] == [1, 1, 1]
+    page = client.get("/daily").text
+    assert page.count("<tr><td>1</td>") == 3 and "<tr><td>2</td>" not in page
+    refused = client.post("/api/games", json={"daily": True, "player": "victim \u2713"})
+    assert (
+        refused.status_code == 400
+        and "has a symbol (CHECK MARK, U+2713)" in refused.json()["error"]
+    )
