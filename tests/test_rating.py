@@ -164,11 +164,15 @@ def test_rate_switches_to_the_linear_update_past_the_full_field() -> None:
 def counted() -> Iterator[dict[str, int]]:
     """Counts, while the block runs, the calls of OpenSkill's ``PlackettLuce.rate`` and of
     ``math.exp`` (one per side in the model's update), as the profiler sees them: the work
-    done, measured without a clock."""
+    done, measured without a clock. OpenSkill's wheel may be compiled (mypyc: its ``rate``
+    is a C call) or plain Python (a Python frame): both are counted."""
     calls = {"openskill": 0, "exp": 0}
 
-    def profile(_frame: FrameType, event: str, arg: Any) -> None:
-        if event == "c_call":
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        if event == "call":  # a Python function: OpenSkill installed from its sources
+            if frame.f_code.co_qualname.split(".")[-2:] == ["PlackettLuce", "rate"]:
+                calls["openskill"] += 1
+        elif event == "c_call":
             name = getattr(arg, "__qualname__", "")
             if name == "PlackettLuce.rate":
                 calls["openskill"] += 1
@@ -194,3 +198,16 @@ def test_the_large_field_work_is_linear() -> None:
         assert calls["openskill"] == 0
         work[field] = calls["exp"]
     assert work == {1_000: 1_000, 4_000: 4_000}
+
+
+def test_the_count_sees_openskill_as_python_too() -> None:
+    """OpenSkill installed from its sources (no compiled wheel for the platform) runs
+    ``PlackettLuce.rate`` as a Python function: the count sees it all the same."""
+
+    class PlackettLuce:  # the shape of OpenSkill's class, plain Python
+        def rate(self) -> float:
+            return math.exp(0.0)
+
+    with counted() as calls:
+        PlackettLuce().rate()
+    assert calls == {"openskill": 1, "exp": 1}
