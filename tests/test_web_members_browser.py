@@ -1,7 +1,7 @@
 """Members in play, in Chromium against a real ``bigboggle serve``: a guest's room seat and
 daily game become a member's when the guest signs up (claim.js, through the sign-up page),
-the room's seat list and the daily leaderboard then mark the member's name with a check mark
-linking to the profile, a member on the daily page plays under their user name, and both
+the room's seat list and the daily leaderboard then mark the member's name with a "member"
+badge linking to the profile, a member on the daily page plays under their user name, and both
 pages pass axe-core in both themes at desktop and phone width."""
 
 from __future__ import annotations
@@ -47,12 +47,16 @@ def test_a_guest_turned_member_is_marked_in_the_room_and_on_the_daily_board(
     page.fill("#username", "Mara")
     page.fill("#password", PASSWORD)
     page.locator("#submit-button").click()
-    expect(page.locator("#account-done")).to_contain_text("2 games you played as a guest")
+    expect(page.locator("#account-done")).to_contain_text(
+        "1 game and 1 room seat you played as a guest are now on your profile"
+    )  # a room seat is not a game
     # The daily board: the member's entry is marked, and a member is not asked for a name.
     page.goto(server.url + "/daily")
     badge = page.locator("#leaderboard .member-badge")
     expect(badge).to_have_attribute("href", "/players/Mara")
-    expect(badge).to_have_accessible_name("member: Mara's profile")
+    expect(badge).to_have_text("member")  # a badge apart from the name, read out as "member"
+    expect(badge).to_have_accessible_name("member")
+    expect(badge).to_have_attribute("title", "Mara's profile")
     expect(page.locator("#daily-as")).to_contain_text("You play as Mara")
     expect(page.locator("#player")).to_have_count(0)
     # The room: the seat is marked too.
