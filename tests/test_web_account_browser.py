@@ -49,12 +49,43 @@ def _log_in(page: Any, name: str, password: str = GOOD) -> None:
     page.locator("#submit-button").click()
 
 
-def test_sign_up_from_the_header_then_log_out_and_back_in(
+def _tour(page: Any) -> Tour | None:
+    """An axe-core tour of ``page`` (every size and theme), or ``None`` without axe-core."""
+    return Tour(page, AXE) if AXE.exists() else None
+
+
+def _look(tour: Tour | None, state: str) -> None:
+    if tour is not None:
+        tour.look(state)
+
+
+@pytest.mark.skipif(
+    not (WEB / "static" / "claim.js").exists() or not (WEB / "player_routes.py").exists(),
+    reason="waits for claim.js (helper history) and the /players pages (helper profiles)",
+)
+def test_a_guest_signs_up_from_the_header_finds_the_game_then_logs_out_and_back_in(
     open_page: Callable[..., Any], server: LiveServer
 ) -> None:
+    """One tab for the whole JavaScript flow (a browser's tabs are slow to open): a guest's
+    game, the sign-up from the header with its refusals, the game found on the profile, the
+    account page, log-out and log-in, axe-core on each account page in both themes and widths,
+    and a throttled log-in at phone width."""
     from playwright.sync_api import expect
 
     page = open_page(DESKTOP["width"], DESKTOP["height"], name="desktop")
+    tour = _tour(page)
+    page.on("dialog", lambda dialog: dialog.accept())  # "end the game now?"
+    # A guest's solo game first.
+    page.goto(server.url + "/play")
+    page.locator("#start-button").click()
+    page.wait_for_url("**/games/*")
+    game_path = page.url.removeprefix(server.url)
+    page.fill("#word", "lines")
+    page.keyboard.press("Enter")
+    expect(page.locator("#verdict")).to_be_visible()
+    page.locator("#end-button").click()
+    expect(page.locator("#score-heading")).to_be_visible(timeout=20_000)
+
     page.goto(server.url + "/daily")
     header = _header(page)
     expect(header.get_by_role("link", name="Log in")).to_be_visible()
@@ -81,19 +112,32 @@ def test_sign_up_from_the_header_then_log_out_and_back_in(
     expect(page.locator("#password-error")).to_contain_text("easy to guess")
     expect(page.locator("#password")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#submit-button")).to_be_enabled()
+    _look(tour, "account-signup-refused")  # the sign-up form with its messages showing
     # A taken name (made through the API): beside the name.
     status, _ = server.call("POST", "/api/account", {"username": "taken", "password": GOOD})
     assert status == 201
     _sign_up(page, "Taken")
     expect(page.locator("#username-error")).to_contain_text("taken")
 
-    # Signed up: back where the person came from, their name in the header.
+    # Signed up: the guest's game is the member's, then on to where the person came from.
     _sign_up(page, "Wanda Word")
-    page.wait_for_url("**/daily")
+    expect(page.locator("#account-done")).to_contain_text(
+        "1 game you played as a guest is now on your profile"
+    )
     expect(header.get_by_role("link", name="Wanda Word")).to_have_attribute(
         "href", "/players/Wanda%20Word"
     )
     expect(header.get_by_role("link", name="Log in")).to_have_count(0)
+    shot(page, "account-claimed")
+    page.locator("#continue-link").click()
+    page.wait_for_url("**/daily")
+    page.goto(server.url + "/players/Wanda%20Word")
+    expect(page.locator("main h1")).to_contain_text("Wanda Word")
+    # The member's own profile links the game played as a guest; the header shows the member.
+    expect(page.locator(f"main a[href='{game_path}']")).to_be_visible()
+    expect(header.get_by_role("link", name="Wanda Word")).to_have_attribute("aria-current", "page")
+    status, me = _api_me(page)
+    assert status == 200 and me["games"] == 1, me
 
     # An error page renders for a member too (its header offers the account page).
     page.goto(server.url + "/no/such/page")
@@ -106,12 +150,16 @@ def test_sign_up_from_the_header_then_log_out_and_back_in(
     expect(page.locator("main")).to_contain_text("Wanda Word")
     expect(page.locator("main time")).to_be_visible()
     expect(page.locator("#export-link")).to_have_attribute("href", "/api/me/export")
+    expect(page.locator("#password-help")).to_contain_text("Your passkeys stay")
+    _look(tour, "account-member-account")
     page.locator("#logout-button").click()
     page.wait_for_url(server.url + "/")
     expect(header.get_by_role("link", name="Log in")).to_be_visible()
 
     # A wrong password says so in the live region; the right one logs in (to the profile).
     header.get_by_role("link", name="Log in").click()
+    expect(page.locator("main h1")).to_be_visible()
+    _look(tour, "account-login")
     expect(page.locator("#password")).to_have_attribute("autocomplete", "current-password")
     _log_in(page, "wanda word", "not the password 1")
     expect(page.locator("#form-status")).to_contain_text(WRONG)
@@ -122,17 +170,9 @@ def test_sign_up_from_the_header_then_log_out_and_back_in(
     _log_in(page, "wanda word")
     page.wait_for_url(server.url + "/")
     expect(header.get_by_role("link", name="Wanda Word")).to_be_visible()
-    # A page a member cannot reach without logging in sends a guest to the log-in and back.
-    guest = open_page(DESKTOP["width"], DESKTOP["height"], name="guest")
-    guest.goto(server.url + "/account")
-    guest.wait_for_url("**/login?next=/account")
 
-
-def test_too_many_wrong_passwords_say_when_to_try_again(
-    open_page: Callable[..., Any], server: LiveServer
-) -> None:
-    from playwright.sync_api import expect
-
+    # A page a member cannot reach without logging in sends a guest to the log-in and back;
+    # there, at phone width, too many wrong passwords say when to try again.
     status, _ = server.call("POST", "/api/account", {"username": "throttled", "password": GOOD})
     assert status == 201
     for _ in range(5):  # wrong guesses (through the API: the same throttle)
@@ -140,12 +180,15 @@ def test_too_many_wrong_passwords_say_when_to_try_again(
             "POST", "/api/session", {"username": "throttled", "password": "a wrong guess 123"}
         )
         assert status == 401, body
-    page = open_page(PHONE["width"], PHONE["height"], name="phone", has_touch=True)
-    page.goto(server.url + "/login")
-    _log_in(page, "throttled")
-    expect(page.locator("#form-status")).to_contain_text(re.compile(r"try again in \d+ minutes"))
-    expect(page.locator("#submit-button")).to_be_enabled()
-    page.wait_for_url("**/login")  # still here
+    guest = open_page(PHONE["width"], PHONE["height"], name="phone", has_touch=True)
+    guest.goto(server.url + "/account")
+    guest.wait_for_url("**/login?next=/account")
+    _log_in(guest, "throttled")
+    expect(guest.locator("#form-status")).to_contain_text(re.compile(r"try again in \d+ minutes"))
+    expect(guest.locator("#submit-button")).to_be_enabled()
+    guest.wait_for_url("**/login?next=/account")  # still here
+    if tour is not None:
+        tour.check()
 
 
 def test_without_javascript_the_forms_sign_up_log_out_and_log_in(
@@ -179,10 +222,11 @@ def test_without_javascript_the_forms_sign_up_log_out_and_log_in(
     page.wait_for_url(server.url + "/")
     expect(header.get_by_role("link", name="Log in")).to_be_visible()
 
-    # Log in through the form, with the new password (to the profile).
-    page.goto(server.url + "/login")
+    # Log in through the form, with the new password: a next= elsewhere lands on the profile.
+    page.goto(server.url + "/login?next=//evil.example/")
     _log_in(page, "norbert", OTHER)
     page.wait_for_url("**/players/Norbert")
+    assert page.url.startswith(server.url + "/players/"), page.url
     # A form post without the page's CSRF token is refused.
     status, body = _post_form(page, "/logout", "csrf=forged")
     assert status == 403, body
@@ -255,32 +299,20 @@ def _urlencoded(server: LiveServer, path: str, body: bytes) -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
-def test_next_never_leads_off_the_site(open_page: Callable[..., Any], server: LiveServer) -> None:
-    """With and without JavaScript, a next= elsewhere lands on the member's profile here."""
-    for javascript, name, attempts in (
-        (True, "Ulla JS", ("https://evil.example/",)),
-        (False, "Ulla Plain", ("//evil.example/",)),
-    ):
-        status, _ = server.call("POST", "/api/account", {"username": name, "password": GOOD})
-        assert status == 201
-        page = open_page(DESKTOP["width"], DESKTOP["height"], java_script_enabled=javascript)
-        for attempt in attempts:
-            page.context.clear_cookies()
-            page.goto(server.url + "/login?next=" + attempt)
-            _log_in(page, name)
-            page.wait_for_url(re.compile(r"/players/"))
-            assert page.url.startswith(server.url + "/players/"), (attempt, page.url)
-
-
 def test_deleting_an_account_names_what_goes_and_needs_the_password(
     open_page: Callable[..., Any], server: LiveServer
 ) -> None:
     from playwright.sync_api import expect
 
+    status, _ = server.call("POST", "/api/account", {"username": "Doomed", "password": GOOD})
+    assert status == 201
     page = open_page(DESKTOP["width"], DESKTOP["height"])
-    page.goto(server.url + "/signup")
-    _sign_up(page, "Doomed")
-    page.wait_for_url("**/players/Doomed")
+    tour = _tour(page)
+    # Logged in with JavaScript, a next= elsewhere lands on the member's profile here.
+    page.goto(server.url + "/login?next=https://evil.example/")
+    _log_in(page, "Doomed")
+    page.wait_for_url(re.compile(r"/players/"))
+    assert page.url.startswith(server.url + "/players/Doomed"), page.url
     page.goto(server.url + "/account")
     # The export downloads everything held, as JSON.
     with page.expect_download() as download:
@@ -289,6 +321,10 @@ def test_deleting_an_account_names_what_goes_and_needs_the_password(
     assert data["account"]["username"] == "Doomed"
     page.locator("#delete-link").click()
     page.wait_for_url("**/account/delete")
+    expect(page.locator("main h1")).to_be_visible()
+    _look(tour, "account-member-delete")
+    if tour is not None:
+        tour.check()
     expect(page.locator(".deleted-list")).to_contain_text("every session")
     expect(page.locator(".deleted-list")).to_contain_text("solo games")
     page.fill("#delete-password", "not my password 9")
@@ -300,77 +336,6 @@ def test_deleting_an_account_names_what_goes_and_needs_the_password(
     expect(_header(page).get_by_role("link", name="Log in")).to_be_visible()
     status, _ = server.call("POST", "/api/session", {"username": "Doomed", "password": GOOD})
     assert status == 401
-
-
-@pytest.fixture
-def axe_tour(open_page: Callable[..., Any]) -> Tour:
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed (run `npm ci` at the repository's root)")
-    return Tour(open_page(DESKTOP["width"], DESKTOP["height"], name="axe"), AXE)
-
-
-def test_the_account_pages_pass_axe_in_both_themes_and_widths(
-    axe_tour: Tour, server: LiveServer
-) -> None:
-    from playwright.sync_api import expect
-
-    page = axe_tour.page
-    page.goto(server.url + "/login")
-    expect(page.locator("main h1")).to_be_visible()
-    axe_tour.look("account-login")
-    # The sign-up form with its messages showing: a refused sign-up.
-    page.goto(server.url + "/signup")
-    _sign_up(page, "Axel Axe", WEAK)
-    expect(page.locator("#password-error")).to_be_visible()
-    axe_tour.look("account-signup-refused")
-    _sign_up(page, "Axel Axe")
-    page.wait_for_url("**/players/**")
-    for state, path in (("account", "/account"), ("delete", "/account/delete")):
-        page.goto(server.url + path)
-        expect(page.locator("main h1")).to_be_visible()
-        axe_tour.look(f"account-member-{state}")
-    axe_tour.check()
-
-
-@pytest.mark.skipif(
-    not (WEB / "static" / "claim.js").exists() or not (WEB / "player_routes.py").exists(),
-    reason="waits for claim.js (helper history) and the /players pages (helper profiles)",
-)
-def test_a_guest_game_is_on_the_profile_after_signing_up(
-    open_page: Callable[..., Any], server: LiveServer
-) -> None:
-    from playwright.sync_api import expect
-
-    page = open_page(DESKTOP["width"], DESKTOP["height"])
-    page.on("dialog", lambda dialog: dialog.accept())  # "end the game now?"
-    page.goto(server.url + "/play")
-    page.locator("#start-button").click()
-    page.wait_for_url("**/games/*")
-    game_path = page.url.removeprefix(server.url)
-    page.fill("#word", "lines")
-    page.keyboard.press("Enter")
-    expect(page.locator("#verdict")).to_be_visible()
-    page.locator("#end-button").click()
-    expect(page.locator("#score-heading")).to_be_visible(timeout=20_000)
-
-    _header(page).get_by_role("link", name="Sign up").click()
-    _sign_up(page, "Gus Guest")
-    expect(page.locator("#account-done")).to_contain_text(
-        "1 game you played as a guest is now on your profile"
-    )
-    expect(_header(page).get_by_role("link", name="Gus Guest")).to_be_visible()
-    shot(page, "account-claimed")
-    page.locator("#continue-link").click()
-    page.wait_for_url("**" + game_path)
-    page.goto(server.url + "/players/Gus%20Guest")
-    expect(page.locator("main h1")).to_contain_text("Gus Guest")
-    # The member's own profile links the game played as a guest; the header shows the member.
-    expect(page.locator(f"main a[href='{game_path}']")).to_be_visible()
-    expect(_header(page).get_by_role("link", name="Gus Guest")).to_have_attribute(
-        "aria-current", "page"
-    )
-    status, me = _api_me(page)
-    assert status == 200 and me["games"] == 1, me
 
 
 def _api_me(page: Any) -> tuple[int, Any]:

@@ -136,7 +136,7 @@ HASHES_WAITING = 16
 #: one address (an IPv6 /64) may ask a server process for per minute, and how many of them
 #: may be in its hash gate (running or waiting) at once: past either, 429 with Retry-After,
 #: so one client cannot fill the gate and starve everyone else's log-ins.
-HASHES_PER_ADDRESS_MINUTE = 10
+HASHES_PER_ADDRESS_MINUTE = 30
 HASH_SLOTS_PER_ADDRESS = 1
 #: New accounts one address (an IPv6 /64) may make per hour; past it, 429 until the hour is out.
 #: Ten: more than a household signs up in an hour, fewer than a script squatting names wants.

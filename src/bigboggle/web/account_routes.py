@@ -185,6 +185,7 @@ async def sign_up(request: Request) -> Response:
     await _end_earlier_session(request)
     response = JSONResponse(await _overview(request, new.member), status_code=201)
     auth.set_session_cookie(response, new, request)
+    auth.set_device_cookie(response, new, request)
     return _no_store(response)
 
 
