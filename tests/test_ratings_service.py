@@ -670,3 +670,30 @@ def test_settling_looks_back_a_week_only(store: Store, ratings: Ratings) -> None
         daily_play(store, ids["bob"], date, 4)
     oldest = (today - dt.timedelta(days=DAILY_LOOKBACK_DAYS)).isoformat()
     assert ratings.settle_daily(today.isoformat()) == [daily_contest_key(oldest, "big")]
+
+
+def test_settling_reads_the_last_days_from_an_index(db_url: str) -> None:
+    """Which presets were played on the last days: a range of one index, read alone (on
+    SQLite's plan), not every daily play the table holds."""
+    store = Store(db_url)
+    try:
+        seen: list[tuple[str, Any]] = []
+
+        def keep(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+            if "DISTINCT" in statement and "FROM plays" in statement:
+                seen.append((statement, parameters))
+
+        event.listen(store.engine, "before_cursor_execute", keep)
+        try:
+            Ratings(store).settle_daily("2026-09-20")
+        finally:
+            event.remove(store.engine, "before_cursor_execute", keep)
+        [(statement, parameters)] = seen
+        with store.engine.connect() as connection:
+            plan = " ".join(
+                str(row[-1])
+                for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {statement}", parameters)
+            )
+        assert "COVERING INDEX ix_plays_kind_date_rules (kind=? AND daily_date>" in plan, plan
+    finally:
+        store.engine.dispose()

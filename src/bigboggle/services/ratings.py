@@ -359,13 +359,12 @@ class Ratings:
         first_day = dt.date.fromisoformat(check_date(today)) - dt.timedelta(
             days=DAILY_LOOKBACK_DAYS
         )
-        since = dt.datetime.combine(first_day, dt.time(), tzinfo=dt.UTC).timestamp()
         with self.store.session() as session:
+            # The last days' entries of ix_plays_kind_date_rules alone (revision 0011).
             fields = session.execute(
                 select(PlayRow.daily_date, PlayRow.rules)
                 .where(
                     PlayRow.kind == "daily",
-                    PlayRow.played_at >= since,
                     PlayRow.daily_date < today,
                     PlayRow.daily_date >= first_day.isoformat(),
                 )

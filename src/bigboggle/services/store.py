@@ -404,6 +404,9 @@ class PlayRow(Base):
         #: member's points per daily board of a preset), read from the index alone.
         Index("ix_plays_account_daily", "account_id", "kind", "daily_date", "score"),
         Index("ix_plays_daily_week", "kind", "rules", "daily_date", "account_id", "score"),
+        #: The daily boards of the last days to settle (each date's presets), read from the
+        #: index alone, however many days the table holds.
+        Index("ix_plays_kind_date_rules", "kind", "daily_date", "rules"),
     )
 
 
