@@ -164,6 +164,20 @@ def test_the_day_ties_share_places_and_guests_are_there_unmarked(
     assert rows[0]["max_score"] == 200 and rows[0]["game"].startswith("d")
 
 
+def test_the_day_marks_a_members_game_only_under_the_members_own_name(
+    store: Store, clock: FakeClock
+) -> None:
+    """A guest's daily game played as "Kasparov" and claimed by member troll04 is theirs, but
+    the board must not show "Kasparov" as a member."""
+    troll = member(store, "troll04")
+    daily_game(store, "Kasparov", 80, account_id=troll)
+    daily_game(store, "TROLL04", 60, account_id=troll, day=TODAY - dt.timedelta(days=1))
+    rows = Leaderboards(store, clock).board("big", "day").to_json()["leaderboard"]
+    assert [(row["player"], "member" in row) for row in rows] == [("Kasparov", False)]
+    board = Leaderboards(store, clock).board("big", "day", viewer_id=troll)
+    assert board.you is not None and board.you.player == "Kasparov"
+
+
 def test_the_day_shows_your_rank_below_the_rows(store: Store, clock: FakeClock) -> None:
     zed = member(store, "zed")
     for number, score in enumerate([80, 70, 70, 60]):

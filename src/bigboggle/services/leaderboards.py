@@ -31,6 +31,7 @@ from ..limits import LEADERBOARD_ROWS, LEADERBOARD_WEEK_DAYS
 from ..rating import family_of
 from ..rules import Rules
 from .daily import utc_date
+from .members import marked_member
 from .store import AccountRow, PlayRow, RatingRow, SoloGameRow, Store
 
 #: The periods a leaderboard covers, as the API names them.
@@ -232,8 +233,11 @@ _Q_DAY_MINE = (
 
 
 def _day_entry(place: int, row: Any) -> LeaderEntry:
+    # Marked as a member's only under the member's own name: a guest's game played as
+    # "Kasparov" and then claimed by member "troll04" must not read "Kasparov (member)".
+    member = marked_member(row.player, row.username)
     return LeaderEntry(
-        place, row.player, row.score, row.username, max_score=row.max_score or 0, game=row.id
+        place, row.player, row.score, member, max_score=row.max_score or 0, game=row.id
     )
 
 
