@@ -6,6 +6,7 @@ whoever asks again, the history kept; and the web app's periodic task."""
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -591,6 +592,31 @@ def test_the_web_app_wires_the_ratings_and_settles_at_start_up(
         client.portal.call(found.rating_tasks.settled, 2)
         assert found.rating_tasks.rated[-1] == daily_contest_key("2026-09-20", "big")
     assert stored(store)[ids["ann"]][3] == 2
+
+
+def test_the_periodic_task_sweeps_the_room_games_left_unrated(
+    store: Store, clock: FakeClock, standard: Dictionary
+) -> None:
+    """A room game whose end was never heard (the server died after its last round's commit)
+    is rated by the web app's task at start-up, as a daily board is; the task sweeps
+    :data:`ROOM_RATING_PER_SWEEP` games per call, call after call."""
+    from bigboggle.web.app import create_app
+
+    assert inspect.signature(Ratings.sweep_rooms).parameters["limit"].default == (
+        ROOM_RATING_PER_SWEEP
+    )
+    rooms = Rooms(store, DictionaryShelf(), clock)  # the process that died: nobody listened
+    ids = members(store, "ann", "bob")
+    code, _ = rooms.create("ann", {"timer": 5, "rounds": 1}, account_id=ids["ann"])
+    rooms.join(code, "bob", account_id=ids["bob"])
+    play_round(rooms, clock, code, {"ann": 1}, standard)
+    assert stored(store) == {}
+    app = create_app(store, clock=clock)
+    found = app.state.services
+    with TestClient(app) as client:
+        client.portal.call(found.rating_tasks.settled, 1)
+        assert found.rating_tasks.swept == [room_contest_key(code, 1)]
+    assert set(stored(store)) == {ids["ann"], ids["bob"]}
 
 
 def test_processes_racing_rate_a_contest_once_and_share_newcomers(store: Store) -> None:
