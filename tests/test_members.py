@@ -10,7 +10,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bigboggle import Dictionary, Rules, solve
-from bigboggle.errors import GameStateError, NameTakenError, RoundInputError
+from bigboggle.errors import (
+    GameStateError,
+    KickedError,
+    NameTakenError,
+    NotFoundError,
+    RoundInputError,
+)
 from bigboggle.names import name_key
 from bigboggle.services.accounts import Accounts
 from bigboggle.services.claims import ClaimCounts, Claims
@@ -97,19 +103,29 @@ def test_rooms_refuse_a_members_name_at_creation_and_join(store: Store, clock: F
     for who in (None, ann):
         with pytest.raises(NameTakenError, match="belongs to a member"):
             rooms.create(CYRILLIC_BOB, account_id=who)
-    code, _ = rooms.create("cy")
+    code, _host_token = rooms.create("cy")
     for who in (None, ann):
         for name in ("bob", "BOB", CYRILLIC_BOB):
             with pytest.raises(NameTakenError, match="belongs to a member"):
                 rooms.join(code, name, account_id=who)
     assert rooms.players(code) == ["cy"]
     rooms.join(code, "Bob", account_id=bob)
-    rooms.join(code, "annie", account_id=ann)  # a member may sit under another free name
+    _, first_token = rooms.join(code, "annie", account_id=ann)  # under another free name
     # Marked as a member's only where the seat's name is the member's own user name.
     assert rooms.public(code).to_json()["members"] == {"Bob": "bob"}
     assert rooms.view(Seat(code, "annie")).to_json()["members"] == {"Bob": "bob"}
-    with pytest.raises(GameStateError, match="already have a seat"):
-        rooms.join(code, "ann", account_id=ann)  # one seat per member and room
+    # One seat per member and room: joining again (another device, any name typed) gives the
+    # member's seat back, with a fresh token; the first device's token no longer works.
+    assert rooms.resume(first_token) == Seat(code, "annie")
+    again, token = rooms.join(code, "ann", account_id=ann)
+    assert again == Seat(code, "annie") and rooms.players(code) == ["cy", "Bob", "annie"]
+    assert rooms.resume(token) == again
+    with pytest.raises(NotFoundError):
+        rooms.resume(first_token)
+    host = rooms.resume(_host_token)
+    rooms.kick(host, "annie")
+    with pytest.raises(KickedError):
+        rooms.join(code, "ann", account_id=ann)  # removed by the host: not back this way
     own, _ = rooms.create("bob", account_id=bob)
     assert rooms.players(own) == ["bob"]
 

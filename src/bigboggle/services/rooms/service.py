@@ -171,7 +171,9 @@ class Rooms:
 
         ``account_id`` is the member joining (``None``: a guest): the seat is theirs. A member
         may sit under any free name, but a name a member holds is that member's alone
-        (:class:`NameTakenError` for anyone else, checked in the transaction that seats)."""
+        (:class:`NameTakenError` for anyone else, checked in the transaction that seats). A
+        member has one seat per room: joining again (from another device) gives them that
+        seat back, under its name, with a fresh token."""
         name = clean_name(name, "name")
         code = self._room(code).code
         taken = RoundInputError(f"name {quoted(name)} is taken in room {code}; choose another")
@@ -187,19 +189,16 @@ class Rooms:
                         RoomPlayerRow.name, RoomPlayerRow.kicked_at, RoomPlayerRow.account_id
                     ).where(RoomPlayerRow.room == code)
                 ).all()
-                if name_key(name) in {name_key(other) for other, _, _ in seated}:
-                    raise taken
-                check_name_free(session, name, account_id)
                 mine = [
-                    other
-                    for other, _, held in seated
+                    (other, kicked)
+                    for other, kicked, held in seated
                     if account_id is not None and held == account_id
                 ]
                 if mine:  # one seat per member and room (a game's ranking counts each once)
-                    raise GameStateError(
-                        f"you already have a seat in room {code} (as {mine[0]}); "
-                        "go back to it from the browser that took it"
-                    )
+                    return self._seat_again(session, code, *mine[0])
+                if name_key(name) in {name_key(other) for other, _, _ in seated}:
+                    raise taken
+                check_name_free(session, name, account_id)
                 if sum(1 for _, kicked, _ in seated if kicked is None) >= settings.max_players:
                     raise RoomFullError(f"room {code} is full ({settings.max_players} players)")
                 room.active_at = self.clock()
@@ -208,6 +207,26 @@ class Rooms:
                 return Seat(code, name), self._seat(session, code, name, account_id)
         except IntegrityError:
             raise taken from None
+
+    def _seat_again(
+        self, session: Session, code: str, name: str, kicked: float | None
+    ) -> tuple[Seat, str]:
+        """A member's own seat in room ``code`` (as ``name``), given back to the member on
+        another device (whatever name they typed): a fresh token, which the seat's earlier one
+        no longer matches (that browser, back, is given the seat again the same way).
+        :class:`KickedError` if the host removed it."""
+        if kicked is not None:
+            raise KickedError(f"the host removed {name} from room {code}")
+        token = new_token()
+        row = session.scalar(
+            select(RoomPlayerRow).where(RoomPlayerRow.room == code, RoomPlayerRow.name == name)
+        )
+        assert row is not None  # read in this transaction, under the room's lock
+        row.token_hash = key_hash(token)
+        room = session.get(RoomRow, code)
+        if room is not None:
+            room.active_at = self.clock()
+        return Seat(code, name), token
 
     def _seat(self, session: Session, code: str, name: str, account_id: int | None) -> str:
         token = new_token()
