@@ -438,6 +438,7 @@ def test_log_ins_are_throttled_with_retry_after_and_no_hash(
     client: TestClient, hasher: CountingHasher, clock: FakeClock
 ) -> None:
     _sign_up(client)
+    client.cookies.delete(auth.DEVICE_COOKIE)  # a browser the member never used
     for _ in range(limits.LOGIN_FAILURES_PER_ACCOUNT):
         wrong = client.post("/api/session", json={"username": "ann_reads", "password": OTHER})
         assert wrong.status_code == 401
