@@ -11,7 +11,7 @@ own row on a leaderboard even below the rows shown.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
@@ -48,7 +48,11 @@ BAD_INPUT: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _for_viewer(response: Response, member: Member | None) -> Response:
+#: A response of any class: :func:`_for_viewer` gives back what it was given.
+Answer = TypeVar("Answer", bound=Response)
+
+
+def _for_viewer(response: Answer, member: Member | None) -> Answer:
     """``response`` marked as depending on the cookie: a member's answer (their own profile's
     private part, their own row on a leaderboard) is never kept by a shared cache, and no cache
     answers a guest with a member's copy or the other way round."""
