@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..limits import MAX_ACCOUNT_NAME, MAX_PASSWORD_BYTES, SMALL_BODY_BYTES
 from . import auth
-from .inputs import ApiError, ErrorBody, read_json
+from .inputs import ApiError, error_answer, inline_body_schema, read_json
 from .plumbing import JSONResponse, services
 from .room_guards import client_address
 from .validation import describe_validation
@@ -86,29 +86,17 @@ class PasswordChange(_Strict):
     )
 
 
-def _body(model: type[BaseModel]) -> dict[str, Any]:
-    """``openapi_extra`` declaring ``model`` as the JSON body (the route reads it itself)."""
-    return {
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": model.model_json_schema()}},
-        }
-    }
-
-
-def _error(description: str) -> dict[str, Any]:
-    return {"model": ErrorBody, "description": description}
-
-
 COMMON: dict[int | str, dict[str, Any]] = {
-    400: _error("Bad input: the message names the key, or the rule a name or password breaks"),
-    403: _error("Refused: the request came from another site (Origin or Referer)"),
-    413: _error("The body is over the size limit"),
-    415: _error("The body is not JSON (Content-Type: application/json)"),
+    400: error_answer(
+        "Bad input: the message names the key, or the rule a name or password breaks"
+    ),
+    403: error_answer("Refused: the request came from another site (Origin or Referer)"),
+    413: error_answer("The body is over the size limit"),
+    415: error_answer("The body is not JSON (Content-Type: application/json)"),
 }
-NOT_LOGGED_IN = _error("No live session cookie")
-THROTTLED = _error("Too many failed log-ins for the name or from the address (Retry-After)")
-BUSY = _error("Too many passwords being checked at once (Retry-After)")
+NOT_LOGGED_IN = error_answer("No live session cookie")
+THROTTLED = error_answer("Too many failed log-ins for the name or from the address (Retry-After)")
+BUSY = error_answer("Too many passwords being checked at once (Retry-After)")
 
 router = APIRouter(prefix="/api", tags=["accounts"], responses=COMMON)
 
@@ -168,10 +156,10 @@ async def _overview(request: Request, member: Any) -> dict[str, Any]:
     status_code=201,
     summary="Sign up: a new member, logged in (the cookie is set; the browser's earlier "
     "session ends)",
-    openapi_extra=_body(Credentials),
+    openapi_extra=inline_body_schema(Credentials),
     responses={
         201: {"description": "The new member's account, as GET /api/me shows it"},
-        409: _error("A member has this name (or one that looks the same)"),
+        409: error_answer("A member has this name (or one that looks the same)"),
         429: THROTTLED,
         503: BUSY,
     },
@@ -192,10 +180,10 @@ async def sign_up(request: Request) -> Response:
 @router.post(
     "/session",
     summary="Log in: a fresh session (the cookie is set; any earlier session of this browser ends)",
-    openapi_extra=_body(Credentials),
+    openapi_extra=inline_body_schema(Credentials),
     responses={
         200: {"description": "The member's account, as GET /api/me shows it"},
-        401: _error("Wrong user name or password (the same answer for either)"),
+        401: error_answer("Wrong user name or password (the same answer for either)"),
         429: THROTTLED,
         503: BUSY,
     },
@@ -252,10 +240,10 @@ async def me(request: Request) -> Response:
     "/me",
     summary="Delete the account (with its password, or after a passkey log-in in the last few "
     "minutes): sessions, passkeys, history, ratings, solo games; room seats become a guest's",
-    openapi_extra=_body(PasswordConfirmation),
+    openapi_extra=inline_body_schema(PasswordConfirmation),
     responses={
         200: {"description": '{"deleted": USERNAME}; the cookie is cleared'},
-        401: _error(
+        401: error_answer(
             "No live session, or the password is wrong, or none and no recent passkey log-in "
             "(nothing was deleted)"
         ),
@@ -302,10 +290,10 @@ async def export_me(request: Request) -> Response:
     "/me/password",
     summary="A new password: every session of the member ends; this browser gets a fresh one. "
     "Passkeys stay, unless remove_passkeys",
-    openapi_extra=_body(PasswordChange),
+    openapi_extra=inline_body_schema(PasswordChange),
     responses={
         200: {"description": "The member's account, as GET /api/me shows it"},
-        401: _error("No live session, or the current password is wrong"),
+        401: error_answer("No live session, or the current password is wrong"),
         429: THROTTLED,
         503: BUSY,
     },

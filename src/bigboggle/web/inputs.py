@@ -255,6 +255,22 @@ def body_schema(model: type[BaseModel]) -> dict[str, Any]:
     }
 
 
+def inline_body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """``openapi_extra`` declaring ``model`` as the JSON body, its schema written in place (for
+    models outside :data:`BODY_MODELS`); the route reads the body itself."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": model.model_json_schema()}},
+        }
+    }
+
+
+def error_answer(description: str) -> dict[str, Any]:
+    """A documented error answer (an :class:`ErrorBody`) for a route's ``responses``."""
+    return {"model": ErrorBody, "description": description}
+
+
 #: The models that :func:`body_schema` refers to, for the OpenAPI document's components.
 BODY_MODELS: tuple[type[BaseModel], ...] = (
     SolveRequest,

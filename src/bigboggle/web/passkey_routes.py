@@ -38,7 +38,7 @@ from ..services.accounts import Member
 from ..services.login_throttle import address_key
 from ..services.passkeys import RelyingParty
 from . import auth
-from .inputs import ErrorBody, read_model
+from .inputs import error_answer, inline_body_schema, read_model
 from .plumbing import JSONResponse, services
 from .room_guards import WindowLimit, client_address
 
@@ -107,27 +107,15 @@ class PasskeyLogin(_Strict):
     credential: dict[str, Any] = _CREDENTIAL
 
 
-def _body(model: type[BaseModel]) -> dict[str, Any]:
-    """``openapi_extra`` declaring ``model`` as the JSON body (the route reads it itself)."""
-    return {
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": model.model_json_schema()}},
-        }
-    }
-
-
-def _error(description: str) -> dict[str, Any]:
-    return {"model": ErrorBody, "description": description}
-
-
 COMMON: dict[int | str, dict[str, Any]] = {
-    400: _error("Bad input: the message names the key at fault, or why the passkey was refused"),
-    403: _error("Refused: the request came from another site (Origin or Referer)"),
-    413: _error(f"The body is over {PASSKEY_BODY_BYTES:,} bytes"),
-    415: _error("The body is not JSON (Content-Type: application/json)"),
+    400: error_answer(
+        "Bad input: the message names the key at fault, or why the passkey was refused"
+    ),
+    403: error_answer("Refused: the request came from another site (Origin or Referer)"),
+    413: error_answer(f"The body is over {PASSKEY_BODY_BYTES:,} bytes"),
+    415: error_answer("The body is not JSON (Content-Type: application/json)"),
 }
-NOT_LOGGED_IN = _error("No live session cookie")
+NOT_LOGGED_IN = error_answer("No live session cookie")
 OPTIONS = {"description": '{"ceremony": ID, "publicKey": {...WebAuthn options as JSON}}'}
 PasskeyId = Annotated[int, Path(ge=1, le=2**31 - 1, description="A passkey's id (from the list)")]
 
@@ -171,11 +159,11 @@ def _no_store(response: Response) -> Response:
 @router.post(
     "/register/options",
     summary="Start adding a passkey: options for navigator.credentials.create()",
-    openapi_extra=_body(RegistrationOptionsRequest),
+    openapi_extra=inline_body_schema(RegistrationOptionsRequest),
     responses={
         200: OPTIONS,
-        401: _error("No live session, or no recent log-in and no (right) password"),
-        409: _error("The member has as many passkeys as an account may"),
+        401: error_answer("No live session, or no recent log-in and no (right) password"),
+        409: error_answer("The member has as many passkeys as an account may"),
     },
 )
 async def registration_options(request: Request) -> Response:
@@ -192,11 +180,13 @@ async def registration_options(request: Request) -> Response:
     "/register",
     status_code=201,
     summary="Add the passkey the browser made: it is listed, and logs the member in from now on",
-    openapi_extra=_body(NewPasskey),
+    openapi_extra=inline_body_schema(NewPasskey),
     responses={
         201: {"description": '{"id", "label", "created_at", "last_used", "transports"}'},
         401: NOT_LOGGED_IN,
-        409: _error("This passkey is registered already, or the member has as many as allowed"),
+        409: error_answer(
+            "This passkey is registered already, or the member has as many as allowed"
+        ),
     },
 )
 async def register(request: Request) -> Response:
@@ -212,10 +202,10 @@ async def register(request: Request) -> Response:
 @router.post(
     "/login/options",
     summary="Start logging in with a passkey: options for navigator.credentials.get()",
-    openapi_extra=_body(LoginOptionsRequest),
+    openapi_extra=inline_body_schema(LoginOptionsRequest),
     responses={
         200: OPTIONS,
-        429: _error("Too many passkey log-ins from the address (Retry-After)"),
+        429: error_answer("Too many passkey log-ins from the address (Retry-After)"),
     },
 )
 async def login_options(request: Request) -> Response:
@@ -238,10 +228,10 @@ async def login_options(request: Request) -> Response:
     "/login",
     summary="Log in with the passkey's answer: a fresh session (the cookie is set; any earlier "
     "session of this browser ends)",
-    openapi_extra=_body(PasskeyLogin),
+    openapi_extra=inline_body_schema(PasskeyLogin),
     responses={
         200: {"description": "The member's account, as GET /api/me shows it"},
-        401: _error(
+        401: error_answer(
             "The passkey was refused (unknown, another site's, a used or expired "
             "ceremony, a bad signature, a counter that went back)"
         ),
@@ -293,9 +283,9 @@ async def list_passkeys(request: Request) -> Response:
     },
     responses={
         204: {"description": "Removed"},
-        401: _error("No live session, or no recent log-in and no (right) password"),
-        404: _error("The member has no such passkey"),
-        409: _error("The last passkey of an account without a password"),
+        401: error_answer("No live session, or no recent log-in and no (right) password"),
+        404: error_answer("The member has no such passkey"),
+        409: error_answer("The last passkey of an account without a password"),
     },
 )
 async def remove_passkey(request: Request, passkey_id: PasskeyId) -> Response:
