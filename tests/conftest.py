@@ -15,6 +15,8 @@ import pytest
 os.environ["BIGBOGGLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bigboggle-test-cache-")
 
 from bigboggle import Dictionary, implementation
+from bigboggle.names import name_key
+from bigboggle.services.store import AccountRow, Store
 
 pytest_plugins = ["browser_support"]
 
@@ -114,3 +116,29 @@ def postgres_schema(prefix: str) -> Iterator[str]:
         with admin.begin() as connection:
             connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
         admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, db_url: str) -> Iterator[Store]:
+    """A fresh database for a service's tests, on SQLite and on PostgreSQL (a schema of its
+    own, named after the test module; skipped without PostgreSQL). A module may define its
+    own ``store`` instead."""
+    if request.param == "sqlite":
+        opened = Store(db_url)
+        yield opened
+        opened.close()
+        return
+    with postgres_schema(request.module.__name__.rsplit(".", 1)[-1]) as url:
+        opened = Store(url)
+        yield opened
+        opened.close()
+
+
+def make_member(store: Store, name: str) -> int:
+    """A member named ``name`` stored directly (no password: the tests that use it never log
+    in by one), by id."""
+    with store.session() as session:
+        row = AccountRow(username=name, name_key=name_key(name), created_at=0.0)
+        session.add(row)
+        session.flush()
+        return row.id

@@ -16,42 +16,19 @@ from sqlalchemy import event, select, text
 from bigboggle import Dictionary, Rules, solve
 from bigboggle.errors import RoundInputError
 from bigboggle.limits import CLAIM_BODY_BYTES, CLAIM_MAX_GAMES, CLAIM_MAX_SEATS
-from bigboggle.names import name_key
 from bigboggle.services.accounts import Accounts
 from bigboggle.services.claims import ClaimCounts, Claims
 from bigboggle.services.rooms import START_DELAY, Rooms, Seat
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
-from bigboggle.services.store import AccountRow, PlayRow, RoomPlayerRow, SoloGameRow, Store
+from bigboggle.services.store import PlayRow, RoomPlayerRow, SoloGameRow, Store
 from bigboggle.web import create_app
 from bigboggle.web.auth import SESSION_COOKIE
-from conftest import FakeClock, postgres_schema
+from conftest import FakeClock, make_member, postgres_schema
 
 pytestmark = pytest.mark.once
 
 BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, db_url: str) -> Iterator[Store]:
-    """A fresh database: a SQLite file, or a PostgreSQL schema (skipped without one)."""
-    if request.param == "sqlite":
-        opened = Store(db_url)
-        yield opened
-        opened.close()
-        return
-    with postgres_schema("test_claims") as url:
-        opened = Store(url)
-        yield opened
-        opened.close()
-
-
-def make_member(store: Store, name: str) -> int:
-    with store.session() as session:
-        row = AccountRow(username=name, name_key=name_key(name), created_at=0.0)
-        session.add(row)
-        session.flush()
-        return row.id
 
 
 def plays(store: Store, account_id: int) -> list[tuple[str, str, int]]:

@@ -20,7 +20,7 @@ from bigboggle.services.leaderboards import Leaderboards, competition_places
 from bigboggle.services.store import AccountRow, PlayRow, RatingRow, SoloGameRow, Store
 from bigboggle.web.app import create_app
 from bigboggle.web.auth import SESSION_COOKIE
-from conftest import FakeClock, postgres_schema
+from conftest import FakeClock
 
 pytestmark = pytest.mark.once
 
@@ -32,19 +32,6 @@ _ids = count(1)
 def at(day: dt.date, hour: float = 12.0) -> float:
     midnight = dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC)
     return midnight.timestamp() + hour * 3600
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, db_url: str) -> Iterator[Store]:
-    if request.param == "sqlite":
-        opened = Store(db_url)
-        yield opened
-        opened.close()
-        return
-    with postgres_schema("test_leaderboards") as url:
-        opened = Store(url)
-        yield opened
-        opened.close()
 
 
 def member(store: Store, name: str) -> int:

@@ -25,10 +25,10 @@ from bigboggle.services.passwords import cheap_hasher
 from bigboggle.services.rooms import Rooms, Seat
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
-from bigboggle.services.store import AccountRow, Store
+from bigboggle.services.store import Store
 from bigboggle.web import create_app
 from bigboggle.web.auth import SESSION_COOKIE
-from conftest import FakeClock, postgres_schema
+from conftest import FakeClock, make_member
 
 pytestmark = pytest.mark.once
 
@@ -36,29 +36,6 @@ BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
 #: "bob" with a Cyrillic о: the same name key as "bob".
 CYRILLIC_BOB = "b\u043eb"
 TAKEN = "the name 'bob' belongs to a member: log in as bob, or choose another"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, db_url: str) -> Iterator[Store]:
-    """A fresh database: a SQLite file, or a PostgreSQL schema (skipped without one)."""
-    if request.param == "sqlite":
-        opened = Store(db_url)
-        yield opened
-        opened.close()
-        return
-    with postgres_schema("test_members") as url:
-        opened = Store(url)
-        yield opened
-        opened.close()
-
-
-def make_member(store: Store, name: str) -> int:
-    """A member named ``name`` (no password: these tests log in by a session made for them)."""
-    with store.session() as session:
-        row = AccountRow(username=name, name_key=name_key(name), created_at=0.0)
-        session.add(row)
-        session.flush()
-        return row.id
 
 
 def test_a_name_is_held_by_its_member_only(store: Store) -> None:

@@ -36,7 +36,7 @@ from bigboggle.services.store import (
 from bigboggle.web import charts
 from bigboggle.web.app import create_app
 from bigboggle.web.auth import SESSION_COOKIE
-from conftest import FakeClock, postgres_schema
+from conftest import FakeClock
 
 pytestmark = pytest.mark.once
 
@@ -49,19 +49,6 @@ def at(day: dt.date, hour: float = 12.0) -> float:
     """Seconds since the epoch of ``hour`` o'clock UTC on ``day``."""
     midnight = dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC)
     return midnight.timestamp() + hour * 3600
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, db_url: str) -> Iterator[Store]:
-    if request.param == "sqlite":
-        opened = Store(db_url)
-        yield opened
-        opened.close()
-        return
-    with postgres_schema("test_profiles") as url:
-        opened = Store(url)
-        yield opened
-        opened.close()
 
 
 def member(store: Store, name: str, account_id: int | None = None) -> int:

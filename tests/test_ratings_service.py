@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import inspect
 import threading
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -45,22 +44,9 @@ from bigboggle.services.store import (
     SoloGameRow,
     Store,
 )
-from conftest import FakeClock, postgres_schema
+from conftest import FakeClock
 
 pytestmark = pytest.mark.once
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, db_url: str) -> Iterator[Store]:
-    if request.param == "sqlite":
-        opened = Store(db_url)
-        yield opened
-        opened.engine.dispose()
-        return
-    with postgres_schema("test_ratings") as url:
-        opened = Store(url)
-        yield opened
-        opened.engine.dispose()
 
 
 @pytest.fixture
