@@ -44,3 +44,18 @@ export async function claimGuestGames() {
   }
   return total;
 }
+
+// What the welcome says of a claim's counts: "2 games and 1 room seat you played as a guest
+// are now on your profile." ("" for nothing). A room seat is not a game: a room may have had
+// no round yet.
+export function claimedText(claimed) {
+  const count = (value) => (Array.isArray(value) ? value.length : Number(value) || 0);
+  const games = count(claimed && claimed.games);
+  const seats = count(claimed && claimed.seats);
+  const parts = [];
+  if (games > 0) parts.push(games === 1 ? "1 game" : `${games} games`);
+  if (seats > 0) parts.push(seats === 1 ? "1 room seat" : `${seats} room seats`);
+  if (!parts.length) return "";
+  const verb = games + seats === 1 ? "is" : "are";
+  return `${parts.join(" and ")} you played as a guest ${verb} now on your profile.`;
+}

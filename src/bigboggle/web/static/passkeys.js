@@ -127,29 +127,17 @@ function messages() {
 
 // -- /login -----------------------------------------------------------------------------------------
 
-// How many guest games and room seats claim.js handed to the member (0 without it, or if it
-// fails: the log-in has worked regardless).
-async function claimGames(src) {
-  if (!src) return { games: 0, seats: 0 };
+// This browser's guest games handed to the member by claim.js (at ``src``), as the welcome
+// says it; "" if there were none, or if claim.js is missing or fails (the log-in has worked
+// regardless).
+async function claimedNews(src) {
+  if (!src) return "";
   try {
-    const module = await import(src);
-    const result = await module.claimGuestGames();
-    const count = (value) => (Array.isArray(value) ? value.length : Number(value) || 0);
-    return { games: count(result && result.games), seats: count(result && result.seats) };
+    const claim = await import(src);
+    return claim.claimedText(await claim.claimGuestGames());
   } catch (err) {
-    return { games: 0, seats: 0 };
+    return "";
   }
-}
-
-// "2 games and 1 room seat you played as a guest are now on your profile." from the claim's
-// counts (a room seat is not a game: a room may have had no round yet); "" for nothing.
-export function claimedText({ games, seats }) {
-  const parts = [];
-  if (games > 0) parts.push(games === 1 ? "1 game" : `${games} games`);
-  if (seats > 0) parts.push(seats === 1 ? "1 room seat" : `${seats} room seats`);
-  if (!parts.length) return "";
-  const verb = games + seats === 1 ? "is" : "are";
-  return `${parts.join(" and ")} you played as a guest ${verb} now on your profile.`;
 }
 
 function wireLogin(slot) {
@@ -198,7 +186,7 @@ function wireLogin(slot) {
 async function goOn(username) {
   const form = document.getElementById("account-form");
   const next = (form && form.dataset.next) || `/players/${encodeURIComponent(username)}`;
-  const claimed = claimedText(await claimGames(form && form.dataset.claim));
+  const claimed = await claimedNews(form && form.dataset.claim);
   const done = document.getElementById("account-done");
   if (!claimed || !done) {
     window.location.assign(next);
