@@ -40,7 +40,9 @@ from bigboggle.services.store import (
     RatingEventRow,
     RatingRow,
     RoomPlayerRow,
+    RoomRoundRow,
     RoomRow,
+    RoomWordRow,
     SoloGameRow,
     SoloWordRow,
     Store,
@@ -561,6 +563,18 @@ def _seed_history(store: Store, account_id: int, clock: FakeClock) -> None:
                 room="ABCD", name="ann", token_hash="e" * 64, joined_at=now, account_id=account_id
             )
         )
+        played = RoomRoundRow(
+            room="ABCD",
+            number=1,
+            board="LINES/TQARD/HEMOP/ABCKI/PSTEW",
+            settings={},
+            starts_at=now,
+            deadline=now + 180,
+        )
+        session.add(played)
+        session.flush()
+        for player, entry in (("ann", "tqa"), ("bob", "lines"), ("ann", "lines")):
+            session.add(RoomWordRow(round_id=played.id, player=player, entry=entry, at=now))
         session.add(
             PlayRow(
                 account_id=account_id,
@@ -616,6 +630,11 @@ def test_export_holds_everything_but_secrets(
     assert data["rating_events"][0]["contest"] == "room:ABCD:1"
     assert data["solo_games"][0]["words"][0]["entry"] == "lines"
     assert data["room_seats"][0]["room"] == "ABCD"
+    # the seat's own words in the room's rounds, not another player's
+    assert [(w["round"], w["entry"]) for w in data["room_seats"][0]["words"]] == [
+        (1, "tqa"),
+        (1, "lines"),
+    ]
     shown = json.dumps(data)
     with store.session() as session:
         stored_hash = session.scalars(select(AccountRow.password_hash)).one()

@@ -78,6 +78,8 @@ from .store import (
     RatingEventRow,
     RatingRow,
     RoomPlayerRow,
+    RoomRoundRow,
+    RoomWordRow,
     SoloGameRow,
     SoloWordRow,
     Store,
@@ -643,9 +645,12 @@ class Accounts:
                 "log_in_addresses": known,
                 "room_seats": [
                     {
-                        key: value
-                        for key, value in _columns(seat).items()
-                        if key not in ("token_hash", "id")
+                        **{
+                            key: value
+                            for key, value in _columns(seat).items()
+                            if key not in ("token_hash", "id")
+                        },
+                        "words": _seat_words(session, seat),
                     }
                     for seat in session.scalars(
                         select(RoomPlayerRow)
@@ -692,6 +697,21 @@ def _taken(name: str) -> NameTakenError:
 
 def _count(session: Session, model: Any, where: Any) -> int:
     return int(session.scalar(select(func.count()).select_from(model).where(where)) or 0)
+
+
+def _seat_words(session: Session, seat: RoomPlayerRow) -> list[dict[str, Any]]:
+    """The words the member entered from ``seat`` in its room's rounds (stored by the seat's
+    name), in order, each with its round, time and verdict: part of what the export holds."""
+    rows = session.execute(
+        select(RoomRoundRow.number, RoomWordRow.entry, RoomWordRow.at, RoomWordRow.verdict)
+        .join(RoomRoundRow, RoomRoundRow.id == RoomWordRow.round_id)
+        .where(RoomRoundRow.room == seat.room, RoomWordRow.player == seat.name)
+        .order_by(RoomRoundRow.number, RoomWordRow.id)
+    )
+    return [
+        {"round": number, "entry": entry, "at": at, "verdict": verdict}
+        for number, entry, at, verdict in rows
+    ]
 
 
 def _columns(row: Any) -> dict[str, Any]:
