@@ -27,14 +27,12 @@ from bigboggle.services.store import (
     SoloGameRow,
     Store,
 )
-from browser_support import DESKTOP, PHONE, shot
+from browser_support import DESKTOP, PHONE
 from live_server import LiveServer
-from test_web_tour import AXE, RUN_AXE, describe
+from test_web_tour import AXE, Tour
 
 pytestmark = pytest.mark.once
 
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
-THEMES = ("light", "dark")
 #: A name that must show as text, never as markup.
 HOSTILE = "<b>Zoë</b>"
 
@@ -160,41 +158,13 @@ def seeded(server: LiveServer) -> Iterator[LiveServer]:
     yield server
 
 
-class Looker:
-    """Looks at a tab's current page at both widths and in both themes: a screenshot each,
-    no sideways scroll, and axe's serious or critical violations (reported together)."""
-
-    def __init__(self, page: Any, axe: Path) -> None:
-        self.page = page
-        self.source = axe.read_text()
-        self.problems: list[str] = []
-
-    def look(self, state: str) -> None:
-        page = self.page
-        if not page.evaluate("Boolean(window.axe)"):
-            assert page.evaluate(self.source + "\n;Boolean(window.axe)")
-        for size_name, size in SIZES.items():
-            page.set_viewport_size(size)
-            wide = page.evaluate("document.documentElement.scrollWidth")
-            if wide > size["width"]:
-                self.problems.append(f"- {state}-{size_name}: the page is {wide} px wide")
-            for theme in THEMES:
-                page.emulate_media(color_scheme=theme, reduced_motion="reduce")
-                label = f"profiles-{state}-{size_name}-{theme}"
-                shot(page, label)
-                for found in page.evaluate(RUN_AXE):
-                    self.problems.append(describe(label, found))
-        page.set_viewport_size(SIZES["desktop"])
-        page.emulate_media(color_scheme="light")
-
-
 def test_the_profile_and_leaderboards_in_both_themes_and_widths(
     open_page: Any, seeded: LiveServer, axe_source: Path
 ) -> None:
     from playwright.sync_api import expect
 
     page = open_page(DESKTOP["width"], DESKTOP["height"], name="tab")
-    looker = Looker(page, axe_source)
+    looker = Tour(page, axe_source, prefix="profiles")
 
     page.goto(f"{seeded.url}/players/ann")
     expect(page.locator("h1")).to_have_text("ann")

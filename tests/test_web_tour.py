@@ -63,10 +63,12 @@ def axe_source() -> Path:
 
 class Tour:
     """Looks at the current state of a tab in every size and theme: a screenshot each, and
-    axe's serious or critical violations collected (reported together at the end)."""
+    axe's serious or critical violations collected (reported together at the end). The
+    screenshots are named ``PREFIX-STATE-SIZE-THEME``."""
 
-    def __init__(self, page: Any, axe: Path) -> None:
+    def __init__(self, page: Any, axe: Path, prefix: str = "tour") -> None:
         self.page = page
+        self.prefix = prefix
         self.source = axe.read_text()
         self.problems: list[str] = []
         self.looked: list[str] = []
@@ -90,7 +92,7 @@ class Tour:
                 self.problems.append(f"- {state}-{size_name}: {folded} board(s) under 100 px wide")
             for theme in THEMES:
                 page.emulate_media(color_scheme=theme, reduced_motion="reduce")
-                label = f"tour-{state}-{size_name}-{theme}"
+                label = f"{self.prefix}-{state}-{size_name}-{theme}"
                 shot(page, label)
                 self.looked.append(label)
                 for found in page.evaluate(RUN_AXE):
