@@ -228,6 +228,13 @@ FORM_BODY_BYTES = 8_192
 MAX_NEXT_PATH = 300
 
 
+# -- computer opponents (fixed) ----------------------------------------------------------------------
+
+# -- hints and the trainer (fixed) -------------------------------------------------------------------
+
+# -- asynchronous challenges (fixed) -----------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class ServerLimits:
     """The limits an operator may change, with their defaults. ``from_environment()`` reads

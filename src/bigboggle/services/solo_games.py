@@ -26,6 +26,7 @@ owner keys :mod:`~bigboggle.services.keys`'.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -73,6 +74,13 @@ SEAT = "player"
 SCORING_CLAIM_SECONDS = 120.0
 #: The setting that keeps the secret the daily boards' seeds are made from.
 DAILY_SECRET = "daily_secret"
+
+#: A listener told the id of each game whose results were just stored (after the transaction
+#: commits): how a service built on solo games (challenges) learns of a finish without the solo
+#: games importing it.
+ScoredListener = Callable[[str], None]
+
+log = logging.getLogger(__name__)
 
 
 def solo_rules(rules: str, options: Mapping[str, Any] | None) -> Rules:
@@ -137,6 +145,9 @@ class SoloGames:
         self.shelf = shelf
         self.clock = clock
         self.runner = runner
+        #: Told each game's id once its results are stored (see :data:`ScoredListener`); a
+        #: listener's error is logged, never the scoring's: the results are already kept.
+        self.on_scored: list[ScoredListener] = []
         #: Each recent game's round engine (its judge solved the board once), by game id, least
         #: recently used first; at most ``SOLO_ENGINE_CACHE``. Only ``judge_next`` is asked of
         #: them, which keeps nothing: a game's board, rules, dictionary and clock never change.
@@ -633,7 +644,20 @@ class SoloGames:
                 locked.result = results
                 locked.score, locked.max_score = results["score"], results["max_score"]
                 history.guarded(session, lambda: record_solo_play(session, locked), row.id)
+                stored = True
+            else:
+                stored = False
+        if stored:
+            self._tell_scored(row.id)
         return self._load(row.id)
+
+    def _tell_scored(self, game_id: str) -> None:
+        """Tell :attr:`on_scored`'s listeners that ``game_id``'s results are stored."""
+        for listener in self.on_scored:
+            try:
+                listener(game_id)
+            except Exception:  # a listener's failure must not undo or hide the stored result
+                log.exception("a listener of game %s's scoring failed", game_id)
 
 
 def record_solo_play(session: Session, row: SoloGameRow) -> bool:

@@ -501,6 +501,15 @@ class RatedContestRow(Base):
     rated_at: Mapped[float] = mapped_column(Float)
 
 
+# -- computer opponents' seats in rooms (issue 15: the rooms' opponents) ---------------------------
+
+
+# -- the trainer (issue 15) --------------------------------------------------------------------------
+
+
+# -- asynchronous challenges (issue 15) --------------------------------------------------------------
+
+
 def default_url() -> str:
     """The SQLite file in the user's data directory (``BIGBOGGLE_DB`` overrides it)."""
     if os.environ.get("BIGBOGGLE_DB"):

@@ -1,0 +1,22 @@
+"""Asynchronous challenges: boards, rounds and who has played.
+
+(Placeholder revision: filled in by the challenges helper; until then it changes nothing.)
+
+Revision ID: 0015
+Revises: 0014
+"""
+
+from __future__ import annotations
+
+revision = "0015"
+down_revision = "0014"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
