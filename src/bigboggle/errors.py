@@ -37,6 +37,10 @@ class RoundInputError(BoggleError, ValueError):
     """Players' lists, teams or handicaps that do not fit together (for round scoring)."""
 
 
+class DeckError(RoundInputError):
+    """A trainer's deck (a file, a browser's) that cannot be read: what is wrong and where."""
+
+
 class GameStateError(BoggleError):
     """A game action at the wrong time: submitting before the start or after the deadline."""
 

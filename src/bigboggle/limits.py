@@ -230,9 +230,43 @@ MAX_NEXT_PATH = 300
 
 # -- computer opponents (fixed) ----------------------------------------------------------------------
 
+#: Most computer opponents one terminal game seats (``bigboggle play --opponent``, repeated): the
+#: clock line names each one's count, and a table's results list every list.
+MAX_TERMINAL_OPPONENTS = 8
+
 # -- hints and the trainer (fixed) -------------------------------------------------------------------
 
+#: The trainer (``trainer.py``): at most this many cards in a deck (a word missed when the deck
+#: is full is not added), each word of at most TRAINER_MAX_WORD_LETTERS letters.
+TRAINER_MAX_CARDS = 500
+TRAINER_MAX_WORD_LETTERS = 25
+#: New cards a deck introduces per day (UTC): the rest wait for the next days.
+TRAINER_NEW_PER_DAY = 20
+#: Words one game (a round's missed words) adds to a deck at most: the highest-scoring first.
+TRAINER_WORDS_PER_GAME = 15
+#: A deck as JSON, at most (a deck file read, a guest's deck posted): 500 cards fit.
+TRAINER_DECK_BYTES = 262_144
+#: A member's deck is fed from this many of their latest solo and daily games (their missed
+#: words with boards and paths), besides the missed-words summaries.
+TRAINER_FEED_GAMES = 20
+#: A guest's deck is fed from at most this many of this browser's games per request.
+TRAINER_GUEST_GAMES = 50
+
 # -- asynchronous challenges (fixed) -----------------------------------------------------------------
+
+#: Rounds (boards) one challenge may have: a match of several, all played by each player.
+CHALLENGE_MAX_ROUNDS = 10
+#: Players one challenge seats (each plays every round): each finish scores the round again
+#: among all who finished it, so the work of one finish is bounded by this many lists.
+CHALLENGE_MAX_PLAYERS = 50
+#: Hours a challenge stays open by default (7 days), and at most (30 days).
+CHALLENGE_DEFAULT_HOURS = 168
+CHALLENGE_MAX_HOURS = 720
+#: Challenge rounds one sweep catches up at most (standings a missed listener left behind, and
+#: abandoned challenge games scored); the rest wait for the next sweep.
+CHALLENGE_SWEEP_ROUNDS = 50
+#: Challenges a member's own profile lists (the open ones first, then the last finished).
+PROFILE_CHALLENGES = 20
 
 
 @dataclass(frozen=True)
