@@ -23,6 +23,7 @@ from .errors import (
     RulesError,
     WordListError,
 )
+from .opponents import Opponent, opponent_name
 from .round import Phase, Round
 from .round_input import RoundRequest, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules, ScoringTable, scoring_table
@@ -44,6 +45,7 @@ __all__ = [
     "FoundWord",
     "GameStateError",
     "LoadReport",
+    "Opponent",
     "Path",
     "Phase",
     "PlayerResult",
@@ -65,6 +67,7 @@ __all__ = [
     "__version__",
     "dice_set",
     "implementation",
+    "opponent_name",
     "parse_round_request",
     "score",
     "score_many",

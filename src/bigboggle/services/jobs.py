@@ -21,6 +21,7 @@ from ..analysis import Band, Standing, parse_band, shake_in_band, standing_of
 from ..dice import shake
 from ..dictionary import Dictionary
 from ..errors import RoundInputError
+from ..opponents import Opponent
 from ..round_input import load_json, parse_round_request
 from ..rules import Rules
 from ..scoring import score_round
@@ -187,3 +188,19 @@ def solve_with_standing(
     found = words(spec, dictionary or ruleset.dictionary)
     solution = solve(board, found, ruleset, min_length=min_length)
     return solution, standing_of(solution, found)
+
+
+def opponent_entries(
+    spec: ShelfSpec,
+    dictionary: str,
+    rules: str,
+    options: Mapping[str, Any] | None,
+    board: str,
+    strength: str,
+    seed: int,
+    seconds: float,
+) -> list[tuple[float, str]]:
+    """The timed entries a computer opponent of ``strength`` writes on ``board`` in a round of
+    ``seconds`` (:meth:`bigboggle.opponents.Opponent.play`): solving the board is CPU work."""
+    ruleset = rules_with(rules, options)
+    return Opponent(strength, seed).play(board, words(spec, dictionary), ruleset, seconds)

@@ -1,0 +1,711 @@
+"""Computer opponents that play like people: a model of a person finding words on a board.
+
+An :class:`Opponent` of a named strength turns a board's solution into a timed list of entries,
+``[(seconds_into_round, entry), ...]``, the way a person's list grows during a round:
+
+- **Difficulty.** Every word on the board gets a difficulty (:func:`word_difficulty`), the sum
+  of: its *commonness* from the dictionary's SCOWL level (:data:`PER_LEVEL` a level above 10:
+  ``mother``, level 10, costs nothing, ``rhetor``, level 70, 3.6), with a fallback for a
+  dictionary without levels (the built-in ``huge`` list's level of the word, else
+  :data:`UNKNOWN_LEVEL`, as rare as SCOWL gets); its *length* (:data:`PER_LETTER` a letter
+  beyond four); and the *board*: each two-letter face on its path (``Qu``, ``Th``, ``In``: the
+  eye reads them as one letter, :data:`PER_DOUBLE_FACE`), and how many distinct paths trace it
+  (a word the board spells twice is easier to see: :data:`PER_EXTRA_PATH` less for each extra
+  path, up to :data:`MAX_PATHS_COUNTED`). A word whose stem the opponent has already written
+  (``greet`` before ``greets``, ``date`` before ``dated``) is :data:`STEM_EASE` easier, and is
+  usually written just after it, as people do.
+- **Finding.** An opponent of skill ``s`` finds a word of difficulty ``d`` with probability
+  ``p = (1 + x / sqrt(1 + x²)) / 2`` for ``x = SLOPE * (s - d)``: a sigmoid that falls with
+  difficulty, from arithmetic and a square root alone (IEEE 754 rounds both exactly, so the
+  same seed gives the same list on every machine; ``exp`` has no such promise).
+- **Timing.** Each word found gets a time in the round: an order statistic of
+  :data:`TIME_DRAWS` uniform draws, early for words well within the opponent's reach and short
+  ones, late for words at its limit and long ones (:func:`lateness`); every time is strictly
+  inside ``(0, seconds)``, at least :data:`READING_SECONDS` from either end (capped at a
+  twentieth of a short round): nobody writes a word before seeing the board.
+- **Slips.** A person sometimes writes a word that is not valid. For each word found, an
+  opponent slips with its strength's :data:`SLIP_RATE` and writes, a moment later, a plausible
+  invalid entry drawn from that word's neighbours (:func:`slip_candidates`): a wrong plural or
+  tense (``greeted`` when the board holds only ``greet``; a real word not on the board, or no
+  word at all), or a path on the board that goes one cube too far or turns the wrong way at
+  the end (spelling a non-word). The solver never slips.
+- **Strengths.** :attr:`Opponent.STRENGTHS` names five, each with its target share of the
+  board's points on Big Boggle boards (rules ``big``, the standard dictionary): beginner 5%,
+  casual 12%, club 25%, expert 45%, and the solver, 100%, which finds every word and never
+  writes an invalid one. Each strength's skill (:data:`SKILL`) is fitted to its target by
+  ``tools/calibrate_opponents.py``; the share is the opponent's list scored alone by the rules
+  (:func:`bigboggle.scoring.judge_round`) over the board's total, and ``bigboggle opponents``
+  measures it again.
+
+Everything is drawn from one :class:`random.Random` seeded with a SHA-256 digest of (seed,
+strength, board text), never :func:`hash`, which Python salts per process; the words are taken
+in one fixed order (shortest first, then alphabetical) with a fixed number of draws each, so a
+list is reproducible in any process on any machine.
+
+Why no ``wordfreq``: a finer word-frequency measure was evaluated and left out. The package
+(58 MB installed, five dependencies, its data CC BY-SA) would be a runtime dependency of the
+core for this one feature, while the SCOWL level already orders the words a person knows
+(``mother`` 10, ``modest`` 20, ``uttered`` 35, ``rhetor`` 70), and inside one level the model's
+other terms (length, faces, paths, stems) and the calibration to a share of points do the rest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import math
+import random
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import ClassVar
+
+from .board import Board
+from .dice import MAX_SEED, new_seed, shake
+from .dictionary import Dictionary
+from .errors import RulesError, quoted
+from .family import is_offensive
+from .judge import Judge
+from .limits import MAX_LIST_LENGTH
+from .names import name_key
+from .round_setup import RoundSetup
+from .rules import MAX_TIMER, Rules
+from .scoring import judge_round
+from .solver import FoundWord, Solution, solve
+
+# -- the model's constants ------------------------------------------------------------------------
+
+#: Difficulty per SCOWL level above 10 (SCOWL's everyday words are level 10, its rarest 80).
+PER_LEVEL = 0.06
+#: The level taken for a word no list grades (a user's dictionary, a word SCOWL lacks): as rare
+#: as the ``huge`` dictionary's rarest.
+UNKNOWN_LEVEL = 80
+#: Difficulty per letter beyond four (a three-letter word, where the rules allow one, is easier).
+PER_LETTER = 0.5
+#: Difficulty per two-letter face on the word's path (``Qu``, ``Th``, ``In``, ``Er``, ``He``...).
+PER_DOUBLE_FACE = 0.4
+#: Difficulty taken off for each path beyond the first that spells the word...
+PER_EXTRA_PATH = 0.3
+#: ...counting at most this many paths.
+MAX_PATHS_COUNTED = 3
+#: Difficulty taken off a word whose stem the opponent has already written.
+STEM_EASE = 1.0
+#: How steeply the chance of finding a word falls with its difficulty.
+SLOPE = 1.2
+#: Uniform draws behind each time: the word's lateness picks one of their order statistics.
+TIME_DRAWS = 5
+#: Seconds at either end of the round with no word (at most a twentieth of the round).
+READING_SECONDS = 2.0
+#: The chance that a word whose stem the opponent has written follows the stem at once.
+WITH_STEM = 0.6
+
+#: Strength -> target share of the board's points on Big Boggle boards (weakest first).
+TARGETS: Mapping[str, float] = MappingProxyType(
+    {"beginner": 0.05, "casual": 0.12, "club": 0.25, "expert": 0.45, "solver": 1.0}
+)
+#: Strength -> skill, fitted to :data:`TARGETS` by ``tools/calibrate_opponents.py`` (the
+#: solver's is infinite: it finds everything).
+SKILL: Mapping[str, float] = MappingProxyType(
+    {"beginner": -0.5, "casual": 0.3, "club": 1.2, "expert": 2.3, "solver": math.inf}
+)
+#: Strength -> the chance, for each word found, of writing an invalid entry beside it.
+SLIP_RATE: Mapping[str, float] = MappingProxyType(
+    {"beginner": 0.3, "casual": 0.2, "club": 0.12, "expert": 0.06, "solver": 0.0}
+)
+#: The skill the solver's times are paced by (it finds everything; its late words are the hard ones).
+SOLVER_PACE = 3.0
+
+#: Endings of English words: a path near-miss is written only when it ends like a word.
+_ENDINGS = frozenset(
+    [
+        "es",
+        "ed",
+        "er",
+        "ly",
+        "al",
+        "ic",
+        "ry",
+        "ty",
+        "ne",
+        "se",
+        "te",
+        "re",
+        "le",
+        "de",
+        "ce",
+        "ge",
+        "ve",
+        "ze",
+        "ns",
+        "ts",
+        "rs",
+        "ds",
+        "ls",
+        "ms",
+        "ks",
+        "ps",
+        "gs",
+        "ys",
+        "ws",
+        "st",
+        "nt",
+        "rt",
+        "ct",
+        "lt",
+        "pt",
+        "ft",
+        "xt",
+        "sh",
+        "ch",
+        "th",
+        "ng",
+        "nk",
+        "nd",
+        "rd",
+        "ld",
+        "rn",
+        "rm",
+        "rk",
+        "ll",
+        "ss",
+        "ee",
+        "ie",
+        "ue",
+        "ay",
+        "ey",
+        "oy",
+        "ow",
+        "aw",
+        "ew",
+        "on",
+        "an",
+        "en",
+        "in",
+        "un",
+        "ar",
+        "or",
+        "ur",
+        "ir",
+        "it",
+        "at",
+        "et",
+        "ot",
+        "ut",
+        "ap",
+        "ip",
+        "op",
+        "up",
+        "ag",
+        "eg",
+        "ig",
+        "og",
+        "ug",
+        "ab",
+        "ob",
+        "ub",
+        "am",
+        "em",
+        "im",
+        "um",
+        "od",
+        "id",
+        "ad",
+        "ud",
+        "ak",
+        "ek",
+        "ik",
+        "ok",
+        "al",
+        "el",
+        "il",
+        "ol",
+        "ul",
+        "ax",
+        "ex",
+        "ix",
+        "ox",
+        "ia",
+        "na",
+        "ta",
+        "ra",
+        "la",
+        "ma",
+        "ea",
+        "io",
+    ]
+)
+_VOWELS = frozenset("aeiou")
+
+
+class Opponent:
+    """A computer opponent of a named strength, with the seed its lists are drawn from.
+
+    ``Opponent("club", seed=7).play(board, dictionary, rules)`` gives the entries it writes in a
+    round, ``[(seconds, entry), ...]`` sorted by time. See the module's notes for the model.
+    """
+
+    #: Strength name -> target share of the board's points (weakest first; ``solver``: 1.0).
+    STRENGTHS: ClassVar[Mapping[str, float]] = TARGETS
+
+    def __init__(self, strength: str, seed: int | None = None) -> None:
+        self.strength = check_strength(strength)
+        if seed is None:
+            seed = new_seed()
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise RulesError(f"seed {quoted(seed)}: expected a whole number from 0 to {MAX_SEED}")
+        self.seed = seed
+
+    def __repr__(self) -> str:
+        return f"Opponent({self.strength!r}, seed={self.seed})"
+
+    @staticmethod
+    def label(strength: str) -> str:
+        """The strength as people read it: ``"Club"``."""
+        return check_strength(strength).capitalize()
+
+    def play(
+        self,
+        board: Board | str,
+        dictionary: Dictionary,
+        rules: Rules,
+        seconds: float | None = None,
+    ) -> list[tuple[float, str]]:
+        """The entries this opponent writes on ``board`` in a round of ``seconds`` (default:
+        the rules' timer): ``(seconds into the round, lowercase entry)``, sorted by time."""
+        parsed = board if isinstance(board, Board) else Board.parse(board)
+        return self.play_solution(solve(parsed, dictionary, rules), dictionary, rules, seconds)
+
+    def play_solution(
+        self,
+        solution: Solution,
+        dictionary: Dictionary,
+        rules: Rules,
+        seconds: float | None = None,
+    ) -> list[tuple[float, str]]:
+        """:meth:`play` from the board's solution already made (under ``rules`` with
+        ``dictionary``), so that a service solves each board once."""
+        span = check_seconds(rules.timer if seconds is None else seconds)
+        if rules.family:
+            solution = solution.without_offensive()
+        words = _prepared(solution, dictionary)
+        rng = random.Random(_digest(self.seed, self.strength, str(solution.board)))
+        return _play(self.strength, solution, words, dictionary, rng, span)
+
+
+def check_strength(strength: object) -> str:
+    """``strength`` if it names one of :attr:`Opponent.STRENGTHS`; :class:`RulesError` naming
+    the choices otherwise."""
+    if isinstance(strength, str) and strength in TARGETS:
+        return strength
+    raise RulesError(
+        f"unknown opponent strength {quoted(strength)}; choose one of {', '.join(TARGETS)}"
+    )
+
+
+def check_seconds(seconds: object) -> float:
+    """A round's length in seconds for an opponent: a number above 0 and at most the rules'
+    longest timer; :class:`RulesError` otherwise."""
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not 0 < seconds <= MAX_TIMER
+    ):
+        raise RulesError(
+            f"seconds {quoted(seconds)}: expected a number above 0 and at most {MAX_TIMER}"
+        )
+    return float(seconds)
+
+
+def opponent_name(strength: str, taken: Iterable[str]) -> str:
+    """A seat name for an opponent of ``strength`` that no name of ``taken`` clashes with (by
+    :func:`bigboggle.names.name_key`): ``"Club bot"``, else ``"Club bot 2"``, ``"Club bot 3"``..."""
+    keys = {name_key(name) for name in taken}
+    base = f"{Opponent.label(strength)} bot"
+    name, number = base, 1
+    while name_key(name) in keys:
+        number += 1
+        name = f"{base} {number}"
+    return name
+
+
+# -- difficulty -----------------------------------------------------------------------------------
+
+
+def word_difficulty(found: FoundWord, board: Board, dictionary: Dictionary) -> float:
+    """How hard ``found`` is to see on ``board`` (before stems): commonness + length + faces
+    - extra paths (see the module's notes)."""
+    return _difficulty(found, _board_index(board), dictionary)
+
+
+def _difficulty(found: FoundWord, index: _BoardIndex, dictionary: Dictionary) -> float:
+    word = found.word
+    level = _level(word, dictionary)
+    doubles = len(word) - len(found.path)  # each two-letter face adds a letter to the path's
+    paths = _count_paths(index, word, MAX_PATHS_COUNTED)
+    return (
+        PER_LEVEL * (level - 10)
+        + PER_LETTER * (len(word) - 4)
+        + PER_DOUBLE_FACE * doubles
+        - PER_EXTRA_PATH * (paths - 1)
+    )
+
+
+def _level(word: str, dictionary: Dictionary) -> int:
+    level = dictionary.level(word) if dictionary.has_levels else None
+    if level is None:
+        level = _reference_levels().level(word)
+    return UNKNOWN_LEVEL if level is None else level
+
+
+@functools.cache
+def _reference_levels() -> Dictionary:
+    """The built-in list with the most graded words, for a dictionary without levels."""
+    return Dictionary.builtin("huge")
+
+
+def count_paths(board: Board, word: str, cap: int) -> int:
+    """How many distinct paths spell ``word`` on ``board`` (at least 1), counting no further
+    than ``cap`` (the search stops there, so it costs little however many paths there are)."""
+    return _count_paths(_board_index(board), word, cap)
+
+
+#: A board as the path count walks it: each cell's face, the cells by first letter, and each
+#: cell's neighbours by first letter.
+_BoardIndex = tuple[tuple[str, ...], dict[str, list[int]], tuple[dict[str, list[int]], ...]]
+
+
+def _board_index(board: Board) -> _BoardIndex:
+    letters = board.cell_letters
+    starts: dict[str, list[int]] = {}
+    for cell, face in enumerate(letters):
+        if face:
+            starts.setdefault(face[0], []).append(cell)
+    around = tuple(_by_letter(letters, neighbours) for neighbours in board.adjacency)
+    return letters, starts, around
+
+
+def _by_letter(letters: Sequence[str], cells: Iterable[int]) -> dict[str, list[int]]:
+    grouped: dict[str, list[int]] = {}
+    for cell in cells:
+        if letters[cell]:
+            grouped.setdefault(letters[cell][0], []).append(cell)
+    return grouped
+
+
+def _count_paths(index: _BoardIndex, word: str, cap: int) -> int:
+    letters, starts, around = index
+    size = len(word)
+    count = 0
+    used: list[int] = []
+
+    def walk(cell: int, end: int) -> None:
+        nonlocal count
+        if end == size:
+            count += 1
+            return
+        used.append(cell)
+        for nxt in around[cell].get(word[end], ()):
+            face = letters[nxt]
+            if nxt not in used and (len(face) == 1 or word.startswith(face, end)):
+                walk(nxt, end + len(face))
+                if count >= cap:
+                    break
+        used.pop()
+
+    for start in starts.get(word[0], ()):
+        face = letters[start]
+        if len(face) == 1 or word.startswith(face):
+            walk(start, len(face))
+            if count >= cap:
+                break
+    return max(count, 1)
+
+
+@dataclass(frozen=True)
+class _Word:
+    """A word of the board as every strength plays it: its difficulty and its stems there."""
+
+    found: FoundWord
+    difficulty: float
+    stems: tuple[str, ...]
+
+
+_cache_lock = threading.Lock()
+_cache: dict[tuple[int, int], tuple[Solution, Dictionary, tuple[_Word, ...]]] = {}
+_CACHE_SIZE = 8
+
+
+def _prepared(solution: Solution, dictionary: Dictionary) -> tuple[_Word, ...]:
+    """The board's words in playing order (shortest first, then alphabetical) with their
+    difficulties and stems, kept for the last few solutions: every strength playing one board
+    (a room's opponents, the calibration) measures its words once."""
+    key = (id(solution), id(dictionary))
+    with _cache_lock:
+        hit = _cache.get(key)
+    if hit is not None and hit[0] is solution and hit[1] is dictionary:
+        return hit[2]
+    index = _board_index(solution.board)
+    order = sorted(solution, key=lambda f: (len(f.word), f.word))
+    words = tuple(
+        _Word(
+            found,
+            _difficulty(found, index, dictionary),
+            tuple(stem for stem in _stems(found.word) if stem in solution),
+        )
+        for found in order
+    )
+    with _cache_lock:
+        if len(_cache) >= _CACHE_SIZE:
+            _cache.pop(next(iter(_cache)))
+        _cache[key] = (solution, dictionary, words)
+    return words
+
+
+# -- playing --------------------------------------------------------------------------------------
+
+
+def _digest(seed: int, strength: str, board: str) -> int:
+    """The random stream's seed: a SHA-256 digest, the same in every process and machine."""
+    text = f"{seed}\x1f{strength}\x1f{board}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:16], "big")
+
+
+def chance(skill: float, difficulty: float) -> float:
+    """The chance that an opponent of ``skill`` finds a word of ``difficulty``."""
+    if skill == math.inf:
+        return 1.0
+    x = SLOPE * (skill - difficulty)
+    return 0.5 * (1.0 + x / math.sqrt(1.0 + x * x))
+
+
+def lateness(skill: float, difficulty: float, letters: int) -> float:
+    """Where in the round a word found tends to come, from 0 (at once) to 1 (at the end): late
+    for a word near the limit of the opponent's reach, and for a long one."""
+    pace = SOLVER_PACE if skill == math.inf else skill
+    late = 0.45 + 0.2 * (difficulty - pace) + 0.06 * (letters - 4)
+    return min(1.0, max(0.0, late))
+
+
+def _play(
+    strength: str,
+    solution: Solution,
+    words: Sequence[_Word],
+    dictionary: Dictionary,
+    rng: random.Random,
+    seconds: float,
+    skill: float | None = None,
+) -> list[tuple[float, str]]:
+    """The list itself: for each word in order one draw says whether it is found; a found
+    word draws its time and whether the opponent slips beside it."""
+    if skill is None:
+        skill = SKILL[strength]
+    slip_rate = SLIP_RATE[strength]
+    margin = min(READING_SECONDS, seconds / 20)
+    low, high = margin, seconds - margin
+    span = high - low
+    draw = rng.random
+    found_at: dict[str, float] = {}
+    slips: dict[str, float] = {}
+    for item in words:
+        word = item.found.word
+        stem = next((stem for stem in item.stems if stem in found_at), None)
+        difficulty = item.difficulty - (STEM_EASE if stem is not None else 0.0)
+        if draw() >= chance(skill, difficulty):
+            continue
+        if stem is not None and draw() < WITH_STEM:
+            at = min(high, found_at[stem] + 1.0 + 3.0 * draw())
+        else:
+            late = lateness(skill, difficulty, len(word))
+            at = low + span * _order_statistic([draw() for _ in range(TIME_DRAWS)], late)
+        found_at[word] = at
+        if slip_rate and draw() < slip_rate:
+            _slip(item.found, solution, dictionary, draw(), at, high, found_at, slips)
+    entries = [(_tidy(at, seconds), word) for word, at in found_at.items()]
+    entries += [(_tidy(at, seconds), word) for word, at in slips.items() if word not in found_at]
+    entries.sort()
+    return entries[:MAX_LIST_LENGTH]
+
+
+def _order_statistic(draws: Sequence[float], late: float) -> float:
+    """The value ``late`` of the way through ``draws`` sorted (interpolated between two)."""
+    ordered = sorted(draws)
+    position = late * (len(ordered) - 1)
+    below = min(int(position), len(ordered) - 2)
+    part = position - below
+    return ordered[below] + part * (ordered[below + 1] - ordered[below])
+
+
+def _tidy(at: float, seconds: float) -> float:
+    """``at`` to the millisecond when that keeps it strictly inside the round."""
+    rounded = round(at, 3)
+    return rounded if 0 < rounded < seconds else at
+
+
+def _stems(word: str) -> list[str]:
+    stems = []
+    if word.endswith("s"):
+        stems.append(word[:-1])
+    if word.endswith(("es", "ed", "er")):
+        stems.append(word[:-2])
+    if word.endswith(("ed", "er")):
+        stems.append(word[:-1])
+    if word.endswith("ies") or word.endswith("ied"):
+        stems.append(word[:-3] + "y")
+    if word.endswith("ing"):
+        stems += [word[:-3], word[:-3] + "e"]
+    return stems
+
+
+def _slip(
+    found: FoundWord,
+    solution: Solution,
+    dictionary: Dictionary,
+    pick: float,
+    at: float,
+    high: float,
+    found_at: Mapping[str, float],
+    slips: dict[str, float],
+) -> None:
+    """Write one plausible invalid entry beside ``found`` (a moment after it), if there is one."""
+    candidates = [
+        c
+        for c in slip_candidates(found, solution, dictionary)
+        if c not in found_at and c not in slips
+    ]
+    if candidates:
+        choice = candidates[min(int(pick * len(candidates)), len(candidates) - 1)]
+        slips[choice] = min(high, at + 0.5 + 3.0 * pick)
+
+
+def slip_candidates(found: FoundWord, solution: Solution, dictionary: Dictionary) -> list[str]:
+    """The invalid entries a person might write beside ``found``, in a fixed order: wrong
+    plurals and tenses (real words not on the board, or no words at all), and paths on the
+    board that run one cube further or turn the wrong way at the end, spelling a non-word that
+    ends like a word. None is valid on the board under ``solution``'s rules and dictionary."""
+    word = found.word
+    minimum = solution.min_length
+    candidates: list[str] = []
+    for variant in _inflections(word):
+        if variant not in solution and len(variant) >= minimum:
+            candidates.append(variant)
+    board = solution.board
+    letters = board.cell_letters
+    cells = [board.index(row, col) for row, col in found.path]
+    ends = [(cells, nxt) for nxt in board.adjacency[cells[-1]] if nxt not in cells]
+    if len(cells) > 1:
+        ends += [(cells[:-1], nxt) for nxt in board.adjacency[cells[-2]] if nxt not in cells]
+    for stem_cells, last in ends:
+        text = "".join(letters[c] for c in stem_cells) + letters[last]
+        if (
+            len(text) >= minimum
+            and text[-2:] in _ENDINGS
+            and text not in dictionary
+            and text != word
+        ):
+            candidates.append(text)
+    unique = dict.fromkeys(c for c in candidates if c.isalpha() and not is_offensive(c))
+    return sorted(unique)
+
+
+def _inflections(word: str) -> list[str]:
+    """Plurals and tenses a hurried player might build from ``word`` (valid or not)."""
+    last = word[-1]
+    if word.endswith(("ed", "ing", "ly")):
+        return [word + "s"]
+    if last == "e":
+        return [word + "d", word + "s", word + "r"]
+    if last == "y":
+        return [word[:-1] + "ies", word[:-1] + "ied", word + "s"]
+    if last == "s":
+        return [word + "es", word[:-1] + "ed"]
+    if last in _VOWELS:
+        return [word + "s", word + "ed"]
+    return [word + "s", word + "ed", word + "er", word + "ing"]
+
+
+# -- measuring the strengths ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StrengthShare:
+    """One strength's measured means over shaken boards, beside its target."""
+
+    strength: str
+    target: float
+    #: The mean share of each board's points the opponent's list scores alone (by the rules).
+    points: float
+    #: The mean share of each board's words it finds.
+    words: float
+    #: The mean number of invalid entries it writes a board.
+    invalid: float
+
+    def to_json(self) -> dict[str, object]:
+        """``{"strength", "target", "points", "words", "invalid"}`` (shares from 0 to 1)."""
+        return dataclasses.asdict(self)
+
+
+def measure_strengths(
+    rules: Rules,
+    dictionary: Dictionary,
+    boards: int,
+    *,
+    first_seed: int = 0,
+    strengths: Iterable[str] = TARGETS,
+    skills: Mapping[str, float] | None = None,
+) -> list[StrengthShare]:
+    """Each strength's mean share of the board's points and words over ``boards`` shakes of the
+    rules' dice (seeds ``first_seed``, ``first_seed + 1``...; opponent ``i`` plays with the
+    board's seed). Each board is solved once for every strength; each list is scored alone by
+    :func:`bigboggle.scoring.judge_round`. ``skills`` overrides :data:`SKILL` (calibration)."""
+    chosen = [check_strength(name) for name in strengths]
+    totals = {name: [0.0, 0.0, 0.0] for name in chosen}
+    alone = rules.with_options(duplicates="keep", teams=False)  # each list scored as if alone
+    counted = 0
+    for i in range(boards):
+        seed = first_seed + i
+        board = shake(rules.dice, seed, challenge=rules.challenge).board
+        judge = Judge(board, alone, dictionary)
+        solution = judge.solution
+        if not solution.total_score:
+            continue
+        counted += 1
+        lists = {
+            name: [
+                entry for _, entry in _play_with(name, seed, solution, dictionary, rules, skills)
+            ]
+            for name in chosen
+        }
+        setup = RoundSetup(dict.fromkeys(chosen, solution.min_length), None)
+        result = judge_round(judge, lists, setup, None)
+        for name in chosen:
+            player = result.players[name]
+            valid = sum(1 for r in player.words if r.verdict.is_valid)
+            sums = totals[name]
+            sums[0] += player.score / solution.total_score
+            sums[1] += valid / solution.count
+            sums[2] += len(player.words) - valid
+    return [
+        StrengthShare(
+            name,
+            TARGETS[name],
+            *(value / counted if counted else 0.0 for value in totals[name]),
+        )
+        for name in chosen
+    ]
+
+
+def _play_with(
+    strength: str,
+    seed: int,
+    solution: Solution,
+    dictionary: Dictionary,
+    rules: Rules,
+    skills: Mapping[str, float] | None,
+) -> list[tuple[float, str]]:
+    if skills is None or strength not in skills:
+        return Opponent(strength, seed).play_solution(solution, dictionary, rules)
+    rng = random.Random(_digest(seed, strength, str(solution.board)))
+    words = _prepared(solution, dictionary)
+    return _play(strength, solution, words, dictionary, rng, float(rules.timer), skills[strength])
