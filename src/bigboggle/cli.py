@@ -22,7 +22,7 @@ from .dice import CHALLENGE_CUBE, DICE_SETS, MAX_SEED, UNDERLINED_FACES, dice_se
 from .dictionary import BUILTIN_LEVELS, Dictionary
 from .errors import BoggleError, WordListError, quoted
 from .family import is_offensive
-from .limits import MAX_PLAYERS, MAX_ROUND_JSON, ServerLimits
+from .limits import MAX_PLAYERS, MAX_ROUND_JSON, MAX_TERMINAL_OPPONENTS, ServerLimits
 from .round_input import load_json, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
 from .scoring import RoundResult, score_round
@@ -1051,6 +1051,19 @@ def _parse_handicaps(items: Sequence[str]) -> dict[str, int]:
     return handicaps
 
 
+def _check_opponents(strengths: Sequence[str]) -> None:
+    """Refuse too many ``--opponent`` or a strength that is not one, naming the choices."""
+    from .opponents import Opponent
+
+    if len(strengths) > MAX_TERMINAL_OPPONENTS:
+        _fail(f"--opponent: {len(strengths)} opponents; the limit is {MAX_TERMINAL_OPPONENTS}")
+    for strength in strengths:
+        try:
+            Opponent.label(strength)
+        except BoggleError as exc:
+            _fail(f"--opponent: {exc}")
+
+
 @cli.command("play")
 @_rules_option
 @click.option(
@@ -1102,6 +1115,15 @@ def _parse_handicaps(items: Sequence[str]) -> dict[str, int]:
 @click.option(
     "--rounds", type=click.IntRange(min=1), default=None, help="Table mode: play this many rounds."
 )
+@click.option(
+    "--opponent",
+    "opponents",
+    multiple=True,
+    metavar="STRENGTH",
+    help="A computer opponent (repeatable): beginner, casual, club, expert or solver. Solo: "
+    "its words arrive on the clock and are crossed off against yours; at a table (--players) "
+    "it writes its list like a player.",
+)
 @_family_option
 @_show_offensive_option
 def play_command(
@@ -1121,10 +1143,14 @@ def play_command(
     band: str | None,
     target: int | None,
     rounds: int | None,
+    opponents: Sequence[str],
     family: bool | None,
     show_offensive: bool,
 ) -> None:
     """Play Big Boggle in the terminal: solo, or as the tray for a real table (--players).
+
+    With --opponent, computer opponents play too (their lists are drawn from the round's
+    seed: --seed replays them); in a practice round they play a round of the rules' timer.
 
     \b
     Examples:
@@ -1132,6 +1158,7 @@ def play_command(
       bigboggle play --rules classic --seed 42 --timer 120
       bigboggle play --practice --board LINES/TQARD/HEMOP/ABCKI/PSTEW
       bigboggle play --band rich
+      bigboggle play --opponent club --opponent expert --seed 7
       bigboggle play --players ann,bob,kid --handicap kid=3 --target 50
       bigboggle play --players ann,bob,cat,dan --teams red=ann+bob,blue=cat+dan
     """
@@ -1150,6 +1177,7 @@ def play_command(
             _fail(f"--players: {len(names)} players; the limit is {MAX_PLAYERS}")
         if (target or rounds) and not names:
             _fail("--target and --rounds are for table mode: add --players")
+        _check_opponents(opponents)
         from .tui import BoggleApp, PlaySettings
 
         words = _load_dictionary(dictionary_spec, rules)
@@ -1169,6 +1197,7 @@ def play_command(
             target=target,
             rounds=rounds,
             show_offensive=show_offensive,
+            opponents=tuple(opponents),
         )
     except BoggleError as exc:
         _fail(str(exc))

@@ -64,6 +64,9 @@ class BoggleApp(App[None]):
         self._reset_scores()
         #: The seed each round's board was shaken from (None for a given board).
         self.round_seeds: list[int | None] = []
+        #: The seed each round's opponents derive theirs from: the board's seed, or for a given
+        #: board ``--seed`` (or a fresh one), so a replayed seed replays the opponents too.
+        self.opponent_seeds: list[int] = []
 
     def _reset_scores(self) -> None:
         """Totals from nought, and a fresh tournament when the table plays one."""
@@ -81,6 +84,15 @@ class BoggleApp(App[None]):
 
     def next_board(self) -> Board:
         """The board of the next round (the given one first, then seeded or fresh shakes)."""
+        board = self._next_board()
+        seed = self.round_seeds[-1]
+        if seed is None:
+            given = self.settings.seed if self.boards_dealt == 1 else None
+            seed = given if given is not None else new_seed()
+        self.opponent_seeds.append(seed)
+        return board
+
+    def _next_board(self) -> Board:
         self.round_number += 1
         self.boards_dealt += 1
         settings = self.settings

@@ -34,6 +34,8 @@ class GameHost(Protocol):
     totals: dict[str, int]
     #: The seed each round's board was shaken from (None for a given board).
     round_seeds: list[int | None]
+    #: The seed each round's computer opponents derive theirs from.
+    opponent_seeds: list[int]
 
     def start_round(self) -> None:
         """Shake (or take) the next board and show the screen that plays it."""

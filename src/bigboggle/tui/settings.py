@@ -3,7 +3,9 @@
 The settings are checked as they are made, before any screen opens: the players, teams and
 handicaps by :func:`bigboggle.round_setup.settle_setup`, the one check of a round's setup that
 every front end and service uses (so one team is a table's valid setup, as it is a room's, and
-``--teams red=ANN`` seats the player ``Ann``), and the rest here.
+``--teams red=ANN`` seats the player ``Ann``), and the rest here. Computer opponents are seated
+here too, once for the whole game (:func:`.opponents.seat_opponents`), so a table's totals
+know them by one name round after round.
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ from ..dictionary import Dictionary
 from ..errors import RoundInputError
 from ..round_setup import settle_setup
 from ..rules import Rules
+from .opponents import Seat, seat_opponents
 
 #: How long a practice round runs: it has no timer, so effectively forever.
 PRACTICE_SECONDS = 10.0**9
+#: The solo player's name in the round (and among whom the opponents' seats are named).
+PLAYER = "you"
 
 
 @dataclass
@@ -47,6 +52,10 @@ class PlaySettings:
     #: Whether the results list missed words the family filter marks offensive (else they
     #: wait behind a key, counted).
     show_offensive: bool = False
+    #: The computer opponents' strengths, one per opponent (``--opponent``, repeated).
+    opponents: tuple[str, ...] = ()
+    #: The opponents' seats, named when the settings are made (from ``opponents``).
+    seats: tuple[Seat, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:
         if self.players:
@@ -66,6 +75,9 @@ class PlaySettings:
             shake_in_band(self.rules, self.words, self.band, seed=self.seed or 0)
         if self.seed is None and self.board is None:
             self.seed = new_seed()
+        if self.opponents and self.teams is not None:
+            raise RoundInputError("opponents play for themselves: drop --teams or --opponent")
+        self.seats = seat_opponents(tuple(self.opponents), self.players or (PLAYER,))
 
     @property
     def table_mode(self) -> bool:
@@ -78,3 +90,12 @@ class PlaySettings:
         if self.practice:
             return PRACTICE_SECONDS
         return float(self.timer if self.timer is not None else self.rules.timer)
+
+    @property
+    def opponent_seconds(self) -> float:
+        """How long the opponents play: the round's length, and in a practice round (which
+        has no timer) a standard one, the rules' timer; their whole list then counts whenever
+        the round ends."""
+        if self.practice:
+            return float(self.rules.timer)
+        return self.seconds

@@ -1,4 +1,11 @@
-"""Solo play: a timed round with a verdict for every word, then the results and missed words."""
+"""Solo play: a timed round with a verdict for every word, then the results and missed words.
+
+With computer opponents (``--opponent``), they sit in the same :class:`bigboggle.Round`: their
+entries are submitted at their own times as the clock passes them (the screen shows how many
+each has written, never which), and when the round ends each plays its round out (ending early
+ends it for you, not for them). The round is then scored with everyone's lists, crossing off
+included, and the results show each opponent's list, its verdicts and the ranking.
+"""
 
 from __future__ import annotations
 
@@ -15,14 +22,17 @@ from ..board import Board, Path
 from ..dictionary import COMMON_LEVEL
 from ..errors import BoggleError
 from ..family import is_offensive
+from ..judge import Judge
 from ..round import Round, check_entry
 from ..scoring import RoundResult
 from ..verdicts import Verdict, WordResult
 from .board_view import BoardView, Plain, cells
 from .clock import clock_text
 from .host import GameScreen
+from .opponents import Playing, play_round, progress_line
+from .settings import PLAYER
 
-PLAYER = "you"
+__all__ = ["PLAYER", "PlayScreen", "ResultsScreen"]
 
 
 def verdict_line(result: WordResult, first: WordResult | None = None) -> str:
@@ -80,6 +90,8 @@ class PlayScreen(GameScreen):
         super().__init__()
         self.board = board
         self.game: Round | None = None
+        #: The computer opponents playing this round, with their timed lists.
+        self.playing: list[Playing] = []
 
     def compose(self) -> ComposeResult:
         settings = self.host.settings
@@ -92,6 +104,8 @@ class PlayScreen(GameScreen):
                     f"{settings.rules.title}: words of {settings.rules.min_length}+ letters"
                 )
                 yield Plain("Found: 0 words, 0 points", id="score")
+                if settings.seats:
+                    yield Plain("", id="rivals")
                 table: DataTable[str] = DataTable(id="found", cursor_type="row", zebra_stripes=True)
                 yield table
         yield WordInput(placeholder="Type a word and press Enter  (? help, ctrl+e end)", id="word")
@@ -100,7 +114,18 @@ class PlayScreen(GameScreen):
 
     def on_mount(self) -> None:
         settings = self.host.settings
-        self.game = Round(self.board, settings.rules, settings.words, [PLAYER])
+        judge = Judge(self.board, settings.rules, settings.words)  # the board solved once
+        players = [PLAYER, *(seat.name for seat in settings.seats)]
+        self.game = Round(self.board, settings.rules, settings.words, players, judge=judge)
+        if settings.seats:
+            self.playing = play_round(
+                settings.seats,
+                judge.solution,
+                settings.words,
+                settings.rules,
+                settings.opponent_seconds,
+                self.host.opponent_seeds[-1],
+            )
         self.game.start(self.host.clock(), duration=settings.seconds)
         found = self.query_one("#found", DataTable)
         found.add_columns("word", "pts")
@@ -122,6 +147,25 @@ class PlayScreen(GameScreen):
             countdown.update(f"Time left {clock_text(game.time_left(now))}")
         if game.is_over(now):
             self.finish(now)
+        elif self.playing:
+            self.opponents_write(now)
+
+    def opponents_write(self, now: float, *, to_the_end: bool = False) -> None:
+        """Submit the opponents' entries due by ``now`` (all of them ``to_the_end``), each at
+        its own time on the round's clock, and show how many each has written."""
+        game = self.game
+        if game is None or game.started_at is None:
+            return
+        started = game.started_at
+        for one in self.playing:
+            entries = one.rest() if to_the_end else one.due(now - started)
+            for at, entry in entries:
+                try:
+                    game.submit(one.seat.name, entry, started + at)
+                except BoggleError:  # past a list's limit (or the deadline): it stops writing
+                    one.sent = len(one.entries)
+                    break
+        self.query_one("#rivals", Static).update(progress_line(self.playing))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.input.value = ""
@@ -160,6 +204,8 @@ class PlayScreen(GameScreen):
         game = self.game
         if game is None:
             return
+        if self.playing and game.result is None:
+            self.opponents_write(now, to_the_end=True)
         result = game.end(now, early=early)
         self.host.switch_or_push(ResultsScreen(result))
 
@@ -205,7 +251,8 @@ class ResultsScreen(GameScreen):
         replay = self.replay_command()
         return (
             f"You scored {plural(player.score, 'point')} with {plural(found, 'word')}.\n"
-            f"The board holds {plural(result.solution.count, 'word')} worth "
+            + self.opponents_summary()
+            + f"The board holds {plural(result.solution.count, 'word')} worth "
             f"{plural(best, 'point')}: "
             f"you found {share:.0f}% of the points.\n\n"
             f"Replay this board: {replay}\n\n"
@@ -213,8 +260,27 @@ class ResultsScreen(GameScreen):
             + (" o: offensive ones." if self.check_action("toggle_offensive", ()) else "")
         )
 
+    def opponents_summary(self) -> str:
+        """With opponents: the crossing off of your words, and the ranking (else nothing)."""
+        result = self.result
+        if len(result.players) == 1:
+            return ""
+        crossed = sum(
+            entry.verdict is Verdict.CROSSED_OFF for entry in result.players[PLAYER].words
+        )
+        places = result.places
+        ranking = ", ".join(
+            f"{places[name]}. {name} {result.scores[name]}" for name in result.ranking
+        )
+        lines = [f"Ranking: {ranking}"]
+        if crossed:
+            lines.insert(
+                0, f"{plural(crossed, 'word')} of yours crossed off: an opponent wrote it too."
+            )
+        return "\n".join(lines) + "\n"
+
     def replay_command(self) -> str:
-        """The command that plays this board again."""
+        """The command that plays this board again (with the same opponents, if any)."""
         settings = self.host.settings
         parts = ["bigboggle", "play", "--rules", settings.rules.name]
         seed = self.host.round_seeds[-1] if self.host.round_seeds else None
@@ -224,8 +290,17 @@ class ResultsScreen(GameScreen):
                 parts.append("--challenge")
         else:
             parts += ["--board", str(self.result.board)]
+            if settings.seats:  # the opponents' lists come from this seed
+                parts += ["--seed", str(self.host.opponent_seeds[-1])]
         if settings.words.name not in ("standard",):
             parts += ["--dictionary", settings.words.name]
+        if settings.seats:
+            if settings.timer is not None:
+                parts += ["--timer", f"{settings.timer:g}"]
+            if settings.practice:
+                parts.append("--practice")
+            for seat in settings.seats:
+                parts += ["--opponent", seat.strength]
         return shlex.join(parts)
 
     def on_mount(self) -> None:
@@ -248,6 +323,13 @@ class ResultsScreen(GameScreen):
                 *cells(entry.word, entry.score or "", f"yours: {note}"), key=f"y:{entry.word}"
             )
             self.paths[f"y:{entry.word}"] = entry.path
+        for index, seat in enumerate(self.host.settings.seats):
+            for number, entry in enumerate(self.result.players[seat.name].words):
+                key = f"o{index}:{number}"
+                note = f"{seat.name}: {entry.verdict.label}"
+                table.add_row(*cells(entry.word, entry.score or "", note), key=key)
+                self.paths[key] = entry.path
+        missed_label = "nobody found" if self.host.settings.seats else "missed"
         hidden = offensive = 0
         for missed in self.result.missed:
             if not self.show_offensive and is_offensive(missed.word):
@@ -259,7 +341,7 @@ class ResultsScreen(GameScreen):
                 continue
             rare = "" if level is None or level <= COMMON_LEVEL else " (rare)"
             table.add_row(
-                *cells(missed.word, missed.score, f"missed{rare}"), key=f"m:{missed.word}"
+                *cells(missed.word, missed.score, f"{missed_label}{rare}"), key=f"m:{missed.word}"
             )
             self.paths[f"m:{missed.word}"] = missed.path
         if hidden:

@@ -3,11 +3,17 @@
 Everyone reads the one board while the timer runs and writes on paper; then each player types
 their list in turn, and the round is scored by the rules (crossing off, teams, handicaps,
 advanced play, the challenge cube), round after round, as a tournament if asked.
+
+A computer opponent at the table (``--opponent``) writes its list as the timer runs (the tray
+shows how many words each has written, never which); when time is up its list is what it had
+written by then (in a practice round, which has no timer, the list of a standard-length round),
+and it is scored with the people's, crossing off included, in the results and the totals.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,10 +24,12 @@ from ..board import Board, Path
 from ..errors import BoggleError
 from ..family import is_offensive
 from ..scoring import RoundResult, score_round
+from ..solver import solve
 from ..verdicts import Verdict, WordResult
 from .board_view import BoardView, Plain, cells
 from .clock import clock_text
 from .host import GameScreen
+from .opponents import Playing, play_round, progress_line
 from .solo import first_entries, offensive_note, plural, repeat_label
 
 
@@ -34,7 +42,10 @@ class TrayScreen(GameScreen):
         super().__init__()
         self.board = board
         self.deadline = 0.0
+        self.started = 0.0
         self.done = False
+        #: The computer opponents at the table, writing their lists as the timer runs.
+        self.playing: list[Playing] = []
 
     DEFAULT_CSS = """
     TrayScreen #tray { align: center middle; height: 1fr; width: 100%; }
@@ -46,6 +57,8 @@ class TrayScreen(GameScreen):
     def compose(self) -> ComposeResult:
         settings = self.host.settings
         players = ", ".join(settings.players)
+        if settings.seats:
+            players += " and " + ", ".join(seat.name for seat in settings.seats)
         rules = settings.rules
         notes = [f"{rules.min_length}+ letters, adjoining cubes, no cube twice"]
         if rules.challenge:
@@ -60,10 +73,23 @@ class TrayScreen(GameScreen):
             yield BoardView(self.board, id="board", big=self.app.size.height >= 34)
             yield Digits("", id="clock")
             yield Plain("\n".join(notes), id="countdown")
+            if settings.seats:
+                yield Plain("", id="rivals")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.deadline = self.host.clock() + self.host.settings.seconds
+        settings = self.host.settings
+        self.started = self.host.clock()
+        self.deadline = self.started + settings.seconds
+        if settings.seats:
+            self.playing = play_round(
+                settings.seats,
+                solve(self.board, settings.words, settings.rules),
+                settings.words,
+                settings.rules,
+                settings.opponent_seconds,
+                self.host.opponent_seeds[-1],
+            )
         self.tick()
         self.set_interval(0.25, self.tick)
 
@@ -71,7 +97,12 @@ class TrayScreen(GameScreen):
         """Count down; when time is up, collect the lists."""
         if self.done:
             return
-        left = self.deadline - self.host.clock()
+        now = self.host.clock()
+        left = self.deadline - now
+        if self.playing:
+            for one in self.playing:
+                one.due(now - self.started)
+            self.query_one("#rivals", Plain).update(progress_line(self.playing))
         digits = self.query_one("#clock", Digits)
         if self.host.settings.practice:
             digits.update("--:--")
@@ -90,7 +121,11 @@ class TrayScreen(GameScreen):
         if self.done:
             return
         self.done = True
-        self.host.switch_or_push(EntryScreen(self.board, self.host.settings.players, {}))
+        settings = self.host.settings
+        # Pens down: an opponent's list is what it wrote by now (in practice, its whole list).
+        elapsed = float("inf") if settings.practice else self.host.clock() - self.started
+        written = {one.seat.name: one.written_by(elapsed) for one in self.playing}
+        self.host.switch_or_push(EntryScreen(self.board, settings.players, {}, written))
 
 
 def split_list(text: str) -> list[str]:
@@ -109,11 +144,19 @@ class EntryScreen(GameScreen):
         Binding("question_mark", "app.help", "Help", priority=True, show=False),
     ]
 
-    def __init__(self, board: Board, players: tuple[str, ...], lists: dict[str, list[str]]) -> None:
+    def __init__(
+        self,
+        board: Board,
+        players: tuple[str, ...],
+        lists: dict[str, list[str]],
+        opponents: Mapping[str, list[str]] | None = None,
+    ) -> None:
         super().__init__()
         self.board = board
         self.players = players
         self.lists = lists
+        #: The computer opponents' lists, written by the time the pens went down.
+        self.opponents = dict(opponents or {})
         self.player = players[len(lists)]
 
     def compose(self) -> ComposeResult:
@@ -136,12 +179,12 @@ class EntryScreen(GameScreen):
         lists[self.player] = split_list(self.query_one("#list", TextArea).text)
         settings = self.host.settings
         if len(lists) < len(self.players):
-            self.host.switch_or_push(EntryScreen(self.board, self.players, lists))
+            self.host.switch_or_push(EntryScreen(self.board, self.players, lists, self.opponents))
             return
         try:
             result = score_round(
                 self.board,
-                lists,
+                {**lists, **self.opponents},
                 settings.rules,
                 settings.words,
                 teams=settings.teams,
