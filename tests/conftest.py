@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
-# Keep the tests' prepared dictionaries out of the user's cache (one directory per session).
+# Keep the tests' prepared dictionaries out of the user's cache, and anything written to the
+# user's data directory (the default database, the terminal's files) out of theirs: one
+# directory each per test process, so that two xdist workers never share one either.
 os.environ["BIGBOGGLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bigboggle-test-cache-")
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="bigboggle-test-data-")
 
 from bigboggle import Dictionary, implementation
 from bigboggle.names import name_key

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -13,12 +14,43 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+#: Under pytest-xdist, worker N takes its servers' ports from a block of its own below the
+#: kernel's ephemeral range (32768 and up on Linux), so that a port one worker has just found
+#: free is not handed to the other worker's server (or to anyone's outgoing connection) in the
+#: second before the server binds it.
+WORKER_PORTS = range(10_000, 32_000)
+PORTS_PER_WORKER = 1_000
+_next_port: dict[str, int] = {}
+
+
+def _is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    """A loopback port nobody listens on: the kernel's pick in a run without workers, else the
+    next free one of this worker's block (``PYTEST_XDIST_WORKER`` is ``gw0``, ``gw1``...)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw") or not worker[2:].isdigit():
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port: int = sock.getsockname()[1]
+            return port
+    blocks = len(WORKER_PORTS) // PORTS_PER_WORKER
+    first = WORKER_PORTS.start + (int(worker[2:]) % blocks) * PORTS_PER_WORKER
+    # A random start, so that two runs on one machine (two people's) seldom share ports.
+    offset = _next_port.get(worker, random.SystemRandom().randrange(PORTS_PER_WORKER))
+    for step in range(PORTS_PER_WORKER):
+        port = first + (offset + step) % PORTS_PER_WORKER
+        if _is_free(port):
+            _next_port[worker] = (offset + step + 1) % PORTS_PER_WORKER
+            return port
+    raise RuntimeError(f"no free port in {first}-{first + PORTS_PER_WORKER - 1}")
 
 
 class LiveServer:
@@ -35,10 +67,28 @@ class LiveServer:
         #: Extra environment variables for the server (``BIGBOGGLE_LIMIT_*``, say).
         self.env = env or {}
         self.process: subprocess.Popen[bytes] | None = None
+        #: Whether it has listened once (a restart keeps its port and URL).
+        self.started = False
 
     def start(self) -> LiveServer:
+        """Start the server and wait until it listens. A first start whose port was taken in
+        the meantime (by another test run on this machine) tries another port; a restart keeps
+        its port, since the test holds its URL."""
+        for _ in range(3):
+            if self._start_once():
+                return self
+            if self.started:
+                break
+            self.port = free_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+        raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+
+    def _start_once(self) -> bool:
+        """One try: True once the server listens, False if it exited because its port is in
+        use; any other failure raises."""
         command = [sys.executable, "-m", "bigboggle", "serve", "--port", str(self.port)]
         command += ["--db", self.db_url, "--log-level", "warning", *self.extra]
+        logged = self.log.stat().st_size if self.log.exists() else 0
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **self.env}
@@ -46,10 +96,15 @@ class LiveServer:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                said = self.log.read_bytes()[logged:].decode(errors="replace")
+                if f"port {self.port} on 127.0.0.1 is in use" in said:
+                    self.process = None
+                    return False
                 raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
+                    self.started = True
+                    return True
             except OSError:
                 time.sleep(0.05)
         self.stop()

@@ -21,7 +21,8 @@ from sqlalchemy import create_engine, func, select
 from websockets.sync.client import ClientConnection, connect
 
 from bigboggle import Dictionary, Rules, solve
-from bigboggle.services.store import Base, RoomPlayerRow, RoomWordRow
+from bigboggle.services.store import RoomPlayerRow, RoomWordRow
+from conftest import postgres_schema
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once
@@ -31,17 +32,16 @@ POSTGRES = os.environ.get("BIGBOGGLE_TEST_POSTGRES")
 
 
 @pytest.fixture
-def services() -> tuple[str, str]:
+def services() -> Iterator[tuple[str, str]]:
+    """Redis, and a fresh, empty PostgreSQL schema of this test's own (made by the first
+    server's migrations, which start from no revision), so that another test process using
+    the same database at the same time is not in the way."""
     if not (REDIS and POSTGRES):
         if os.environ.get("BIGBOGGLE_REQUIRE_SERVICES"):
             pytest.fail("BIGBOGGLE_TEST_REDIS and BIGBOGGLE_TEST_POSTGRES must be set")
         pytest.skip("no Redis/PostgreSQL (set BIGBOGGLE_TEST_REDIS and BIGBOGGLE_TEST_POSTGRES)")
-    engine = create_engine(POSTGRES)
-    Base.metadata.drop_all(engine)  # a fresh schema, made by the first server
-    with engine.begin() as connection:  # (by its migrations, which start from no revision)
-        connection.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
-    engine.dispose()
-    return REDIS, POSTGRES
+    with postgres_schema("test_web_multiprocess") as url:
+        yield REDIS, url
 
 
 @pytest.fixture
@@ -205,16 +205,17 @@ def test_a_seats_tab_in_view_on_one_process_keeps_it_online(
         hidden = other.ask({"type": "presence", "state": "away"})
         assert hidden["presence"]["bob"] == "online", hidden
         other.socket.close()
-        open_sockets(room["room"], "bob", 1)  # the second process has counted the close
+        # The second process has counted the close.
+        open_sockets(first.db_url, room["room"], "bob", 1)
         assert ann.ask({"type": "state"})["state"]["presence"]["bob"] == "online"
         assert bob.ask({"type": "presence", "state": "away"})["presence"]["bob"] == "away"
         ann.until(lambda m: m["type"] == "presence" and m["presence"]["bob"] == "away")
 
 
-def open_sockets(room: str, name: str, wanted: int, seconds: float = 20) -> None:
-    """Wait until the database counts ``wanted`` open sockets for ``name`` in ``room``."""
-    assert POSTGRES
-    engine = create_engine(POSTGRES)
+def open_sockets(db_url: str, room: str, name: str, wanted: int, seconds: float = 20) -> None:
+    """Wait until the database at ``db_url`` counts ``wanted`` open sockets for ``name`` in
+    ``room``."""
+    engine = create_engine(db_url)
     deadline = time.monotonic() + seconds
     try:
         while True:
