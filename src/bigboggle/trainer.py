@@ -202,11 +202,28 @@ class Deck:
         self.cards[word] = _placed(card, where) if where is not None else card
         return True
 
-    def raise_misses(self, word: str, misses: int) -> None:
-        """Make ``word``'s miss count at least ``misses`` (a summary's count, read again)."""
+    def note(
+        self,
+        word: str,
+        now: float,
+        *,
+        board: Board | str | None = None,
+        path: Sequence[Position] | None = None,
+        misses: int = 1,
+    ) -> bool:
+        """Know that ``word`` was missed at least ``misses`` times, idempotently (a history
+        read again counts nothing twice): a new card unless it is known, when its count is
+        raised to ``misses`` if lower and it gains the board and path if it had none. ``True``
+        if a card was made."""
+        if not is_trainable(word):
+            return False
+        where = _checked_place(word, board, path)
         held = self.cards.get(word)
-        if held is not None and held.misses < misses:
-            self.cards[word] = replace(held, misses=min(_MAX_COUNT, misses))
+        if held is None:
+            return self.add_missed(word, now, board=board, path=path, misses=misses)
+        fuller = held if held.board is not None or where is None else _placed(held, where)
+        self.cards[word] = replace(fuller, misses=min(_MAX_COUNT, max(held.misses, misses)))
+        return False
 
     def queue(self, now: float, new_per_day: int = TRAINER_NEW_PER_DAY) -> list[Card]:
         """The cards to drill now, in order: those due (the earliest first), then new cards
@@ -493,13 +510,16 @@ class Drill:
 
     def to_json(self) -> dict[str, Any]:
         """The drill for a page (neither the word nor its path: those come with the answer)."""
-        return {
+        data: dict[str, Any] = {
             "card": self.card,
             "kind": self.kind,
             "letters": self.letters,
             "grid": [list(row) for row in self.grid],
             "prompt": self.prompt,
         }
+        if self.kind == "fragment":
+            data["board"] = str(Board.from_faces(self.grid))
+        return data
 
     def hint_json(self) -> dict[str, Any]:
         return {
@@ -726,11 +746,13 @@ def answer_card(
 
 
 def worth_training(
-    missed: Iterable[FoundWord | str], words: Dictionary | None = None
+    missed: Iterable[FoundWord | str],
+    words: Dictionary | None = None,
+    most: int | None = TRAINER_WORDS_PER_GAME,
 ) -> list[FoundWord | str]:
     """The missed words a deck takes from one round: not hidden by the family filter, not rare
     in ``words`` (by its SCOWL level, when it has levels), the highest-scoring first (a plain
-    string counts as its length), at most :data:`TRAINER_WORDS_PER_GAME` of them."""
+    string counts as its length), at most ``most`` of them (``None``: all)."""
 
     def text(item: FoundWord | str) -> str:
         return item if isinstance(item, str) else item.word
@@ -748,7 +770,7 @@ def worth_training(
         if is_trainable(text(item)) and not is_offensive(text(item)) and not rare(text(item))
     }
     chosen = sorted(kept.values(), key=lambda item: (-points(item), text(item)))
-    return chosen[:TRAINER_WORDS_PER_GAME]
+    return chosen if most is None else chosen[:most]
 
 
 # -- a deck in a file (the terminal's) -------------------------------------------------------------
@@ -819,10 +841,13 @@ class DeckFile:
         at = time.time() if now is None else now
         added = 0
         for item in worth_training(missed, words):
-            if isinstance(item, str) or board is None:
-                added += deck.add_missed(item if isinstance(item, str) else item.word, at)
-            else:
-                added += deck.add_missed(item.word, at, board=board, path=item.path)
+            word = item if isinstance(item, str) else item.word
+            try:
+                if isinstance(item, str) or board is None:
+                    raise RoundInputError("no path")
+                added += deck.add_missed(word, at, board=board, path=item.path)
+            except (BoardError, RoundInputError):  # no board, or one too large: no fragment
+                added += deck.add_missed(word, at)
         self.save(deck)
         return added
 

@@ -564,6 +564,25 @@ class Store:
             raise StoreError(f"cannot open the database {self.shown_url!r}: {exc}") from None
 
     def _make_sqlite_folder(self) -> None:
+class TrainerCardRow(Base):
+    """One card of a member's trainer deck: a word they missed, with its board and path when
+    known and its place in the spaced-repetition schedule (:class:`bigboggle.trainer.Card`'s
+    JSON form, less the word). Written by :mod:`bigboggle.services.training`."""
+
+    __tablename__ = "trainer_cards"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE", name="fk_trainer_cards_account"),
+        primary_key=True,
+    )
+    word: Mapped[str] = mapped_column(String(40), primary_key=True)
+    card: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    #: When the card is next due (a copy of the card's ``due``, for the index).
+    due: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_trainer_cards_due", "account_id", "due"),)
+
+
         prefix = "sqlite:///"
         if self.url.startswith(prefix) and self.url != "sqlite:///:memory:":
             Path(self.url[len(prefix) :]).expanduser().parent.mkdir(parents=True, exist_ok=True)

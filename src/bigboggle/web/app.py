@@ -49,6 +49,7 @@ from ..services.rooms import Rooms
 from ..services.shelf import DictionaryShelf
 from ..services.solo_games import SoloGames
 from ..services.store import Store
+from ..services.training import Training
 from ..verdicts import VERDICT_LABELS
 from . import (
     account_pages,
@@ -59,6 +60,7 @@ from . import (
     passkey_routes,
     player_routes,
     room_socket,
+    trainer_routes,
 )
 from . import rooms as room_routes
 from .assets import CachedStaticFiles, version_of
@@ -157,6 +159,7 @@ def create_app(
         profiles=Profiles(store, clock),
         leaderboards=Leaderboards(store, clock),
         claims=Claims(store, shelf, clock),
+        training=Training(store, shelf, clock),
     )
 
     @asynccontextmanager
@@ -206,6 +209,8 @@ def create_app(
     app.include_router(pages.router)
     app.include_router(account_pages.router)
     app.include_router(player_routes.router)
+    app.include_router(trainer_routes.router)
+    app.include_router(trainer_routes.pages)
     _install_operator_routes(app)
     app.mount("/static/docs", CachedStaticFiles(directory=DOCS_ASSETS), name="docs-assets")
     app.mount("/static", CachedStaticFiles(directory=HERE / "static"), name="static")

@@ -32,6 +32,7 @@ from ..services.rooms import Rooms
 from ..services.shelf import DictionaryShelf
 from ..services.solo_games import SoloGames
 from ..services.store import Store
+from ..services.training import Training
 from .hub import LocalHub
 from .metrics import Metrics
 from .pool import WorkerPool
@@ -79,6 +80,8 @@ class Services:
     leaderboards: Leaderboards
     #: Guests' games and seats becoming a member's (:mod:`bigboggle.services.claims`).
     claims: Claims
+    #: The trainer: members' decks, and guests' decks scheduled statelessly.
+    training: Training
 
 
 def services(connection: HTTPConnection) -> Services:

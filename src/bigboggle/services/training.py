@@ -1,0 +1,325 @@
+"""The trainer as a service: a member's deck in the database, a guest's deck in their browser,
+one scheduling implementation (:mod:`bigboggle.trainer`) for both.
+
+**A member's deck** is their :class:`~bigboggle.services.store.TrainerCardRow` rows, one per
+card, so progress is kept per card. It is fed from their history each time they open it (an
+idempotent sync: a word already a card is not counted again):
+
+- the missed-words summaries (:mod:`~bigboggle.services.history`), per family: the words missed
+  in two plays or more, with their counts;
+- their latest :data:`~bigboggle.limits.TRAINER_FEED_GAMES` solo and daily games: the missed
+  words each game's stored results list (the common ones, not hidden by the family filter, the
+  highest-scoring :data:`~bigboggle.limits.TRAINER_WORDS_PER_GAME` of each), with the board and
+  the path they lay on, so their drill is the real board's fragment.
+
+**A guest's deck** lives in the browser (``localStorage``), which sends it with each request
+with the ids and keys of the games it played (as ``static/claim.js`` reads them); the deck is
+checked whole (:meth:`~bigboggle.trainer.Deck.from_json`, bounded in size before it is parsed)
+and fed from those games whose key matches (a wrong key contributes nothing), then scheduled
+here and handed back. The server keeps nothing of it.
+
+The dictionary that judges "also a word here" answers is the shelf's default one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..board import Path
+from ..dictionary import DEFAULT_DICTIONARY, Dictionary
+from ..errors import BoardError, RoundInputError
+from ..limits import (
+    CLAIM_MAX_GAMES,
+    MAX_KEY_LENGTH,
+    TRAINER_FEED_GAMES,
+    TRAINER_GUEST_GAMES,
+    TRAINER_WORDS_PER_GAME,
+)
+from ..solver import FoundWord
+from ..trainer import Answered, Card, Deck, answer_card, card_from_json, drill_for, worth_training
+from .keys import holds_key
+from .shelf import DictionaryShelf
+from .store import MissedWordsRow, PlayRow, SoloGameRow, Store, TrainerCardRow
+
+#: Summary words a member's deck takes per family (the most missed first), and how often a
+#: word must have been missed to be taken from a summary.
+SUMMARY_WORDS = 100
+SUMMARY_LEAST_MISSES = 2
+
+
+@dataclass(frozen=True)
+class TrainerState:
+    """What the trainer page shows: the deck's counts, the drill now (``None``: nothing due),
+    its hint, and for a guest the deck to keep."""
+
+    counts: Mapping[str, Any]
+    drill: Mapping[str, Any] | None
+    hint: Mapping[str, Any] | None
+    deck: Mapping[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"counts": dict(self.counts), "drill": self.drill, "hint": self.hint}
+        if self.deck is not None:
+            data["deck"] = self.deck
+        return data
+
+
+@dataclass(frozen=True)
+class AnswerView:
+    """An answer judged, and the trainer's state after it."""
+
+    answered: Answered
+    state: TrainerState
+    now: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"result": self.answered.to_json(self.now), **self.state.to_json()}
+
+
+def state_of(deck: Deck, now: float, *, guest: bool = False) -> TrainerState:
+    """The trainer's state for ``deck`` at ``now`` (the deck itself too, for a guest)."""
+    card = deck.next_card(now)
+    drill = drill_for(card) if card is not None else None
+    return TrainerState(
+        counts=deck.counts(now),
+        drill=drill.to_json() if drill is not None else None,
+        hint=drill.hint_json() if drill is not None else None,
+        deck=deck.to_json() if guest else None,
+    )
+
+
+def missed_of_result(result: object, most: int | None = TRAINER_WORDS_PER_GAME) -> list[FoundWord]:
+    """The missed words worth a card in a solo game's stored results (see the module's doc),
+    with their paths: the ``most`` highest-scoring (``None``: all)."""
+    missed = result.get("missed") if isinstance(result, Mapping) else None
+    if not isinstance(missed, list):
+        return []
+    found = []
+    for entry in missed:
+        if not isinstance(entry, Mapping) or entry.get("rare") or entry.get("offensive"):
+            continue
+        word, path, score = entry.get("word"), entry.get("path"), entry.get("score", 0)
+        if isinstance(word, str) and isinstance(path, list) and isinstance(score, int):
+            try:
+                steps = tuple((int(r), int(c)) for r, c in path)
+            except (TypeError, ValueError):
+                continue
+            found.append(FoundWord(word, steps, score))
+    chosen = worth_training(found, most=most)
+    return [item for item in chosen if isinstance(item, FoundWord)]
+
+
+def feed_from_game(deck: Deck, board: str, result: object, now: float) -> None:
+    """Note one game's missed words in ``deck`` (idempotent), each with its path on ``board``
+    (without it where the board is too large for a fragment)."""
+    for word in missed_of_result(result):
+        _note_placed(deck, word.word, now, (board, word.path), 1)
+
+
+def _note_placed(
+    deck: Deck, word: str, now: float, place: tuple[str, Path] | None, misses: int
+) -> None:
+    if place is not None:
+        try:
+            deck.note(word, now, board=place[0], path=place[1], misses=misses)
+            return
+        except (BoardError, RoundInputError):  # a board too large for a fragment
+            pass
+    deck.note(word, now, misses=misses)
+
+
+class Training:
+    """The trainer over ``store``; answers are judged with ``shelf``'s ``dictionary``."""
+
+    def __init__(
+        self,
+        store: Store,
+        shelf: DictionaryShelf,
+        clock: Callable[[], float] = time.time,
+        dictionary: str = DEFAULT_DICTIONARY,
+    ) -> None:
+        self.store = store
+        self.shelf = shelf
+        self.clock = clock
+        self.dictionary = dictionary
+
+    def words(self) -> Dictionary:
+        return self.shelf.get(self.dictionary)
+
+    # -- members ---------------------------------------------------------------------------
+
+    def member_state(self, account_id: int) -> TrainerState:
+        """Member ``account_id``'s deck fed from their history, and the drill now."""
+        now = self.clock()
+        with self.store.write_session() as session:
+            deck = self._load(session, account_id)
+            before = {card.word: card for card in deck}
+            self._feed(session, account_id, deck, now)
+            self._store(session, account_id, deck, before)
+        return state_of(deck, now)
+
+    def member_answer(
+        self,
+        account_id: int,
+        card: str,
+        answer: str,
+        *,
+        seconds: float = 0.0,
+        hinted: bool = False,
+        gave_up: bool = False,
+    ) -> AnswerView:
+        """Judge member ``account_id``'s ``answer`` to the drill of their card ``card`` (its
+        id), keep the card's new schedule, and give the next drill."""
+        words = self.words()
+        now = self.clock()
+        with self.store.write_session() as session:
+            deck = self._load(session, account_id, lock=True)
+            before = {held.word: held for held in deck}
+            answered = answer_card(
+                deck, card, answer, words, now, seconds=seconds, hinted=hinted, gave_up=gave_up
+            )
+            self._store(session, account_id, deck, before)
+        return AnswerView(answered, state_of(deck, now), now)
+
+    def _load(self, session: Session, account_id: int, *, lock: bool = False) -> Deck:
+        query = (
+            select(TrainerCardRow)
+            .where(TrainerCardRow.account_id == account_id)
+            .order_by(TrainerCardRow.word)
+        )
+        deck = Deck()
+        for row in session.scalars(query.with_for_update() if lock else query):
+            deck.cards[row.word] = card_from_json({**row.card, "word": row.word}, row.word)
+        return deck
+
+    def _feed(self, session: Session, account_id: int, deck: Deck, now: float) -> None:
+        games = session.execute(
+            select(SoloGameRow.board, SoloGameRow.result)
+            .join(PlayRow, (PlayRow.ref == SoloGameRow.id) & (PlayRow.account_id == account_id))
+            .where(PlayRow.kind.in_(("solo", "daily")), SoloGameRow.result.is_not(None))
+            .order_by(PlayRow.played_at.desc())
+            .limit(TRAINER_FEED_GAMES)
+        ).all()
+        places: dict[str, tuple[str, Path]] = {}  # a word's latest board and path
+        for board, result in reversed(games):
+            places.update(
+                {word.word: (board, word.path) for word in missed_of_result(result, None)}
+            )
+            feed_from_game(deck, board, result, now)
+        summaries = session.scalars(
+            select(MissedWordsRow.summary).where(MissedWordsRow.account_id == account_id)
+        ).all()
+        for summary in summaries:
+            for word, misses in _often_missed(summary):
+                _note_placed(deck, word, now, places.get(word), misses)
+
+    @staticmethod
+    def _store(session: Session, account_id: int, deck: Deck, before: Mapping[str, Card]) -> None:
+        """Write the cards of ``deck`` that differ from ``before``."""
+        for card in deck:
+            if before.get(card.word) == card:
+                continue
+            data = card.to_json()
+            del data["word"]
+            if card.word in before:
+                row = session.get(TrainerCardRow, (account_id, card.word))
+                if row is not None:
+                    row.card, row.due = data, card.due
+                    continue
+            session.add(
+                TrainerCardRow(account_id=account_id, word=card.word, card=data, due=card.due)
+            )
+
+    # -- guests ----------------------------------------------------------------------------
+
+    def guest_state(self, deck: object, games: Sequence[tuple[str, str]]) -> TrainerState:
+        """A guest's deck (its JSON form, ``None`` for a new one) fed from ``games`` (their
+        ``(id, key)`` pairs: those whose key matches), and the drill now."""
+        now = self.clock()
+        held = Deck.from_json(deck) if deck is not None else Deck()
+        for board, result in self._guest_games(games):
+            feed_from_game(held, board, result, now)
+        return state_of(held, now, guest=True)
+
+    def guest_answer(
+        self,
+        deck: object,
+        card: str,
+        answer: str,
+        *,
+        seconds: float = 0.0,
+        hinted: bool = False,
+        gave_up: bool = False,
+    ) -> AnswerView:
+        """Judge a guest's ``answer`` to the drill of their deck's card ``card``, scheduled
+        in the deck handed back."""
+        held = Deck.from_json(deck)
+        words = self.words()
+        now = self.clock()
+        answered = answer_card(
+            held, card, answer, words, now, seconds=seconds, hinted=hinted, gave_up=gave_up
+        )
+        return AnswerView(answered, state_of(held, now, guest=True), now)
+
+    def _guest_games(self, games: Sequence[tuple[str, str]]) -> list[tuple[str, Any]]:
+        """The boards and results of the finished ``games`` whose keys match (the latest
+        :data:`TRAINER_GUEST_GAMES`)."""
+        keys = dict(_checked_games(games))
+        if not keys:
+            return []
+        with self.store.session() as session:
+            rows = session.execute(
+                select(
+                    SoloGameRow.id, SoloGameRow.owner_hash, SoloGameRow.board, SoloGameRow.result
+                )
+                .where(SoloGameRow.id.in_(list(keys)), SoloGameRow.result.is_not(None))
+                .order_by(SoloGameRow.ended_at.desc(), SoloGameRow.id)
+            ).all()
+        matching = [
+            (row.board, row.result)
+            for row in rows
+            if row.owner_hash is not None and holds_key(row.owner_hash, keys[row.id])
+        ]
+        return matching[:TRAINER_GUEST_GAMES]
+
+
+def _often_missed(summary: object) -> Iterable[tuple[str, int]]:
+    """The words of a stored missed-words summary missed at least
+    :data:`SUMMARY_LEAST_MISSES` times, the most missed first, at most :data:`SUMMARY_WORDS`
+    (a summary not of the expected shape gives none)."""
+    counts = summary.get("counts") if isinstance(summary, Mapping) else None
+    if not isinstance(counts, Mapping):
+        return []
+    found = [
+        (word, count)
+        for word, count in counts.items()
+        if isinstance(word, str)
+        and isinstance(count, int)
+        and not isinstance(count, bool)
+        and count >= SUMMARY_LEAST_MISSES
+    ]
+    found.sort(key=lambda item: (-item[1], item[0]))
+    return found[:SUMMARY_WORDS]
+
+
+def _checked_games(games: Any) -> list[tuple[str, str]]:
+    """The guest's games, bounded: at most :data:`~bigboggle.limits.CLAIM_MAX_GAMES` (as many
+    as a claim takes: a browser holds its games in no order, so it sends them all and the
+    latest are read) ``(id, key)`` pairs of short strings."""
+    if len(games) > CLAIM_MAX_GAMES:
+        raise RoundInputError(f"games: at most {CLAIM_MAX_GAMES} games at once")
+    checked = []
+    for index, pair in enumerate(games):
+        game_id, key = pair
+        if not (isinstance(game_id, str) and isinstance(key, str)):
+            raise RoundInputError(f"games[{index}]: expected an id and a key, both strings")
+        if not (1 <= len(game_id) <= 16 and 1 <= len(key) <= MAX_KEY_LENGTH):
+            raise RoundInputError(f"games[{index}]: the id or key has an impossible length")
+        checked.append((game_id, key))
+    return checked

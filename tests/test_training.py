@@ -1,0 +1,274 @@
+"""The trainer as a service: a member's deck fed from their history (on SQLite and PostgreSQL),
+progress kept per card; a guest's deck fed from this browser's games by their keys (a wrong key
+contributes nothing), scheduled statelessly; and the routes under /api/trainer with their
+bounds and errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from bigboggle import Board, Dictionary, Rules, solve
+from bigboggle.errors import DeckError, RoundInputError
+from bigboggle.limits import (
+    CLAIM_MAX_GAMES,
+    TRAINER_DECK_BYTES,
+    TRAINER_FEED_GAMES,
+    TRAINER_GUEST_GAMES,
+    TRAINER_WORDS_PER_GAME,
+)
+from bigboggle.services.accounts import Accounts
+from bigboggle.services.shelf import DictionaryShelf
+from bigboggle.services.solo_games import SoloGames
+from bigboggle.services.store import MissedWordsRow, SoloGameRow, Store, TrainerCardRow
+from bigboggle.services.training import Training, missed_of_result
+from bigboggle.trainer import Deck, drill_for
+from bigboggle.web import create_app
+from bigboggle.web.auth import SESSION_COOKIE
+from conftest import FakeClock, make_member
+
+pytestmark = pytest.mark.once
+
+BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+OTHER = "LINES/TQARD/XXXXX/XXXXX/XXXXX"  # shares two rows with BOARD
+
+
+def play(
+    games: SoloGames, clock: FakeClock, *, account_id: int | None = None, board: str = BOARD
+) -> tuple[str, str]:
+    """A finished solo game on ``board`` with one word found: its id and key."""
+    started = games.start("big", board=board, player="guest", account_id=account_id)
+    clock.advance(1)
+    games.submit(started.game.id, "lines", started.key)
+    games.finish(started.game.id, started.key)
+    return started.game.id, started.key or ""
+
+
+def missed_in(store: Store, game_id: str, most: int | None) -> list[str]:
+    with store.session() as session:
+        result = session.scalar(select(SoloGameRow.result).where(SoloGameRow.id == game_id))
+    return [word.word for word in missed_of_result(result, most)]
+
+
+def cards_of(store: Store, account_id: int) -> dict[str, dict[str, object]]:
+    with store.session() as session:
+        return {
+            row.word: row.card
+            for row in session.scalars(
+                select(TrainerCardRow).where(TrainerCardRow.account_id == account_id)
+            )
+        }
+
+
+def right_answer(training: Training, drill: dict[str, object], deck: Deck) -> str:
+    card = deck.find(str(drill["card"]))
+    assert card is not None
+    return card.word
+
+
+def test_a_members_deck_is_fed_from_their_history_and_keeps_progress(
+    store: Store, clock: FakeClock
+) -> None:
+    games = SoloGames(store, DictionaryShelf(), clock)
+    training = Training(store, DictionaryShelf(), clock)
+    ann, bob = make_member(store, "ann"), make_member(store, "bob")
+    assert training.member_state(ann).to_json() == {
+        "counts": {"cards": 0, "due": 0, "new": 0, "learned": 0, "next_due": None},
+        "drill": None,
+        "hint": None,
+    }
+    first, _ = play(games, clock, account_id=ann)
+    second, _ = play(games, clock, account_id=ann, board=OTHER)
+    state = training.member_state(ann)
+    stored = cards_of(store, ann)
+    assert cards_of(store, bob) == {}
+    # Each game gives its highest-scoring common missed words, with their board and path; the
+    # summary adds the words missed in both games (two misses), with the latest board's path.
+    # (The summary's counts are approximate: a word missed twice may have been cut.)
+    with store.session() as session:
+        summary = session.scalars(select(MissedWordsRow.summary)).one()
+    both = {word for word, misses in summary["counts"].items() if misses >= 2}
+    assert both <= set(missed_in(store, first, None)) & set(missed_in(store, second, None))
+    expected = set(missed_in(store, first, 15)) | set(missed_in(store, second, 15)) | both
+    assert set(stored) == expected and both and TRAINER_WORDS_PER_GAME == 15
+    assert "lines" not in stored  # found, not missed
+    assert {w for w, card in stored.items() if card["misses"] == 2} == both
+    for word, card in stored.items():
+        assert card["board"] in (str(Board(BOARD)), str(Board(OTHER)))
+        assert Board(str(card["board"])).spell([tuple(s) for s in card["path"]]) == word
+    assert all(stored[word]["board"] == str(Board(OTHER)) for word in both)
+    assert state.counts["cards"] == len(expected) and state.counts["new"] > 0
+    assert state.drill is not None and state.drill["kind"] == "fragment"
+    # Fed again: nothing is counted twice.
+    training.member_state(ann)
+    assert cards_of(store, ann) == stored
+    # An answer: right and quick is Good, kept with the card; a reload shows the next drill.
+    deck = Deck.from_json({"version": 1, "cards": [{**c, "word": w} for w, c in stored.items()]})
+    word = right_answer(training, state.drill, deck)
+    view = training.member_answer(ann, str(state.drill["card"]), word.upper(), seconds=2.0)
+    body = view.to_json()
+    assert body["result"]["outcome"] == "right" and body["result"]["rating"] == "good"
+    assert body["result"]["word"] == word and body["result"]["path"]
+    kept = cards_of(store, ann)[word]
+    assert kept["reps"] == 1 and kept["due"] == clock.now + 600  # FSRS's second learning step
+    again = Training(store, DictionaryShelf(), clock).member_state(ann)
+    assert again.drill is not None and again.drill["card"] != state.drill["card"]
+    # A wrong answer is Again; an unknown card is refused.
+    wrong = training.member_answer(ann, str(again.drill["card"]), "zzzz", seconds=1.0).to_json()
+    assert wrong["result"]["outcome"] == "wrong" and wrong["result"]["rating"] == "again"
+    with pytest.raises(RoundInputError, match="no card"):
+        training.member_answer(ann, "0123456789abcdef", "lines")
+
+
+def test_a_members_summary_words_become_cards_and_recent_games_are_bounded(
+    store: Store, clock: FakeClock
+) -> None:
+    training = Training(store, DictionaryShelf(), clock)
+    ann = make_member(store, "ann")
+    with store.session() as session:
+        session.add(
+            MissedWordsRow(
+                account_id=ann,
+                family="5x5",
+                summary={"counts": {"stone": 3, "lines": 1, "X!": 5}, "games": 3, "misses": 9},
+            )
+        )
+    state = training.member_state(ann)
+    stored = cards_of(store, ann)
+    # Missed once is not yet worth a card from a summary; a non-word never is.
+    assert set(stored) == {"stone"} and stored["stone"]["misses"] == 3
+    assert stored["stone"]["board"] is None
+    assert state.drill is not None and state.drill["kind"] == "fragment"
+    assert "stone" not in str(state.drill)  # the drill does not spell the word out
+    assert TRAINER_FEED_GAMES >= 1
+
+
+def test_a_guests_deck_comes_from_the_games_whose_keys_match(
+    store: Store, clock: FakeClock
+) -> None:
+    games = SoloGames(store, DictionaryShelf(), clock)
+    training = Training(store, DictionaryShelf(), clock)
+    game_id, key = play(games, clock)
+    running = games.start("big", board=BOARD, player="guest")
+    assert training.guest_state(None, [(game_id, "not-its-key")]).counts["cards"] == 0
+    assert training.guest_state(None, [("nosuchgame", "x")]).counts["cards"] == 0
+    assert training.guest_state(None, [(running.game.id, running.key or "")]).counts["cards"] == 0
+    state = training.guest_state(None, [(game_id, key)])
+    assert state.deck is not None and state.counts["cards"] == TRAINER_WORDS_PER_GAME
+    deck = Deck.from_json(state.deck)
+    assert all(card.board == str(Board(BOARD)) for card in deck)
+    # Fed again with its own deck: the same deck.
+    assert training.guest_state(state.deck, [(game_id, key)]).deck == state.deck
+    # An answer schedules the card in the deck handed back; the server keeps nothing.
+    assert state.drill is not None
+    word = right_answer(training, state.drill, deck)
+    view = training.guest_answer(state.deck, str(state.drill["card"]), word, seconds=60.0)
+    body = view.to_json()
+    assert body["result"]["rating"] == "hard"  # right, but slowly
+    after = Deck.from_json(body["deck"])
+    assert after.cards[word].reps == 1 and deck.cards[word].reps == 0
+    with pytest.raises(DeckError, match=r"deck\.cards\[0\]\.due"):
+        bad = {"version": 1, "cards": [{**state.deck["cards"][0], "due": "soon"}]}
+        training.guest_state(bad, [])
+    with pytest.raises(RoundInputError, match="games"):
+        training.guest_state(None, [("g", "k")] * (CLAIM_MAX_GAMES + 1))
+    assert TRAINER_GUEST_GAMES >= 1
+
+
+def test_missed_words_of_a_stored_result_skip_rare_offensive_and_malformed_ones(
+    standard: Dictionary,
+) -> None:
+    solution = solve(BOARD, standard, Rules.preset("big"))
+    entries = [word.to_json() for word in solution.words]
+    result = {
+        "missed": [
+            {**entries[0], "rare": True},
+            {**entries[1], "offensive": True},
+            {"word": 7, "path": []},
+            {"word": "lines", "path": [["a", 0]]},
+            "junk",
+            *entries[2:],
+        ]
+    }
+    found = missed_of_result(result)
+    assert len(found) == TRAINER_WORDS_PER_GAME
+    words = {word.word for word in found}
+    assert entries[0]["word"] not in words and entries[1]["word"] not in words
+    assert all(Board(BOARD).spell(word.path) == word.word for word in found)
+    assert missed_of_result("nothing") == [] and missed_of_result({"missed": None}) == []
+
+
+# -- over the web ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def client(db_url: str, clock: FakeClock) -> Iterator[TestClient]:
+    with TestClient(create_app(db_url, clock=clock)) as test_client:
+        yield test_client
+
+
+def finished_game(client: TestClient) -> dict[str, str]:
+    started = client.post("/api/games", json={"board": BOARD, "player": "guest"}).json()
+    headers = {"X-Game-Key": started["key"]}
+    client.post(f"/api/games/{started['id']}/words", json={"word": "lines"}, headers=headers)
+    client.post(f"/api/games/{started['id']}/finish", headers=headers)
+    return {"id": started["id"], "key": started["key"]}
+
+
+def test_the_guest_routes(client: TestClient) -> None:
+    game = finished_game(client)
+    state = client.post("/api/trainer/guest", json={"games": [game]}).json()
+    assert state["counts"]["cards"] == TRAINER_WORDS_PER_GAME and state["deck"]["version"] == 1
+    deck = Deck.from_json(state["deck"])
+    card = deck.find(state["drill"]["card"])
+    assert card is not None and drill_for(card).to_json() == state["drill"]
+    body = {"deck": state["deck"], "card": state["drill"]["card"], "answer": card.word}
+    answered = client.post("/api/trainer/guest/answer", json=body)
+    assert answered.status_code == 200, answered.text
+    assert answered.json()["result"]["outcome"] == "right"
+    wrong_key = client.post("/api/trainer/guest", json={"games": [{**game, "key": "nope"}]})
+    assert wrong_key.json()["counts"]["cards"] == 0
+    bad_deck = client.post("/api/trainer/guest", json={"deck": {"version": 9, "cards": []}})
+    assert bad_deck.status_code == 400 and "deck.version" in bad_deck.json()["error"]
+    unknown = client.post("/api/trainer/guest/answer", json={**body, "card": "ffff"})
+    assert unknown.status_code == 400 and "no card" in unknown.json()["error"]
+    negative = client.post("/api/trainer/guest/answer", json={**body, "seconds": -1})
+    assert negative.status_code == 400 and "seconds" in negative.json()["error"]
+    extra = client.post("/api/trainer/guest/answer", json={**body, "cheat": True})
+    assert extra.status_code == 400 and "cheat" in extra.json()["error"]
+    huge = client.post(
+        "/api/trainer/guest/answer",
+        content=b'{"deck": {"x": "' + b"x" * TRAINER_DECK_BYTES + b'"}}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert huge.status_code == 413
+    assert client.post("/api/trainer/guest", content=b"{}", headers={}).status_code == 415
+    cross = client.post(
+        "/api/trainer/guest", json={"games": [game]}, headers={"Origin": "https://evil.example"}
+    )
+    assert cross.status_code == 403
+
+
+def test_the_member_routes(client: TestClient, clock: FakeClock) -> None:
+    assert client.get("/api/trainer").status_code == 401
+    assert client.post("/api/trainer/answer", json={"card": "x", "answer": "y"}).status_code == 401
+    found = client.app.state.services  # type: ignore[attr-defined]
+    ann = make_member(found.store, "ann")
+    session = Accounts(found.store, found.clock).start_session(ann, "password")
+    client.cookies.set(SESSION_COOKIE, session.token)
+    started = client.post("/api/games", json={"board": BOARD}).json()
+    client.post(f"/api/games/{started['id']}/finish", headers={"X-Game-Key": started["key"]})
+    state = client.get("/api/trainer").json()
+    assert state["counts"]["cards"] == TRAINER_WORDS_PER_GAME and "deck" not in state
+    given_up = client.post(
+        "/api/trainer/answer", json={"card": state["drill"]["card"], "gave_up": True}
+    ).json()
+    assert given_up["result"]["outcome"] == "gave_up" and given_up["result"]["rating"] == "again"
+    assert given_up["result"]["word"] in cards_of(found.store, ann)
+    empty = client.post("/api/trainer/answer", json={"card": given_up["drill"]["card"]})
+    assert empty.status_code == 400 and "answer" in empty.json()["error"]
+    page = client.get("/train")
+    assert page.status_code == 200 and 'data-member="1"' in page.text
