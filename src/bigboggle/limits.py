@@ -234,7 +234,14 @@ MAX_NEXT_PATH = 300
 #: clock line names each one's count, and a table's results list every list.
 MAX_TERMINAL_OPPONENTS = 8
 
+#: Most computer opponents one solo game may have (``POST /api/games``'s ``opponents``): each
+#: list is made at the start, one solve through the worker pool each.
+MAX_SOLO_OPPONENTS = 5
+
 # -- hints and the trainer (fixed) -------------------------------------------------------------------
+
+#: Most hints one solo game's player may use (each is stored with the game and costs a solve).
+MAX_HINTS_PER_GAME = 30
 
 #: The trainer (``trainer.py``): at most this many cards in a deck (a word missed when the deck
 #: is full is not added), each word of at most TRAINER_MAX_WORD_LETTERS letters.

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -49,10 +49,20 @@ from ..errors import (
     NotOwnerError,
     RulesError,
 )
-from ..limits import MAX_ENTRY_LENGTH, SOLO_ENGINE_CACHE  # noqa: F401 (the first: an old path)
+from ..hints import Hint, check_kind, hint, net_score
+from ..limits import (  # noqa: F401 (MAX_ENTRY_LENGTH: an old path)
+    MAX_ENTRY_LENGTH,
+    MAX_HINTS_PER_GAME,
+    MAX_LIST_LENGTH,
+    MAX_SOLO_OPPONENTS,
+    SOLO_ENGINE_CACHE,
+)
 from ..names import clean_name
+from ..opponents import Opponent, check_strength, opponent_name
 from ..round import Round, check_entry
 from ..rules import Rules, check_options
+from ..scoring import RoundResult, competition_places
+from ..solver import solve
 from ..verdicts import Verdict, WordResult
 from . import history, jobs
 from .compute import Runner, run_here
@@ -60,8 +70,24 @@ from .daily import check_date, daily_key, daily_seed, utc_date
 from .keys import holds_key, new_key
 from .members import check_name_free, marked_member, username_of
 from .shelf import DictionaryShelf
-from .solo_views import LeaderboardEntry, SoloGame, SoloView, Submitted
-from .store import AccountRow, Setting, SoloGameRow, SoloWordRow, Store
+from .solo_views import (
+    HintAnswer,
+    LeaderboardEntry,
+    OpponentChoice,
+    OpponentSeat,
+    SoloGame,
+    SoloView,
+    Submitted,
+)
+from .store import (
+    AccountRow,
+    Setting,
+    SoloGameRow,
+    SoloHintRow,
+    SoloOpponentRow,
+    SoloWordRow,
+    Store,
+)
 
 #: Options a solo game may set (teams and crossing off need other players).
 SOLO_OPTIONS = frozenset({"advanced", "min_length", "challenge", "timer", "family"})
@@ -90,6 +116,11 @@ def solo_rules(rules: str, options: Mapping[str, Any] | None) -> Rules:
     return Rules.preset(rules, **options)
 
 
+#: A computer opponent's part of a game, as the scoring job takes it: its seat name, strength
+#: and timed entries (seconds into the round, entry).
+OpponentList = tuple[str, str, Sequence[tuple[float, str]]]
+
+
 def score_solo_game(
     spec: jobs.ShelfSpec,
     dictionary: str,
@@ -101,29 +132,149 @@ def score_solo_game(
     deadline: float,
     entries: Sequence[tuple[str, float]],
     ended_at: float,
+    opponents: Sequence[OpponentList] = (),
+    hints: Sequence[Mapping[str, Any]] = (),
+    practice: bool = False,
+    hints_allowed: bool = False,
 ) -> dict[str, Any]:
     """Score a finished solo game from plain data: the job a :class:`~bigboggle.services.compute.Runner`
     runs (in a worker process on a web server). The round engine replays the stored entries in
-    order and ends the round; returns the results as a finished game shows them."""
+    order, with each computer opponent's entries written before the game ended (at their own
+    times) in its own seat, and ends the round: one :class:`Round` with every seat, so the
+    rules cross off words found by several (``duplicates`` per the preset). Returns the results
+    as a finished game shows them: the player's verdicts after crossing off, their score net of
+    the ``hints`` used (each a stored hint's JSON with its ``cost``; never below zero), the
+    opponents' lists with verdicts and scores, a ranking (with opponents), and the player's
+    missed words (with who found each, if an opponent did)."""
     words = jobs.words(spec, dictionary)
+    seats = [SEAT, *(name for name, _strength, _entries in opponents)]
     game = Round.resume(  # (the stored name plays no part)
-        board, solo_rules(rules, options), words, [SEAT], started_at=started_at, deadline=deadline
+        board, solo_rules(rules, options), words, seats, started_at=started_at, deadline=deadline
     )
     for entry, at in entries:
         game.submit(SEAT, entry, at)
-    result = game.end(max(ended_at, started_at), early=True)
+    end = max(ended_at, started_at)
+    for name, _strength, timed in opponents:
+        for offset, entry in timed:
+            if started_at + offset < end:  # written before the game ended
+                game.submit(name, entry, started_at + offset)
+    result = game.end(end, early=True)
     mine = result.players[SEAT]
     best = result.solution.total_score
-    return {
+    used = [dict(stored) for stored in hints]
+    cost = sum(int(stored.get("cost", 0)) for stored in used)
+    score = net_score(mine.score, cost)
+    mine_valid = {word.word for word in mine.words if word.verdict.is_valid}
+    finders = _finders(result, [name for name, _strength, _entries in opponents])
+    data: dict[str, Any] = {
         "words": [word.to_json() for word in mine.words],
-        "score": mine.score,
+        "score": score,
+        "points": mine.score,
         "max_score": best,
-        "share": round(mine.score / best, 4) if best else 0.0,
-        "found": sum(1 for word in mine.words if word.verdict.is_valid),
+        "share": round(score / best, 4) if best else 0.0,
+        "found": len(mine_valid),
+        "crossed_off": sum(1 for word in mine.words if word.verdict is Verdict.CROSSED_OFF),
         "total_words": result.solution.count,
         "missed": [
-            {**missed.to_json(), "rare": _is_rare(words, missed.word)} for missed in result.missed
+            {
+                **missed.to_json(),
+                "rare": _is_rare(words, missed.word),
+                **({"found_by": finders[missed.word]} if missed.word in finders else {}),
+            }
+            for missed in result.solution.words
+            if missed.word not in mine_valid
         ],
+        "hints": {
+            "allowed": practice or hints_allowed,
+            "practice": practice,
+            "used": used,
+            "cost": cost,
+        },
+    }
+    if opponents:
+        data["opponents"] = [
+            _opponent_result(result, name, strength) for name, strength, _entries in opponents
+        ]
+        data["ranking"] = _ranking(result, player, score, dict((n, s) for n, s, _ in opponents))
+    return data
+
+
+def _opponent_result(result: RoundResult, name: str, strength: str) -> dict[str, Any]:
+    """An opponent's part of the results: its words with their verdicts (after crossing off)
+    and its score."""
+    seat = result.players[name]
+    return {
+        "name": name,
+        "strength": strength,
+        "label": Opponent.label(strength),
+        "words": [word.to_json() for word in seat.words],
+        "score": seat.score,
+        "found": sum(1 for word in seat.words if word.verdict.is_valid),
+        "crossed_off": sum(1 for word in seat.words if word.verdict is Verdict.CROSSED_OFF),
+    }
+
+
+def _finders(result: RoundResult, names: Sequence[str]) -> dict[str, list[str]]:
+    """Word -> the opponents whose lists hold it as a good word (scored or crossed off)."""
+    found: dict[str, list[str]] = {}
+    for name in names:
+        for word in result.players[name].words:
+            if word.verdict.is_valid:
+                found.setdefault(word.word, []).append(name)
+    return found
+
+
+def _ranking(
+    result: RoundResult, player: str, score: int, strengths: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """Every seat from first to last as :attr:`RoundResult.ranking` orders them (points, then
+    longer words, then name), with the player's score net of hints; equal scores share a place."""
+    scores = dict(result.scores)
+    scores[SEAT] = score
+    lengths = result.long_word_lengths()
+    names = {seat: (player if seat == SEAT else seat) for seat in scores}
+    order = sorted(
+        scores, key=lambda seat: (-scores[seat], tuple(-n for n in lengths[seat]), names[seat])
+    )
+    places = competition_places(order, scores.__getitem__)
+    return [
+        {
+            "name": names[seat],
+            "score": scores[seat],
+            "place": places[seat],
+            "you": seat == SEAT,
+            **({"strength": strengths[seat]} if seat in strengths else {}),
+        }
+        for seat in order
+    ]
+
+
+def solo_hint(
+    spec: jobs.ShelfSpec,
+    dictionary: str,
+    rules: str,
+    options: Mapping[str, Any] | None,
+    board: str,
+    kind: str,
+    found: Sequence[str],
+    free: bool,
+) -> dict[str, Any]:
+    """The hint of ``kind`` for a player who has found ``found`` on ``board``, as stored: the
+    runner's job (solving the board is CPU work). The board's words are those its scoring
+    counts (under the family filter, none it refuses); the hinted word is the easiest by the
+    dictionary's levels (:func:`bigboggle.hints.hint`)."""
+    words = jobs.words(spec, dictionary)
+    ruleset = solo_rules(rules, options)
+    solution = solve(board, words, ruleset)
+    if ruleset.family:
+        solution = solution.without_offensive()
+    given = hint(kind, solution, found, level=words.level if words.has_levels else None, free=free)
+    return {
+        "kind": given.kind,
+        "revealed": dict(given.revealed),
+        "word": given.word,
+        "cost": given.cost,
+        "text": given.text,
     }
 
 
@@ -172,6 +323,9 @@ class SoloGames:
         player: str | None = None,
         daily: bool = False,
         account_id: int | None = None,
+        opponents: Sequence[OpponentChoice | str] = (),
+        practice: bool = False,
+        hints: bool = False,
     ) -> SoloView:
         """Start a game now: a shake of the preset's dice (``seed``, or a fresh one; the first
         shake inside ``band`` if given), or a given ``board``; or today's daily board.
@@ -184,10 +338,23 @@ class SoloGames:
         ``None``. A name a member holds is theirs alone (:mod:`~bigboggle.services.members`):
         anyone else's start under it (a look-alike too) is refused with
         :class:`~bigboggle.errors.NameTakenError` before any work on the board, and again in
-        the transaction that stores the game."""
+        the transaction that stores the game.
+
+        ``opponents`` are computer opponents (at most ``MAX_SOLO_OPPONENTS``; a strength name or
+        an :class:`OpponentChoice`): each one's timed list is made now through the runner
+        (``jobs.opponent_entries``) and stored with the game; their words count against the
+        player's at the end, crossed off by the rules. ``practice`` makes hints free and keeps
+        the game out of the member's history; ``hints`` allows hints at their cost. The daily
+        board allows none of these (it is everyone's same solo board, once a day)."""
+        choices = _check_opponents(opponents)
         player = self._player_name(player, daily, account_id)
         now = self.clock()
         if daily:
+            if choices or practice or hints:
+                raise RulesError(
+                    "the daily board is played alone, as it counts on its leaderboard: "
+                    "no opponents, practice or hints (start an ordinary game for those)"
+                )
             if options or seed is not None or board is not None or band is not None:
                 raise RulesError("the daily board is played by the preset's own rules: no options")
             if dictionary not in (None, Rules.preset(rules).dictionary):
@@ -212,9 +379,11 @@ class SoloGames:
         max_score = self.runner(
             jobs.board_points, self.shelf.spec, board_text, ruleset.name, options, words.name
         )
+        game_id = secrets.token_urlsafe(8)[:10]
+        seats = self._seat_opponents(game_id, choices, player, ruleset, options, words, board_text)
         key, owner_hash = new_key()
         row = SoloGameRow(
-            id=secrets.token_urlsafe(8)[:10],
+            id=game_id,
             owner_hash=owner_hash,
             rules=ruleset.name,
             options=dict(options or {}),
@@ -230,6 +399,8 @@ class SoloGames:
             word_count=0,
             score_so_far=0,
             max_score=max_score,
+            practice=practice or None,
+            hints_allowed=hints or None,
         )
         try:
             with self.store.write_session() as session:
@@ -237,9 +408,54 @@ class SoloGames:
                 if date is not None:  # a claim (or a start) meanwhile: in this transaction
                     _check_member_daily_free(session, account_id, ruleset, date, lock=True)
                 session.add(row)
+                session.flush()  # the game before its opponents (their key names it)
+                session.add_all(seats)
         except IntegrityError:  # the same slot taken meanwhile, by a start that raced this one
             raise _played_already(player, ruleset, date) from None
-        return SoloView(_game_of(row), ruleset, now, owner=True, key=key)
+        return SoloView(
+            _game_of(row), ruleset, now, owner=True, key=key, opponents=_seats_of(seats)
+        )
+
+    def _seat_opponents(
+        self,
+        game_id: str,
+        choices: Sequence[OpponentChoice],
+        player: str,
+        rules: Rules,
+        options: Mapping[str, Any] | None,
+        words: Dictionary,
+        board: str,
+    ) -> list[SoloOpponentRow]:
+        """Each opponent's row: a seat name free beside the player's, and its timed list for the
+        whole round, made through the runner (solving is CPU work), at most a list's length."""
+        taken = [player, SEAT]
+        seats: list[SoloOpponentRow] = []
+        for index, choice in enumerate(choices):
+            seed = new_seed() if choice.seed is None else choice.seed
+            timed = self.runner(
+                jobs.opponent_entries,
+                self.shelf.spec,
+                words.name,
+                rules.name,
+                options,
+                board,
+                choice.strength,
+                seed,
+                float(rules.timer),
+            )
+            name = opponent_name(choice.strength, taken)
+            taken.append(name)
+            seats.append(
+                SoloOpponentRow(
+                    game_id=game_id,
+                    seat=index,
+                    name=name,
+                    strength=choice.strength,
+                    seed=seed,
+                    entries=[[round(at, 3), entry] for at, entry in timed[:MAX_LIST_LENGTH]],
+                )
+            )
+        return seats
 
     def _player_name(self, player: str | None, daily: bool, account_id: int | None) -> str:
         """The name a game is played under: a member's user name on the daily board (and
@@ -416,6 +632,92 @@ class SoloGames:
             row = self._end(row.id, now)
         return self._view(self._settle(row, now), now, owner=True)
 
+    def use_hint(self, game_id: str, kind: str, key: str | None) -> HintAnswer:
+        """A hint of ``kind`` (:data:`bigboggle.hints.HINT_COSTS`) for the game's player, now;
+        only with the game's ``key``, while the game runs, and only in a practice game (free)
+        or one whose options allow hints (at their cost, taken from the score at the end).
+
+        The hint is stored with the game before it is answered (so the results list it, and
+        charge it, whatever happens to the answer). The same hint asked again (the same kind
+        revealing the same thing: the hinted word is unchanged) is shown again at no cost and
+        not stored twice. :class:`GameStateError` (409) when hints are not allowed, the game is
+        over, ``MAX_HINTS_PER_GAME`` are used, or no word is left to hint at; a
+        :class:`RulesError` names an unknown kind."""
+        kind = check_kind(kind)
+        row = self._load(game_id)
+        self._check_owner(row, key)
+        if not (row.practice or row.hints_allowed):
+            raise GameStateError(
+                "hints are not allowed in this game: start a practice game, or one with hints on"
+            )
+        now = self.clock()
+        if row.ended_at is None and now >= row.deadline:
+            self._settle(row, now)  # its player is here: end and score it now
+        if row.ended_at is not None or now >= row.deadline:
+            raise GameStateError("the game has ended: hints are for a game being played")
+        with self.store.session() as session:
+            found = list(
+                session.scalars(
+                    select(SoloWordRow.word).where(
+                        SoloWordRow.game_id == game_id,
+                        SoloWordRow.verdict == Verdict.SCORED.value,
+                    )
+                ).all()
+            )
+            count = session.scalar(
+                select(func.count()).select_from(SoloHintRow).where(SoloHintRow.game_id == game_id)
+            )
+        if (count or 0) >= MAX_HINTS_PER_GAME:
+            raise GameStateError(f"at most {MAX_HINTS_PER_GAME} hints a game: none is left")
+        given = self.runner(
+            solo_hint,
+            self.shelf.spec,
+            row.dictionary,
+            row.rules,
+            row.options,
+            row.board,
+            kind,
+            [word for word in found if word],
+            bool(row.practice),
+        )
+        return self._store_hint(game_id, given)
+
+    def _store_hint(self, game_id: str, given: Mapping[str, Any]) -> HintAnswer:
+        """Store ``given`` (:func:`solo_hint`'s) with the game, in its locked row's transaction
+        (the clock, the limit and "asked already" checked again there), and answer it."""
+        revealed = {**dict(given["revealed"]), "text": given["text"]}
+        with self.store.write_session() as session:
+            locked = _lock(session, game_id)
+            if locked is None:
+                raise NotFoundError(f"no game {game_id!r}")
+            now = self.clock()
+            if locked.ended_at is not None or now >= locked.deadline:
+                raise GameStateError("the game has ended: hints are for a game being played")
+            stored = session.scalars(
+                select(SoloHintRow).where(SoloHintRow.game_id == game_id).order_by(SoloHintRow.seq)
+            ).all()
+            cost = sum(used.cost for used in stored)
+            for used in stored:
+                if used.kind == given["kind"] and used.revealed == revealed:
+                    shown = _hint_json(used, with_word=False)
+                    return HintAnswer(shown, True, len(stored), cost, now, locked.deadline)
+            if len(stored) >= MAX_HINTS_PER_GAME:
+                raise GameStateError(f"at most {MAX_HINTS_PER_GAME} hints a game: none is left")
+            new = SoloHintRow(
+                game_id=game_id,
+                seq=len(stored),
+                kind=str(given["kind"]),
+                at=now,
+                word=given["word"],
+                revealed=revealed,
+                cost=int(given["cost"]),
+            )
+            session.add(new)
+            session.flush()
+            shown = _hint_json(new, with_word=False)
+            deadline = locked.deadline
+        return HintAnswer(shown, False, len(stored) + 1, cost + new.cost, now, deadline)
+
     def leaderboard(self, rules: str, date: str, limit: int = 100) -> list[LeaderboardEntry]:
         """The day's scored daily games for ``rules``, best first (earlier finish breaks ties),
         each with its place by competition ranking (equal scores share a place, the next one
@@ -528,9 +830,11 @@ class SoloGames:
         game = _game_of(row)
         if row.result is not None:
             return SoloView(game, rules, now, owner, results=row.result)
+        seats = self._opponent_seats(row.id)
         if row.ended_at is not None or now >= row.deadline:
-            return SoloView(game, rules, now, owner, scoring=True)
+            return SoloView(game, rules, now, owner, scoring=True, opponents=seats)
         shown: tuple[WordResult, ...] = ()
+        used: tuple[dict[str, Any], ...] = ()
         if owner:
             if row.word_count is None:  # a game from before verdicts were kept
                 with self.store.write_session() as session:
@@ -538,7 +842,39 @@ class SoloGames:
                     if locked is not None and locked.word_count is None:
                         _count_old_words(session, locked, self._fresh_game(locked))
             shown = self._stored_words(row.id)
-        return SoloView(game, rules, now, owner, words=shown)
+            used = tuple(_hint_json(hint_row, with_word=False) for hint_row in self._hints(row.id))
+        return SoloView(game, rules, now, owner, words=shown, opponents=seats, hints=used)
+
+    def _opponent_seats(self, game_id: str) -> tuple[OpponentSeat, ...]:
+        with self.store.session() as session:
+            rows = session.scalars(
+                select(SoloOpponentRow).where(SoloOpponentRow.game_id == game_id)
+            ).all()
+            return _seats_of(rows)
+
+    def _opponent_lists(self, game_id: str) -> list[OpponentList]:
+        """Each opponent's seat name, strength and timed entries, in seat order."""
+        with self.store.session() as session:
+            rows = session.scalars(
+                select(SoloOpponentRow)
+                .where(SoloOpponentRow.game_id == game_id)
+                .order_by(SoloOpponentRow.seat)
+            ).all()
+            return [
+                (row.name, row.strength, [(float(at), str(entry)) for at, entry in row.entries])
+                for row in rows
+            ]
+
+    def _hints(self, game_id: str) -> list[SoloHintRow]:
+        """The hints the game's player has used, in order."""
+        with self.store.session() as session:
+            return list(
+                session.scalars(
+                    select(SoloHintRow)
+                    .where(SoloHintRow.game_id == game_id)
+                    .order_by(SoloHintRow.seq)
+                ).all()
+            )
 
     def _stored_words(self, game_id: str) -> tuple[WordResult, ...]:
         """The verdicts the game's words got when they arrived, in order."""
@@ -635,6 +971,10 @@ class SoloGames:
             row.deadline,
             entries,
             row.ended_at,
+            self._opponent_lists(row.id),
+            [_hint_json(used, with_word=True) for used in self._hints(row.id)],
+            bool(row.practice),
+            bool(row.hints_allowed),
         )
         with self.store.write_session() as session:
             locked = _lock(session, row.id)
@@ -663,10 +1003,11 @@ class SoloGames:
 def record_solo_play(session: Session, row: SoloGameRow) -> bool:
     """Write the play of a scored game into its member's history (in ``session``, the
     transaction that stores its results or makes it a member's): a ``daily`` play for the
-    daily board, ``solo`` otherwise. Nothing for a guest's game or one not scored yet; once
-    only (:func:`~bigboggle.services.history.record_play`)."""
-    if row.account_id is None or row.result is None:
-        return False
+    daily board, ``solo`` otherwise, with the score shown (after crossing off against its
+    computer opponents, net of hints). Nothing for a guest's game, a practice game or one not
+    scored yet; once only (:func:`~bigboggle.services.history.record_play`)."""
+    if row.account_id is None or row.result is None or row.practice:
+        return False  # (a practice game is nobody's history: its hints were free)
     return history.record_facts(
         session,
         account_id=row.account_id,
@@ -697,7 +1038,49 @@ def _game_of(row: SoloGameRow) -> SoloGame:
         score=row.score,
         max_score=row.max_score,
         has_owner=row.owner_hash is not None,
+        practice=bool(row.practice),
+        hints_allowed=bool(row.hints_allowed),
     )
+
+
+def _check_opponents(opponents: Sequence[OpponentChoice | str] | None) -> list[OpponentChoice]:
+    """The opponents a start asks for, checked before any work: at most
+    ``MAX_SOLO_OPPONENTS``, each a known strength (:class:`RulesError` naming the one at fault
+    and the choices) with a seed in range if given."""
+    if opponents is None:
+        return []
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        raise RulesError(f"opponents: expected a list, not {opponents!r:.60}")
+    if len(opponents) > MAX_SOLO_OPPONENTS:
+        raise RulesError(
+            f"opponents: at most {MAX_SOLO_OPPONENTS} in a solo game, not {len(opponents)}"
+        )
+    choices: list[OpponentChoice] = []
+    for index, choice in enumerate(opponents):
+        wanted = choice if isinstance(choice, OpponentChoice) else OpponentChoice(choice)
+        try:
+            Opponent(check_strength(wanted.strength), 0 if wanted.seed is None else wanted.seed)
+        except RulesError as error:
+            raise RulesError(f"opponents[{index}]: {error}") from None
+        choices.append(wanted)
+    return choices
+
+
+def _seats_of(rows: Sequence[SoloOpponentRow]) -> tuple[OpponentSeat, ...]:
+    """A game's opponents as anyone may see them while it runs: names, strengths, times."""
+    return tuple(
+        OpponentSeat(row.name, row.strength, tuple(float(at) for at, _entry in row.entries))
+        for row in sorted(rows, key=lambda seat: seat.seat)
+    )
+
+
+def _hint_json(row: SoloHintRow, *, with_word: bool) -> dict[str, Any]:
+    """A stored hint as :meth:`bigboggle.hints.Hint.to_json` shows it, with when it was used."""
+    revealed = dict(row.revealed)
+    text = str(revealed.pop("text", ""))
+    shown = Hint(row.kind, revealed, row.word, row.cost, text).to_json(with_word=with_word)
+    shown["at"] = row.at
+    return shown
 
 
 def _check_member_daily_free(

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..hints import HINT_COSTS
 from ..rules import Rules
 from ..verdicts import WordResult
 
@@ -45,6 +46,15 @@ class SoloGame:
     #: was played under that very name (:func:`~bigboggle.services.members.marked_member`);
     #: else ``None``.
     member: str | None = None
+    #: A practice game: hints are free, and its play goes into no member's history.
+    practice: bool = False
+    #: Whether its player may ask for hints at their cost (:data:`bigboggle.hints.HINT_COSTS`).
+    hints_allowed: bool = False
+
+    @property
+    def hints_on(self) -> bool:
+        """Whether its player may ask for hints (free in practice, else at their cost)."""
+        return self.practice or self.hints_allowed
 
     @property
     def replay(self) -> dict[str, Any]:
@@ -55,6 +65,10 @@ class SoloGame:
         else:
             query["board"] = self.board
         query.update({key: value for key, value in self.options.items() if value is not None})
+        if self.practice:
+            query["practice"] = True
+        if self.hints_allowed:
+            query["hints"] = True
         return query
 
     def to_json(self) -> dict[str, Any]:
@@ -73,6 +87,41 @@ class SoloGame:
             "ended_at": self.ended_at,
             "score": self.score,
             "max_score": self.max_score,
+            "practice": self.practice,
+            "hints": self.hints_allowed,
+        }
+
+
+@dataclass(frozen=True)
+class OpponentChoice:
+    """A computer opponent a solo game's start asks for: its strength (one of
+    :attr:`bigboggle.opponents.Opponent.STRENGTHS`) and, to replay the same list, its seed."""
+
+    strength: str
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class OpponentSeat:
+    """A computer opponent of a running game as anyone may see it: its name, strength and the
+    times (seconds into the round) of its entries, never the entries themselves, so that a page
+    shows its count growing on the server's clock without asking again."""
+
+    name: str
+    strength: str
+    times: tuple[float, ...]
+
+    def written(self, seconds: float) -> int:
+        """How many entries it has written ``seconds`` into the round."""
+        return sum(1 for at in self.times if at <= seconds)
+
+    def to_json(self, seconds: float) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "strength": self.strength,
+            "label": self.strength.capitalize(),
+            "written": self.written(seconds),
+            "times": list(self.times),
         }
 
 
@@ -96,6 +145,11 @@ class SoloView:
     #: Past its deadline (or ended) but its results not stored yet: its player's next request
     #: scores it, or another request is scoring it now. Nothing is scored on anyone else's read.
     scoring: bool = False
+    #: A running (or scoring) game's computer opponents: names, strengths and times only.
+    opponents: tuple[OpponentSeat, ...] = ()
+    #: The hints its player has used so far (its player's view only, while it runs), each as
+    #: :meth:`bigboggle.hints.Hint.to_json` without the word.
+    hints: tuple[Mapping[str, Any], ...] = ()
 
     @property
     def over(self) -> bool:
@@ -128,6 +182,11 @@ class SoloView:
         }
         if self.key is not None:
             data["key"] = self.key
+        data["practice"] = game.practice
+        if self.results is None:
+            # Opponents' counts on the server's clock (their words only in the results).
+            seconds = min(self.now, game.deadline) - game.started_at
+            data["opponents"] = [seat.to_json(seconds) for seat in self.opponents]
         if self.scoring:
             return data
         if self.results is None:
@@ -136,10 +195,24 @@ class SoloView:
             data["score_so_far"] = sum(word.score for word in self.words)
             # The board's points (not its words): what the player's meter measures against.
             data["max_score"] = game.max_score
+            data["hints"] = self._hints_json()
             return data
         data["ended_at"] = game.ended_at
         data.update(self.results)
         return data
+
+    def _hints_json(self) -> dict[str, Any]:
+        """What a running game's page needs to offer hints: whether it may, at what costs, and
+        (its player's view) the hints used so far and their cost."""
+        game = self.game
+        hints: dict[str, Any] = {"allowed": game.hints_on, "practice": game.practice}
+        if game.hints_on:
+            free = game.practice
+            hints["costs"] = {kind: 0 if free else cost for kind, cost in HINT_COSTS.items()}
+        if self.owner:
+            hints["used"] = [dict(used) for used in self.hints]
+            hints["cost"] = sum(int(used.get("cost", 0)) for used in self.hints)
+        return hints
 
 
 @dataclass(frozen=True)
@@ -158,6 +231,31 @@ class Submitted:
             "result": self.result.to_json(),
             "words": self.words,
             "score_so_far": self.score_so_far,
+            "time_left": round(max(0.0, self.deadline - self.now), 3),
+            "now": self.now,
+            "deadline": self.deadline,
+        }
+
+
+@dataclass(frozen=True)
+class HintAnswer:
+    """The answer to a hint asked for: the hint (without its word) and where the game stands."""
+
+    hint: Mapping[str, Any]
+    #: Whether this very hint had been used already (shown again, at no cost, not stored again).
+    again: bool
+    #: Hints used so far and their cost together (this one included).
+    used: int
+    cost: int
+    now: float
+    deadline: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hint": dict(self.hint),
+            "again": self.again,
+            "used": self.used,
+            "hint_cost": self.cost,
             "time_left": round(max(0.0, self.deadline - self.now), 3),
             "now": self.now,
             "deadline": self.deadline,

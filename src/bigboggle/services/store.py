@@ -24,6 +24,7 @@ import platformdirs
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     Connection,
     Float,
     ForeignKey,
@@ -106,6 +107,11 @@ class SoloGameRow(Base):
     #: when the game is scored so a read scores nothing; none until then (and for games
     #: ended before results were kept: scored once on first read).
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: A practice game (issue 15): hints are free and its play goes into no member's history;
+    #: none (false) for games from before revision 0012.
+    practice: Mapped[bool | None] = mapped_column(Boolean)
+    #: Whether hints may be asked for, at their cost (:data:`bigboggle.hints.HINT_COSTS`).
+    hints_allowed: Mapped[bool | None] = mapped_column(Boolean)
     #: Never loaded with the game (a list of 2,000 words per submit): query SoloWordRow instead.
     words: Mapped[list[SoloWordRow]] = relationship(
         back_populates="game",
@@ -141,6 +147,45 @@ class SoloWordRow(Base):
         #: "Is this word already on the list?" in one lookup.
         Index("ix_game_words_game_word", "game_id", "word"),
     )
+
+
+# -- solo games' computer opponents and hints (issue 15) --------------------------------------------
+
+
+class SoloOpponentRow(Base):
+    """A computer opponent of a solo game: its seat name, strength and seed, and its timed list
+    (``[[seconds_into_round, entry], ...]``, made once at the start). Its words are never read
+    while the game runs but to count those due (see :mod:`bigboggle.services.solo_games`)."""
+
+    __tablename__ = "game_opponents"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(80))
+    strength: Mapped[str] = mapped_column(String(20))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    entries: Mapped[list[Any]] = mapped_column(JSON)
+
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+
+class SoloHintRow(Base):
+    """A hint a solo game's player used, in order: its kind, what it revealed (and the word it
+    was about, shown once the game is over), its cost in points, and when."""
+
+    __tablename__ = "game_hints"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(20))
+    at: Mapped[float] = mapped_column(Float)
+    word: Mapped[str | None] = mapped_column(String(200))
+    revealed: Mapped[dict[str, Any]] = mapped_column(JSON)
+    cost: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
 
 
 class TournamentRow(Base):

@@ -16,15 +16,19 @@ from starlette.concurrency import run_in_threadpool
 
 from ..analysis import Band
 from ..dice import MAX_SEED, new_seed, shake
+from ..hints import HINT_COSTS, HINT_LABELS
 from ..limits import MAX_KEY_LENGTH
+from ..opponents import Opponent
 from ..rules import PRESETS, Rules
 from ..services import jobs
 from ..services.daily import check_date, utc_date
 from ..services.solo_games import SOLO_OPTIONS, needs_timer
+from ..services.solo_views import OpponentChoice
 from .auth import viewer
 from .inputs import (
     ErrorBody,
     NewGame,
+    NewHint,
     NewTournament,
     NewTournamentRound,
     NewWord,
@@ -75,6 +79,11 @@ async def rules_list(request: Request) -> JSONResponse:
         {
             "presets": {name: rules.to_json() for name, rules in PRESETS.items()},
             "solo_options": sorted(SOLO_OPTIONS),
+            "opponent_strengths": dict(Opponent.STRENGTHS),
+            "hints": {
+                kind: {"cost": cost, "label": HINT_LABELS[kind]}
+                for kind, cost in HINT_COSTS.items()
+            },
             "dictionaries": services(request).shelf.names,
         }
     )
@@ -174,6 +183,9 @@ async def start_game(request: Request) -> JSONResponse:
             player=player if member is not None else asked.player,
             daily=asked.daily,
             account_id=member.id if member is not None else None,
+            opponents=[OpponentChoice(one.strength, one.seed) for one in asked.opponents or ()],
+            practice=asked.practice,
+            hints=asked.hints,
         )
     )
     if needs_timer(asked.daily, 0):  # others read it: ended and scored at its deadline
@@ -216,6 +228,25 @@ async def finish_game(request: Request, game_id: GameId, key: GameKey = None) ->
     view = await run_in_threadpool(found.solo.finish, game_id, key)
     found.solo_timers.drop(game_id)  # ended (and scored, or caught up at start-up)
     return JSONResponse(view.to_json())
+
+
+@router.post(
+    "/games/{game_id}/hints",
+    summary="Use a hint (practice games: free; games with hints on: at its cost)",
+    openapi_extra=body_schema(NewHint),
+    responses={
+        **NOT_FOUND,
+        **NOT_YOURS,
+        409: {"model": ErrorBody, "description": "Hints not allowed here, or the game is over"},
+    },
+)
+async def use_hint(request: Request, game_id: GameId, key: GameKey = None) -> JSONResponse:
+    """The hint, stored with the game before it is answered (listed, with its cost, in the
+    results); the same hint asked again is shown again at no cost."""
+    asked = await read_model(request, NewHint)
+    found = services(request)
+    answer = await run_in_threadpool(found.solo.use_hint, game_id, asked.kind, key)
+    return JSONResponse(answer.to_json())
 
 
 @router.get("/daily", summary="The daily board's leaderboard for a preset and date")

@@ -24,6 +24,7 @@ from ..limits import (
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
     MAX_QUOTED,
+    MAX_SOLO_OPPONENTS,
     MAX_TOURNAMENT_NAME,
     SMALL_BODY_BYTES,
     ServerLimits,
@@ -126,6 +127,15 @@ class SoloOptions(_Strict):
     family: bool | None = Field(None, description="Refuse offensive words (the family filter)")
 
 
+class NewOpponent(_Strict):
+    """A computer opponent of a solo game: its strength (and, to replay its list, its seed)."""
+
+    strength: str = Field(
+        max_length=40, description="beginner, casual, club, expert or solver (GET /api/rules)"
+    )
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
+
+
 class NewGame(_Strict):
     """``POST /api/games``: a solo game (a shake, a given board, or the daily board)."""
 
@@ -139,6 +149,19 @@ class NewGame(_Strict):
     )
     player: str = Field("you", min_length=1, max_length=MAX_NAME_LENGTH)
     daily: bool = Field(False, description="Play today's daily board (counted once per name)")
+    opponents: list[NewOpponent] | None = Field(
+        None,
+        max_length=MAX_SOLO_OPPONENTS,
+        description="Computer opponents: their words are crossed off against yours at the end",
+    )
+    practice: bool = Field(False, description="Free hints; the game counts in no history")
+    hints: bool = Field(False, description="Hints allowed, at their cost in points")
+
+
+class NewHint(_Strict):
+    """``POST /api/games/{id}/hints``: the kind of hint wanted."""
+
+    kind: str = Field(min_length=1, max_length=20, description="words_left, letters, start or path")
 
 
 class NewWord(_Strict):
