@@ -60,12 +60,12 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from .board import Board
 from .dice import MAX_SEED, new_seed, shake
 from .dictionary import Dictionary
-from .errors import RulesError, quoted
+from .errors import RulesError, SearchBudgetExceeded, quoted
 from .family import is_offensive
 from .judge import Judge
 from .limits import MAX_LIST_LENGTH
@@ -92,10 +92,18 @@ PER_EXTRA_PATH = 0.3
 MAX_PATHS_COUNTED = 3
 #: Difficulty taken off a word whose stem the opponent has already written.
 STEM_EASE = 1.0
-#: How steeply the chance of finding a word falls with its difficulty.
+#: How steeply the chance of seeing a word falls with its sight difficulty.
 SLOPE = 1.2
-#: Uniform draws behind each time: the word's lateness picks one of their order statistics.
-TIME_DRAWS = 5
+#: The rarity an opponent of skill 0 knows half the words of...
+KNOW_REACH = 2.6
+#: ...how much further each unit of skill reaches...
+KNOW_GROWTH = 1.5
+#: ...and how sharply its vocabulary ends (a beginner knows ``mother``, not ``ottar``).
+KNOW_SLOPE = 2.5
+#: The share of the round a word waits for each letter beyond four (at most
+#: :data:`MOST_WAIT`): long words are built late, from the short ones seen first.
+WAIT_PER_LETTER = 0.05
+MOST_WAIT = 0.4
 #: Seconds at either end of the round with no word (at most a twentieth of the round).
 READING_SECONDS = 2.0
 #: The chance that a word whose stem the opponent has written follows the stem at once.
@@ -108,135 +116,25 @@ TARGETS: Mapping[str, float] = MappingProxyType(
 #: Strength -> skill, fitted to :data:`TARGETS` by ``tools/calibrate_opponents.py`` (the
 #: solver's is infinite: it finds everything).
 SKILL: Mapping[str, float] = MappingProxyType(
-    {"beginner": -0.5, "casual": 0.3, "club": 1.2, "expert": 2.3, "solver": math.inf}
+    {"beginner": -0.756, "casual": -0.406, "club": 0.009, "expert": 0.484, "solver": math.inf}
 )
 #: Strength -> the chance, for each word found, of writing an invalid entry beside it.
 SLIP_RATE: Mapping[str, float] = MappingProxyType(
     {"beginner": 0.3, "casual": 0.2, "club": 0.12, "expert": 0.06, "solver": 0.0}
 )
 #: The skill the solver's times are paced by (it finds everything; its late words are the hard ones).
-SOLVER_PACE = 3.0
+SOLVER_PACE = 1.5
+#: Chances are kept this far from 1 so that a time can always be drawn.
+_SUREST = 1.0 - 1e-9
 
-#: Endings of English words: a path near-miss is written only when it ends like a word.
-_ENDINGS = frozenset(
-    [
-        "es",
-        "ed",
-        "er",
-        "ly",
-        "al",
-        "ic",
-        "ry",
-        "ty",
-        "ne",
-        "se",
-        "te",
-        "re",
-        "le",
-        "de",
-        "ce",
-        "ge",
-        "ve",
-        "ze",
-        "ns",
-        "ts",
-        "rs",
-        "ds",
-        "ls",
-        "ms",
-        "ks",
-        "ps",
-        "gs",
-        "ys",
-        "ws",
-        "st",
-        "nt",
-        "rt",
-        "ct",
-        "lt",
-        "pt",
-        "ft",
-        "xt",
-        "sh",
-        "ch",
-        "th",
-        "ng",
-        "nk",
-        "nd",
-        "rd",
-        "ld",
-        "rn",
-        "rm",
-        "rk",
-        "ll",
-        "ss",
-        "ee",
-        "ie",
-        "ue",
-        "ay",
-        "ey",
-        "oy",
-        "ow",
-        "aw",
-        "ew",
-        "on",
-        "an",
-        "en",
-        "in",
-        "un",
-        "ar",
-        "or",
-        "ur",
-        "ir",
-        "it",
-        "at",
-        "et",
-        "ot",
-        "ut",
-        "ap",
-        "ip",
-        "op",
-        "up",
-        "ag",
-        "eg",
-        "ig",
-        "og",
-        "ug",
-        "ab",
-        "ob",
-        "ub",
-        "am",
-        "em",
-        "im",
-        "um",
-        "od",
-        "id",
-        "ad",
-        "ud",
-        "ak",
-        "ek",
-        "ik",
-        "ok",
-        "al",
-        "el",
-        "il",
-        "ol",
-        "ul",
-        "ax",
-        "ex",
-        "ix",
-        "ox",
-        "ia",
-        "na",
-        "ta",
-        "ra",
-        "la",
-        "ma",
-        "ea",
-        "io",
-    ]
-)
 _VOWELS = frozenset("aeiou")
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+#: A slip is one of the first this many candidates (:func:`slip_candidates`), evenly.
+SLIP_CHOICES = 3
+#: A misread word is written only if it is this common (SCOWL level): people write words they know.
+MISREAD_LEVEL = 50
+#: Cells a search may try to see whether a wrong inflection is traced on the board.
+TRACE_BUDGET = 2_000
 
 
 class Opponent:
@@ -333,23 +231,27 @@ def opponent_name(strength: str, taken: Iterable[str]) -> str:
 # -- difficulty -----------------------------------------------------------------------------------
 
 
-def word_difficulty(found: FoundWord, board: Board, dictionary: Dictionary) -> float:
-    """How hard ``found`` is to see on ``board`` (before stems): commonness + length + faces
-    - extra paths (see the module's notes)."""
+class Difficulty(NamedTuple):
+    """How hard a word is for a person: to know, and to see on this board."""
+
+    #: From the word's SCOWL level: :data:`PER_LEVEL` a level above 10 (0 to 4.2).
+    rarity: float
+    #: From its length, its two-letter faces and how many paths spell it (stems aside).
+    sight: float
+
+
+def word_difficulty(found: FoundWord, board: Board, dictionary: Dictionary) -> Difficulty:
+    """How hard ``found`` is to know and to see on ``board`` (see the module's notes)."""
     return _difficulty(found, _board_index(board), dictionary)
 
 
-def _difficulty(found: FoundWord, index: _BoardIndex, dictionary: Dictionary) -> float:
+def _difficulty(found: FoundWord, index: _BoardIndex, dictionary: Dictionary) -> Difficulty:
     word = found.word
     level = _level(word, dictionary)
     doubles = len(word) - len(found.path)  # each two-letter face adds a letter to the path's
     paths = _count_paths(index, word, MAX_PATHS_COUNTED)
-    return (
-        PER_LEVEL * (level - 10)
-        + PER_LETTER * (len(word) - 4)
-        + PER_DOUBLE_FACE * doubles
-        - PER_EXTRA_PATH * (paths - 1)
-    )
+    sight = PER_LETTER * (len(word) - 4) + PER_DOUBLE_FACE * doubles - PER_EXTRA_PATH * (paths - 1)
+    return Difficulty(PER_LEVEL * (level - 10), sight)
 
 
 def _level(word: str, dictionary: Dictionary) -> int:
@@ -428,7 +330,7 @@ class _Word:
     """A word of the board as every strength plays it: its difficulty and its stems there."""
 
     found: FoundWord
-    difficulty: float
+    difficulty: Difficulty
     stems: tuple[str, ...]
 
 
@@ -472,20 +374,57 @@ def _digest(seed: int, strength: str, board: str) -> int:
     return int.from_bytes(hashlib.sha256(text).digest()[:16], "big")
 
 
-def chance(skill: float, difficulty: float) -> float:
-    """The chance that an opponent of ``skill`` finds a word of ``difficulty``."""
-    if skill == math.inf:
-        return 1.0
-    x = SLOPE * (skill - difficulty)
+def _sigmoid(x: float) -> float:
+    """A sigmoid from 0 to 1 (1/2 at 0) made of arithmetic and a square root alone."""
     return 0.5 * (1.0 + x / math.sqrt(1.0 + x * x))
 
 
-def lateness(skill: float, difficulty: float, letters: int) -> float:
-    """Where in the round a word found tends to come, from 0 (at once) to 1 (at the end): late
-    for a word near the limit of the opponent's reach, and for a long one."""
-    pace = SOLVER_PACE if skill == math.inf else skill
-    late = 0.45 + 0.2 * (difficulty - pace) + 0.06 * (letters - 4)
-    return min(1.0, max(0.0, late))
+def chance(skill: float, difficulty: Difficulty, stem: bool = False) -> float:
+    """The chance that an opponent of ``skill`` finds a word of ``difficulty``: that it knows
+    the word, times that it sees it (easier after its ``stem``)."""
+    if skill == math.inf:
+        return 1.0
+    reach = KNOW_REACH + KNOW_GROWTH * skill
+    knows = _sigmoid(KNOW_SLOPE * (reach - difficulty.rarity))
+    sight = difficulty.sight - (STEM_EASE if stem else 0.0)
+    return knows * _sigmoid(SLOPE * (skill - sight))
+
+
+def discovery(chance: float, draw: float, letters: int) -> float:
+    """When in the round (0 to 1) a word found is written, from its ``chance`` of being found
+    and a uniform ``draw``.
+
+    A person's search is a clock of its own: each word is seen at a time drawn from an
+    exponential distribution whose rate grows with its ease, and found when that time falls
+    within the round, so ``chance = 1 - exp(-rate)`` (the round as 1). Given that it was found,
+    its time is that distribution cut at the round's end, ``ln(1 - draw * chance) / ln(1 -
+    chance)``: a word the opponent was sure to find comes early, one it barely found anywhere
+    (a weak player's words arrive at a steady pace, a strong one's front-loaded). A long word
+    also waits :data:`WAIT_PER_LETTER` of the round a letter beyond four (at most
+    :data:`MOST_WAIT`)."""
+    sure = min(chance, _SUREST)
+    if sure <= 0.0:
+        return draw
+    searched = _ln(1.0 - draw * sure) / _ln(1.0 - sure)
+    wait = min(MOST_WAIT, max(0.0, WAIT_PER_LETTER * (letters - 4)))
+    return wait + (1.0 - wait) * min(1.0, max(0.0, searched))
+
+
+_LN2 = 0.6931471805599453
+
+
+def _ln(x: float) -> float:
+    """The natural logarithm of ``x`` > 0 by :func:`math.frexp` (exact) and a fixed series of
+    arithmetic, so the same on every machine (``math.log`` is as exact as the platform's C
+    library)."""
+    mantissa, exponent = math.frexp(x)  # x = mantissa * 2**exponent, mantissa in [0.5, 1)
+    s = (mantissa - 1.0) / (mantissa + 1.0)  # ln(m) = 2 atanh(s), |s| <= 1/3
+    s2 = s * s
+    term, total = s, 0.0
+    for odd in range(1, 40, 2):
+        total += term / odd
+        term *= s2
+    return exponent * _LN2 + 2.0 * total
 
 
 def _play(
@@ -511,14 +450,15 @@ def _play(
     for item in words:
         word = item.found.word
         stem = next((stem for stem in item.stems if stem in found_at), None)
-        difficulty = item.difficulty - (STEM_EASE if stem is not None else 0.0)
-        if draw() >= chance(skill, difficulty):
+        difficulty = item.difficulty
+        found_chance = chance(skill, difficulty, stem is not None)
+        if draw() >= found_chance:
             continue
         if stem is not None and draw() < WITH_STEM:
             at = min(high, found_at[stem] + 1.0 + 3.0 * draw())
         else:
-            late = lateness(skill, difficulty, len(word))
-            at = low + span * _order_statistic([draw() for _ in range(TIME_DRAWS)], late)
+            pace = chance(SOLVER_PACE, difficulty) if skill == math.inf else found_chance
+            at = low + span * discovery(pace, draw(), len(word))
         found_at[word] = at
         if slip_rate and draw() < slip_rate:
             _slip(item.found, solution, dictionary, draw(), at, high, found_at, slips)
@@ -526,15 +466,6 @@ def _play(
     entries += [(_tidy(at, seconds), word) for word, at in slips.items() if word not in found_at]
     entries.sort()
     return entries[:MAX_LIST_LENGTH]
-
-
-def _order_statistic(draws: Sequence[float], late: float) -> float:
-    """The value ``late`` of the way through ``draws`` sorted (interpolated between two)."""
-    ordered = sorted(draws)
-    position = late * (len(ordered) - 1)
-    below = min(int(position), len(ordered) - 2)
-    part = position - below
-    return ordered[below] + part * (ordered[below + 1] - ordered[below])
 
 
 def _tidy(at: float, seconds: float) -> float:
@@ -575,53 +506,89 @@ def _slip(
         if c not in found_at and c not in slips
     ]
     if candidates:
-        choice = candidates[min(int(pick * len(candidates)), len(candidates) - 1)]
+        top = candidates[:SLIP_CHOICES]
+        choice = top[min(int(pick * len(top)), len(top) - 1)]
         slips[choice] = min(high, at + 0.5 + 3.0 * pick)
 
 
 def slip_candidates(found: FoundWord, solution: Solution, dictionary: Dictionary) -> list[str]:
-    """The invalid entries a person might write beside ``found``, in a fixed order: wrong
-    plurals and tenses (real words not on the board, or no words at all), and paths on the
-    board that run one cube further or turn the wrong way at the end, spelling a non-word that
-    ends like a word. None is valid on the board under ``solution``'s rules and dictionary."""
+    """The invalid entries a person might write beside ``found``, most plausible first.
+
+    First the wrong plurals and tenses (:func:`inflections` the board does not hold) that a
+    path on the board spells all the same (the player saw it there: ``steped``); then real,
+    well-known words one letter away from ``found`` that the board does not hold (a letter
+    misread: ``rested`` beside ``tested``), commonest first; then the other wrong plurals and
+    tenses. None is valid on the board under ``solution``'s rules and dictionary: a real word
+    among them is not on the board, anything else is no word."""
     word = found.word
     minimum = solution.min_length
-    candidates: list[str] = []
-    for variant in _inflections(word):
-        if variant not in solution and len(variant) >= minimum:
-            candidates.append(variant)
     board = solution.board
-    letters = board.cell_letters
-    cells = [board.index(row, col) for row, col in found.path]
-    ends = [(cells, nxt) for nxt in board.adjacency[cells[-1]] if nxt not in cells]
-    if len(cells) > 1:
-        ends += [(cells[:-1], nxt) for nxt in board.adjacency[cells[-2]] if nxt not in cells]
-    for stem_cells, last in ends:
-        text = "".join(letters[c] for c in stem_cells) + letters[last]
-        if (
-            len(text) >= minimum
-            and text[-2:] in _ENDINGS
-            and text not in dictionary
-            and text != word
-        ):
-            candidates.append(text)
-    unique = dict.fromkeys(c for c in candidates if c.isalpha() and not is_offensive(c))
-    return sorted(unique)
+    known = _word_set(dictionary)
+    built = [v for v in inflections(word) if len(v) >= minimum and v not in solution]
+    traced = [v for v in built if v not in known and _traceable(board, v)]
+    misread = sorted(
+        (v for v in _one_letter_away(word, known) if len(v) >= minimum and v not in solution),
+        key=lambda v: (_level(v, dictionary), v),
+    )
+    ordered = traced + [v for v in misread if _level(v, dictionary) <= MISREAD_LEVEL] + built
+    unique = dict.fromkeys(c for c in ordered if not is_offensive(c))
+    return list(unique)
 
 
-def _inflections(word: str) -> list[str]:
-    """Plurals and tenses a hurried player might build from ``word`` (valid or not)."""
+def _traceable(board: Board, text: str) -> bool:
+    """Whether a path on ``board`` spells ``text`` (a small search: the text is short)."""
+    try:
+        return board.path_for(text, budget=TRACE_BUDGET) is not None
+    except SearchBudgetExceeded:
+        return False
+
+
+def _one_letter_away(word: str, known: frozenset[str]) -> list[str]:
+    """The words of ``known`` that one letter changed in ``word`` spells, in a fixed order."""
+    return [
+        changed
+        for i, letter in enumerate(word)
+        for other in _ALPHABET
+        if other != letter and (changed := word[:i] + other + word[i + 1 :]) in known
+    ]
+
+
+_sets_lock = threading.Lock()
+_sets: dict[int, tuple[Dictionary, frozenset[str]]] = {}
+
+
+def _word_set(dictionary: Dictionary) -> frozenset[str]:
+    """The dictionary's words as a set, for the many look-ups of a slip (kept for a few)."""
+    with _sets_lock:
+        hit = _sets.get(id(dictionary))
+        if hit is not None and hit[0] is dictionary:
+            return hit[1]
+    words = frozenset(dictionary.word_list)
+    with _sets_lock:
+        if len(_sets) >= 4:
+            _sets.pop(next(iter(_sets)))
+        _sets[id(dictionary)] = (dictionary, words)
+    return words
+
+
+def inflections(word: str) -> list[str]:
+    """The plurals and tenses a hurried player builds from ``word`` by rule, right or wrong
+    (``step``: ``steps``, ``steped``, ``steper``, ``steping``; ``cape``: ``caped``,
+    ``capes``, ``caper``). A word that already looks inflected (``-s``, ``-ed``, ``-ing``,
+    ``-er``, ``-ly``) gets none: nobody writes ``noteds``."""
+    if word.endswith(("ed", "ing", "er", "ly")) or (word.endswith("s") and not word.endswith("ss")):
+        return []
     last = word[-1]
-    if word.endswith(("ed", "ing", "ly")):
-        return [word + "s"]
     if last == "e":
         return [word + "d", word + "s", word + "r"]
     if last == "y":
-        return [word[:-1] + "ies", word[:-1] + "ied", word + "s"]
-    if last == "s":
-        return [word + "es", word[:-1] + "ed"]
+        if len(word) > 1 and word[-2] in _VOWELS:
+            return [word + "s", word + "ed", word + "er"]
+        return [word[:-1] + "ies", word[:-1] + "ied", word[:-1] + "ier"]
+    if word.endswith(("ss", "sh", "ch", "x", "z")):
+        return [word + "es", word + "ed", word + "er"]
     if last in _VOWELS:
-        return [word + "s", word + "ed"]
+        return [word + "s"]
     return [word + "s", word + "ed", word + "er", word + "ing"]
 
 
