@@ -586,6 +586,91 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
         self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
+class ChallengeRow(Base):
+    """An asynchronous challenge: rules, options and dictionary every round is played by, how
+    many rounds, and until when it is open (:mod:`bigboggle.services.challenges`)."""
+
+    __tablename__ = "challenges"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rules: Mapped[str] = mapped_column(String(40))
+    #: The solo options each round's game is started with (the timer among them).
+    options: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    #: ``cancel`` (the rule: a word two players found is crossed off) or ``keep``.
+    duplicates: Mapped[str] = mapped_column(String(8))
+    dictionary: Mapped[str] = mapped_column(String(80))
+    rounds: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[float] = mapped_column(Float)
+    closes_at: Mapped[float] = mapped_column(Float)
+    #: The member who made it (none for a guest's), and the name it was made under.
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True
+    )
+    maker: Mapped[str | None] = mapped_column(String(80))
+
+    #: The sweep's open (and lately closed) challenges, by when they close.
+    __table_args__ = (Index("ix_challenges_closes_at", "closes_at"),)
+
+
+class ChallengeRoundRow(Base):
+    """One round (board) of a challenge, with its standings as last stored: scored among all
+    the players who had finished it, and which games they were (so a later store only ever
+    adds games)."""
+
+    __tablename__ = "challenge_rounds"
+
+    code: Mapped[str] = mapped_column(
+        ForeignKey("challenges.code", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    board: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    #: The scored round as stored (none until its first player finishes).
+    standings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    #: The ids of the finished games the standings count, and how many (for the sweep's query).
+    counted_games: Mapped[list[Any]] = mapped_column(default=list)
+    counted: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[float | None] = mapped_column(Float)
+
+
+class ChallengePlayerRow(Base):
+    """A seat in a challenge: one per name (by its clash key), a member's by their account."""
+
+    __tablename__ = "challenge_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(ForeignKey("challenges.code", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(160))
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), index=True
+    )
+    joined_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("code", "name_key"),)
+
+
+class ChallengeGameRow(Base):
+    """A seat's game of one round: reserved first (no game yet), then the solo game it plays."""
+
+    __tablename__ = "challenge_games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(
+        ForeignKey("challenges.code", ondelete="CASCADE"), index=True
+    )
+    number: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(
+        ForeignKey("challenge_players.id", ondelete="CASCADE")
+    )
+    game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    reserved_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (UniqueConstraint("player_id", "number"),)
+
+
         try:
             if self.url.startswith("sqlite"):
                 self._make_sqlite_folder()

@@ -39,6 +39,7 @@ from ..dice import UNDERLINED_FACES
 from ..errors import AccountError, BoggleError, BusyError, ThrottledError
 from ..limits import MAX_PLAYERS, ServerLimits
 from ..services.accounts import Accounts
+from ..services.challenges import Challenges
 from ..services.claims import Claims
 from ..services.leaderboards import Leaderboards
 from ..services.paper_games import PaperTournaments
@@ -55,6 +56,7 @@ from . import (
     account_pages,
     account_routes,
     api,
+    challenge_routes,
     claim_routes,
     pages,
     passkey_routes,
@@ -65,6 +67,7 @@ from . import (
 from . import rooms as room_routes
 from .assets import CachedStaticFiles, version_of
 from .auth import CrossSiteGuard
+from .challenge_tasks import ChallengeSweep
 from .error_table import status_of
 from .hub import LocalHub, RedisHub
 from .inputs import BODY_MODELS, ApiError
@@ -136,11 +139,13 @@ def create_app(
     rating_tasks = RatingTasks(lambda: found.ratings)  # the daily boards, once their day ends
     # The timers ask for the services each time (a test may swap one).
     solo_timers = SoloTimers(lambda: found.solo, tournaments=lambda: found.tournaments)
+    challenge_sweep = ChallengeSweep(lambda: found.challenges)  # missed standings caught up
     accounts = Accounts(store, clock)
+    solo = _with_runner(SoloGames, store, shelf, clock, runner=pool.call)
     found = Services(
         store=store,
         shelf=shelf,
-        solo=_with_runner(SoloGames, store, shelf, clock, runner=pool.call),
+        solo=solo,
         tournaments=_with_runner(PaperTournaments, store, shelf, clock, runner=pool.call),
         rooms=rooms,
         ratings=ratings,
@@ -159,6 +164,7 @@ def create_app(
         profiles=Profiles(store, clock),
         leaderboards=Leaderboards(store, clock),
         claims=Claims(store, shelf, clock),
+        challenges=Challenges(store, shelf, solo, clock, runner=pool.call),
         training=Training(store, shelf, clock),
     )
 
@@ -168,7 +174,9 @@ def create_app(
         await timers.start()  # overdue rounds scored, running ones timed
         await solo_timers.start()  # the same for solo games
         await rating_tasks.start()  # the daily boards rated, now and every few minutes
+        await challenge_sweep.start()
         yield
+        await challenge_sweep.stop()
         await rating_tasks.stop()
         await solo_timers.stop()
         await timers.stop()
@@ -209,6 +217,7 @@ def create_app(
     app.include_router(pages.router)
     app.include_router(account_pages.router)
     app.include_router(player_routes.router)
+    app.include_router(challenge_routes.router)
     app.include_router(trainer_routes.router)
     app.include_router(trainer_routes.pages)
     _install_operator_routes(app)

@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection
 
 from ..limits import ServerLimits
 from ..services.accounts import Accounts
+from ..services.challenges import Challenges
 from ..services.claims import Claims
 from ..services.leaderboards import Leaderboards
 from ..services.paper_games import PaperTournaments
@@ -80,6 +81,8 @@ class Services:
     leaderboards: Leaderboards
     #: Guests' games and seats becoming a member's (:mod:`bigboggle.services.claims`).
     claims: Claims
+    #: Asynchronous challenges (:mod:`bigboggle.services.challenges`), played as solo games.
+    challenges: Challenges
     #: The trainer: members' decks, and guests' decks scheduled statelessly.
     training: Training
 
