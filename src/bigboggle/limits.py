@@ -233,6 +233,13 @@ MAX_NEXT_PATH = 300
 #: Most computer opponents one terminal game seats (``bigboggle play --opponent``, repeated): the
 #: clock line names each one's count, and a table's results list every list.
 MAX_TERMINAL_OPPONENTS = 8
+#: The longest strength name a room's ``add_opponent`` message may carry (the strengths are
+#: short words; a longer one is refused before it is looked up).
+MAX_STRENGTH_LENGTH = 40
+#: Seconds at least between two firings of a room's opponents' timer: words due closer
+#: together are submitted together (each stored at its own time), so five opponents on a rich
+#: board tell the room of their words a few times a second at most.
+OPPONENT_NEWS_INTERVAL = 0.5
 
 #: Most computer opponents one solo game may have (``POST /api/games``'s ``opponents``): each
 #: list is made at the start, one solve through the worker pool each.

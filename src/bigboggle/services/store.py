@@ -287,6 +287,11 @@ class RoomPlayerRow(Base):
     account_id: Mapped[int | None] = mapped_column(
         ForeignKey("accounts.id", ondelete="SET NULL"), index=True
     )
+    #: A computer opponent's seat: its strength (``bigboggle.opponents.Opponent.STRENGTHS``;
+    #: none for a person's seat). It never connects, never hosts, is never rated.
+    opponent: Mapped[str | None] = mapped_column(String(20))
+    #: The opponent's seed (each round's list is drawn from it and the round's number).
+    opponent_seed: Mapped[int | None] = mapped_column(BigInteger)
 
     __table_args__ = (UniqueConstraint("room", "name"),)
 
@@ -310,6 +315,10 @@ class RoomRoundRow(Base):
     #: round is scored so that nobody scores it again; none for rounds from before (scored
     #: once on first read) and while a round is being scored.
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    #: The computer opponents' play, made once at the round's start so that every process
+    #: (and a restart) submits the same words: ``{"lists": {name: [[seconds, entry], …]},
+    #: "played": {name: how many of them are submitted}}``; none without opponents.
+    opponents: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
 
     __table_args__ = (UniqueConstraint("room", "number"),)
 
@@ -547,6 +556,9 @@ class RatedContestRow(Base):
 
 
 # -- computer opponents' seats in rooms (issue 15: the rooms' opponents) ---------------------------
+# RoomPlayerRow.opponent and .opponent_seed (a seat a computer opponent takes) and
+# RoomRoundRow.opponents (their timed lists, made once at the round's start) are declared on
+# those classes above; revision 0013 adds them.
 
 
 # -- the trainer (issue 15) --------------------------------------------------------------------------

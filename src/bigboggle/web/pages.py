@@ -17,6 +17,7 @@ from ..errors import BoggleError, BudgetExceededError, BusyError, RulesError
 from ..rules import PRESETS, SCORING_TABLES, Rules
 from ..services import jobs
 from ..services.daily import check_date, utc_date
+from ..services.rooms import strength_choices
 from ..solver import Solution
 from .account_pages import viewer_here
 from .plumbing import services
@@ -210,4 +211,4 @@ def rooms_page(request: Request) -> Response:
 def room_page(request: Request, code: Annotated[str, Path(max_length=12)]) -> Response:
     """A room: join it, play its rounds, see the results."""
     room = services(request).rooms.public(code).to_json()
-    return _page(request, "room.html", room=room)
+    return _page(request, "room.html", room=room, strengths=strength_choices())

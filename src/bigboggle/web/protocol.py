@@ -24,10 +24,28 @@ Client to server (``"v": 1`` may be given; another version is refused)::
                                                            rate_limited, and the latest state
                                                            is applied and told once the rate
                                                            allows); answers presence
+    {"type": "add_opponent", "strength": "club"}           the host: seat a computer opponent
+                                                           (answers state); during a round it
+                                                           is seated at once and plays from the
+                                                           next round, as a person who joins
+                                                           then. Errors: not_host; bad_input
+                                                           naming the strengths; room_full
+                                                           (it counts toward max_players);
+                                                           not_now once the game is over
+    {"type": "remove_opponent", "seat": "Club bot"}        the host: remove that opponent, at
+                                                           any time (its words already played
+                                                           stay in the round; no more come;
+                                                           answers state). Errors: not_host;
+                                                           not_found (no such seat); bad_input
+                                                           (a person's seat: that is kick)
 
 Server to client, each with ``"v"`` and the room's event counter ``"seq"`` (a gap means a
 missed event: ask for ``state``): ``welcome``, ``state``, ``verdict``, ``results``, ``pong`` and
-``error`` (``{"code", "message", "re"}``); and ``presence`` (``"seq": null``: presence does not
+``error`` (``{"code", "message", "re"}``); ``counts`` (``"seq": null``), ``{"round": 2,
+"counts": {"ann": 4, "Club bot": 9}}``, sent to everyone when words arrive in a round (a
+person's or a computer opponent's): how many words each player of the round has entered so
+far, never the words (the ``state``'s round carries the same ``"counts"``; they only grow in a
+round, so a client keeps the largest it has heard); and ``presence`` (``"seq": null``: presence does not
 move the counter), ``{"presence": {"ann": "online", "bob": "away", "cy": "offline"}}``, sent to
 everyone in the room when a player connects, leaves (their last connection closed) or hides or
 shows their tab. Presence is per connection: a player is ``online`` while any of their open
@@ -40,6 +58,12 @@ and ``"rated"``, whether that game is rated (the setting its first round was pla
 before it, when the settings decide). A bad message gets an ``error`` and changes nothing;
 the connection stays open. The ``state``'s ``host`` says who the host is now: when the host has
 been away too long the role passes to the next connected player, and a fresh ``state`` says so.
+
+Computer opponents (``add_opponent``) take seats: the ``state`` and the public room carry
+``"opponents"`` (seat name -> strength, a mark no name can fake: a person's seat is never in
+it), and a scored round's ``players`` entry of an opponent carries ``"opponent": STRENGTH``.
+An opponent is never in ``presence`` (never connected), never host (the handover skips it) and
+never rated; its words are judged like anyone's, at their own times on the server's clock.
 
 Error codes: ``too_big``, ``bad_json``, ``bad_message``, ``bad_version``, ``unknown_type`` (the
 message itself); ``not_joined``, ``already_joined``, ``not_yours``, ``name_taken`` (a name a member holds),
@@ -65,7 +89,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..errors import quoted
-from ..limits import MAX_ENTRY_LENGTH, MAX_NAME_LENGTH, ServerLimits
+from ..limits import MAX_ENTRY_LENGTH, MAX_NAME_LENGTH, MAX_STRENGTH_LENGTH, ServerLimits
 from ..services.rooms import MAX_CODE_TYPED
 from .validation import describe_validation
 
@@ -177,6 +201,16 @@ class PresenceChange(_Message):
     state: Literal["online", "away"]
 
 
+class AddOpponent(_Message):
+    type: Literal["add_opponent"]
+    strength: str = Field(min_length=1, max_length=MAX_STRENGTH_LENGTH)
+
+
+class RemoveOpponent(_Message):
+    type: Literal["remove_opponent"]
+    seat: str = Field(min_length=1, max_length=MAX_NAME_LENGTH)
+
+
 class StateRequest(_Message):
     type: Literal["state"]
     since: int | None = Field(None, ge=0)
@@ -187,7 +221,18 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Configure | Start | Submit | StateRequest | Ping | Kick | End | Rematch | PresenceChange,
+    Join
+    | Configure
+    | Start
+    | Submit
+    | StateRequest
+    | Ping
+    | Kick
+    | End
+    | Rematch
+    | PresenceChange
+    | AddOpponent
+    | RemoveOpponent,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -202,6 +247,8 @@ MESSAGE_TYPES = (
     "end",
     "rematch",
     "presence",
+    "add_opponent",
+    "remove_opponent",
 )
 
 

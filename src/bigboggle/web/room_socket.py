@@ -36,6 +36,7 @@ from starlette.websockets import WebSocketDisconnected
 from ..errors import BoggleError, NotFoundError
 from ..limits import PRESENCE_BURST, PRESENCE_RATE
 from ..services.rooms import GRACE, Rooms, Seat, normal_code
+from ..verdicts import Verdict
 from . import protocol
 from .auth import viewer
 from .error_table import code_of
@@ -43,7 +44,7 @@ from .hub import LocalHub
 from .plumbing import services
 from .protocol import CloseCode, ErrorCode
 from .room_guards import RoomGuards, TokenBucket, client_address
-from .room_timers import RoomTimers, end_if_due, publish_presence
+from .room_timers import RoomTimers, end_if_due, publish_counts, publish_presence
 
 log = logging.getLogger(__name__)
 
@@ -190,9 +191,12 @@ class Connection:
             result = await run_in_threadpool(self.rooms.submit, seat, msg.word)
             self.metrics.words.inc()
             await self.send(protocol.message("verdict", None, re=msg.id, result=result.to_json()))
+            if result.verdict is not Verdict.REPEATED:  # a word more: everyone sees the count
+                await publish_counts(self.rooms, self.hub, seat.room)
         elif isinstance(msg, protocol.Start):
             started = await run_in_threadpool(self.rooms.start_round, seat)
             self.timers.at((seat.room, "round"), started.deadline + GRACE)
+            self.timers.watch_opponents(seat.room)
             await self.send_state(msg.id)  # the answer; everyone else hears it from the hub
             await self.hub.publish(seat.room, {"kind": "started"})
         elif isinstance(msg, protocol.Configure):
@@ -210,6 +214,14 @@ class Connection:
                 self.timers.watch_round(seat.room, moved=True)
             await self.send_state(msg.id)
             await self.hub.publish(seat.room, {"kind": "ended" if ended else "changed"})
+        elif isinstance(msg, protocol.AddOpponent):
+            await run_in_threadpool(self.rooms.add_opponent, seat, msg.strength)
+            await self.send_state(msg.id)
+            await self.hub.publish(seat.room, {"kind": "changed"})
+        elif isinstance(msg, protocol.RemoveOpponent):
+            await run_in_threadpool(self.rooms.remove_opponent, seat, msg.seat)
+            await self.send_state(msg.id)
+            await self.hub.publish(seat.room, {"kind": "changed"})
         elif isinstance(msg, protocol.Rematch):
             await run_in_threadpool(self.rooms.rematch, seat)
             await self.send_state(msg.id)
@@ -343,6 +355,13 @@ class Connection:
                     # last read is the store's latest. One read per event, on this socket.
                     presence = await run_in_threadpool(self.rooms.presence, self.seat.room)
                     await self.send(protocol.message("presence", None, presence=presence))
+                    continue
+                if event.get("kind") == "counts":  # counts only: no read of the room
+                    await self.send(
+                        protocol.message(
+                            "counts", None, round=event.get("round"), counts=event.get("counts")
+                        )
+                    )
                     continue
                 if event.get("kind") == "kicked" and event.get("player") == self.seat.player:
                     await self.close(

@@ -1,8 +1,10 @@
 """The rooms' timers, fired at deadlines on the event loop, never by polling.
 
-:class:`RoomTimers` keeps one timer per room with a round to score in this process, one for a
-host who has left (the role passes on when they have been away too long), and one a day that
-closes idle rooms; each is dropped once it has fired. A round whose job the worker pool refuses
+:class:`RoomTimers` keeps one timer per room with a round to score in this process, one per
+room whose computer opponents have a word due (at that word's time: the words due then are
+submitted, each at its own time, and the room told their counts), one for a host who has left
+(the role passes on when they have been away too long), and one a day that closes idle rooms;
+each is dropped once it has fired. A round whose job the worker pool refuses
 is tried again after 1 s, 2 s, 4 s … (at most the scoring lease), with one log line each. At
 start-up the overdue rounds (and rounds from an older bigboggle, which reading a room never
 scores) are scored one at a time in a background task: the server serves at once.
@@ -17,6 +19,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import BudgetExceededError, BusyError
+from ..limits import OPPONENT_NEWS_INTERVAL
 from ..services.rooms import SCORING_LEASE, Rooms, Seat
 from .deadlines import Deadlines, Tasks
 from .hub import LocalHub
@@ -41,7 +44,8 @@ TimerKey = tuple[str, str]
 
 class RoomTimers:
     """Timers that fire at deadlines, on the event loop: ``(room, "round")`` scores a room's
-    round when it is due, ``(room, "host")`` passes the host role on when the host has been
+    round when it is due, ``(room, "opponents")`` submits its computer opponents' words due
+    (at the next one's time, at most every :data:`OPPONENT_NEWS_INTERVAL`), ``(room, "host")`` passes the host role on when the host has been
     away too long, and one timer a day closes idle rooms. Nothing polls: a room with no round
     and no absent host has no timer at all, and a timer is dropped once it has fired.
 
@@ -88,6 +92,7 @@ class RoomTimers:
             for code, due in await run_in_threadpool(self.rooms.running):
                 if due > now:  # the overdue ones are scored below, one at a time
                     self.at((code, "round"), due)
+                    self.spawn(self._watch_opponents(code))
         except Exception:  # rounds get timers when their players come back
             log.exception("could not time the rooms' rounds at start-up")
         self.at(("", "idle"), self.rooms.clock())  # whatever becomes of the catch-up
@@ -149,7 +154,7 @@ class RoomTimers:
         """Fire timer ``key`` at ``due`` (the rooms' clock). A round timer already set keeps
         the earlier time; any other timer is moved."""
         earlier = self._timers.due(key)
-        if key[1] == "round" and earlier is not None and earlier <= due:
+        if key[1] in ("round", "opponents") and earlier is not None and earlier <= due:
             return
         self._timers.set(key, due)
 
@@ -161,6 +166,14 @@ class RoomTimers:
         key = (room, "round")
         if moved or (key not in self._timers and key not in self._firing):
             self.spawn(self._watch(room))
+        self.watch_opponents(room)
+
+    def watch_opponents(self, room: str) -> None:
+        """Make sure the room's computer opponents' next word (if any) has a timer here (a
+        round just started, or this process just heard of one)."""
+        key = (room, "opponents")
+        if key not in self._timers and key not in self._firing:
+            self.spawn(self._watch_opponents(room))
 
     def later(self, key: Hashable, due: float, job: Callable[[], Awaitable[None]]) -> None:
         """Run ``job()`` at ``due`` (the rooms' clock), once, unless :meth:`cancel_later` is
@@ -203,6 +216,7 @@ class RoomTimers:
         room, kind = key
         jobs: dict[str, Callable[[str], Awaitable[None]]] = {
             "round": self._score,
+            "opponents": self._play_opponents,
             "host": self._hand_over,
             "idle": self._close_idle,
         }
@@ -244,6 +258,33 @@ class RoomTimers:
             return
         if due is not None:
             self.at((room, "round"), due)
+
+    async def _watch_opponents(self, room: str) -> None:
+        try:
+            due = await run_in_threadpool(self.rooms.next_opponent_word, room)
+        except Exception:
+            log.exception("cannot read when the opponents of room %s play", room)
+            return
+        if due is not None:
+            self.at((room, "opponents"), due)
+
+    async def _play_opponents(self, room: str) -> None:
+        """Submit the opponents' words due now, tell the room their counts, and time the next
+        (no sooner than :data:`OPPONENT_NEWS_INTERVAL` from now). A failure (the database)
+        is tried again shortly; whatever a timer misses is submitted before the round is
+        scored, at its own time."""
+        now = self.rooms.clock()
+        try:
+            played = await run_in_threadpool(self.rooms.play_opponents, room)
+        except Exception:
+            log.exception("could not play the opponents' words in room %s", room)
+            self.at((room, "opponents"), now + RETRY_SECONDS)
+            return
+        if played.submitted:
+            self.metrics.words.inc(played.submitted)
+            await publish_counts(self.rooms, self.hub, room)
+        if played.next_due is not None:
+            self.at((room, "opponents"), max(played.next_due, now + OPPONENT_NEWS_INTERVAL))
 
     async def _score(self, room: str) -> None:
         outcome = await end_if_due(self.rooms, self.hub, room, self.metrics)
@@ -303,6 +344,20 @@ async def end_if_due(rooms: Rooms, hub: LocalHub, room: str, metrics: Metrics | 
     except Exception as exc:  # Redis away: the round is scored; players see it on their resync
         log.warning("could not announce the end of a round of room %s: %r", room, exc)
     return "scored"
+
+
+async def publish_counts(rooms: Rooms, hub: LocalHub, room: str) -> None:
+    """Tell everyone in ``room`` how many words each player of the running round has entered
+    (after a person's word or an opponent's; never the words). The event carries the counts:
+    they only grow in a round, so a client keeps the largest it has heard. One that cannot be
+    sent is logged: the counts come again with the next state."""
+    try:
+        counts = await run_in_threadpool(rooms.word_counts, room)
+        if counts is not None:
+            number, by_player = counts
+            await hub.publish(room, {"kind": "counts", "round": number, "counts": by_player})
+    except Exception as exc:
+        log.warning("could not tell room %s the word counts: %r", room, exc)
 
 
 async def publish_presence(rooms: Rooms, hub: LocalHub, room: str) -> dict[str, str] | None:

@@ -14,7 +14,10 @@ The package, one job a module:
 - :mod:`.views`: what a player or anyone reads (:class:`RoomView`, :class:`RoomPublicView`,
   :class:`RoomRoundResult`) and the round the host started (:class:`StartedRound`),
   plain values with ``to_json``;
-- :mod:`.queries`: the SQL the others share (locking a room first, its current round).
+- :mod:`.queries`: the SQL the others share (locking a room first, its current round);
+- :mod:`.opponents`: computer opponents' seats, their lists made at a round's start and their
+  words submitted on the server's clock through the same judge path as people's
+  (:class:`RoomOpponents`, reached as :attr:`Rooms.opponents`).
 
 Everything a room knows is in the store, so any number of server processes can serve one
 room; the names front ends use are all here.
@@ -25,6 +28,7 @@ from __future__ import annotations
 from ...errors import KickedError, NotHostError, RoomClosedError, RoomFullError
 from ...limits import JUDGE_CACHE, MAX_NAME_LENGTH, MAX_ROOM_PLAYERS
 from .codes import CODE_LENGTH, CODE_LETTERS, MAX_CODE_TYPED, new_code, normal_code
+from .opponents import Played, RoomOpponents, strength_choices
 from .scoring import (
     GRACE,
     MAX_REASON,
@@ -56,9 +60,11 @@ __all__ = [
     "CatchUp",
     "KickedError",
     "NotHostError",
+    "Played",
     "Presence",
     "RoomClosedError",
     "RoomFullError",
+    "RoomOpponents",
     "RoomPublicView",
     "RoomRoundResult",
     "RoomRoundScored",
@@ -74,5 +80,6 @@ __all__ = [
     "new_code",
     "normal_code",
     "score_room_round",
+    "strength_choices",
     "tally_of",
 ]

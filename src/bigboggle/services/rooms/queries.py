@@ -87,6 +87,24 @@ def seat_members(session: Session, code: str) -> dict[str, str]:
     }
 
 
+def seat_opponents(session: Session, code: str) -> dict[str, str]:
+    """The room's seated computer opponents, in join order: seat name -> strength (the mark
+    every view that lists seats carries, so no name can pass for an opponent's)."""
+    return {
+        name: strength
+        for name, strength in session.execute(
+            select(RoomPlayerRow.name, RoomPlayerRow.opponent)
+            .where(
+                RoomPlayerRow.room == code,
+                RoomPlayerRow.kicked_at.is_(None),
+                RoomPlayerRow.opponent.is_not(None),
+            )
+            .order_by(RoomPlayerRow.id)
+        )
+        if strength is not None
+    }
+
+
 def current_round(session: Session, code: str) -> RoomRoundRow | None:
     """The room's round in play or being scored: its latest, if it has no result yet."""
     latest = session.scalars(
@@ -130,7 +148,11 @@ def seat_presence(session: Session, code: str) -> dict[str, str]:
     ``away_since`` is set while connected only then) or ``"offline"`` (no connection open)."""
     rows = session.execute(
         select(RoomPlayerRow.name, RoomPlayerRow.sockets, RoomPlayerRow.away_since)
-        .where(RoomPlayerRow.room == code, RoomPlayerRow.kicked_at.is_(None))
+        .where(
+            RoomPlayerRow.room == code,
+            RoomPlayerRow.kicked_at.is_(None),
+            RoomPlayerRow.opponent.is_(None),  # a computer opponent is never connected
+        )
         .order_by(RoomPlayerRow.id)
     ).all()
     return {

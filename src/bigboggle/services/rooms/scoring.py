@@ -110,6 +110,18 @@ def record_round_plays(
     return recorded
 
 
+def mark_opponents(stored: dict[str, Any], opponents: dict[str, Any] | None) -> dict[str, Any]:
+    """A round's stored result with each computer opponent's entry among its players marked
+    ``"opponent": STRENGTH`` (from the round's ``opponents``: who played it as one), so the
+    results say which seats were opponents whatever their names."""
+    strengths: dict[str, str] = (opponents or {}).get("strengths", {})
+    players = stored.get("round", {}).get("players", {})
+    for name, strength in strengths.items():
+        if name in players:
+            players[name] = {**players[name], "opponent": strength}
+    return stored
+
+
 def unscored_marker(error: Exception) -> dict[str, Any]:
     """The result stored for a round today's checks refuse: it counts for nothing and is
     never tried again; its reason is cut to :data:`MAX_REASON` characters."""
@@ -190,6 +202,10 @@ class RoundEnds:
         #: its transaction commits), in the thread that stored it. A listener that raises is
         #: logged and skipped: it never undoes or delays the round's scoring for the others.
         self.on_round_scored: list[RoundListener] = []
+        #: Called with a claimed round (ended: no person's word gets in) before it is scored:
+        #: the rooms submit the computer opponents' words still due (each at its own time),
+        #: so a result never depends on timers having fired.
+        self.before_scoring: Callable[[RoomRoundRow], object] | None = None
 
     # -- one round -------------------------------------------------------------------------
 
@@ -200,7 +216,11 @@ class RoundEnds:
         if claimed is None:
             return None
         try:
-            stored = self.runner(score_room_round, *self._job_of(claimed))
+            if self.before_scoring is not None:
+                self.before_scoring(claimed)
+            stored = mark_opponents(
+                self.runner(score_room_round, *self._job_of(claimed)), claimed.opponents
+            )
         except (BusyError, BudgetExceededError):
             self._release(claimed)
             raise

@@ -14,6 +14,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -45,6 +46,7 @@ from ..members import check_name_free
 from ..shelf import DictionaryShelf
 from ..store import RoomPlayerRow, RoomRoundRow, RoomRow, RoomWordRow, Store
 from .codes import new_code, new_token, normal_code
+from .opponents import Played, RoomOpponents
 from .queries import (
     bump,
     current_round,
@@ -54,6 +56,7 @@ from .queries import (
     played_settings,
     round_players,
     seat_members,
+    seat_opponents,
     seat_presence,
     seated_players,
 )
@@ -65,6 +68,17 @@ from .views import RoomPublicView, RoomRoundResult, RoomRoundView, RoomView, Sta
 
 #: Seconds between "start" and the first word: time for every screen to show the board.
 START_DELAY = 3.0
+
+
+@dataclass(frozen=True)
+class _Plans:
+    """A round being dealt: the room's settings and the round's number it was dealt for, and
+    its opponents' lists (name -> plan)."""
+
+    settings: dict[str, Any]
+    number: int
+    lists: dict[str, list[list[Any]]]
+
 
 _DAY = 86_400.0
 
@@ -99,6 +113,16 @@ class Rooms:
         self._judges_lock = threading.Lock()
         #: The end of each round: claimed, scored, stored (with the room's totals).
         self.ends = RoundEnds(store, shelf, clock, runner, self._forget_judge)
+        #: The computer opponents: their seats, lists and words (through :meth:`_store_word`).
+        self.opponents = RoomOpponents(
+            store,
+            shelf,
+            lambda: self.clock(),
+            lambda: self.runner,
+            self._judge,
+            self._store_word,
+        )
+        self.ends.before_scoring = self.opponents.catch_up
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -422,6 +446,7 @@ class Rooms:
         self.end_round_if_due(seat.room)
         self.standings(seat.room)  # an old room's totals are counted before a new round
         seed = new_seed() if seed is None else seed
+        dealt, plans = self._deal(seat, seed)
         try:
             with self.store.write_session() as session:
                 room = lock_room(session, seat.room)
@@ -429,6 +454,8 @@ class Rooms:
                 self._require_playing(room)
                 if current_round(session, seat.room) is not None:
                     raise GameStateError("a round is already running")
+                if room.settings != plans.settings:
+                    raise GameStateError("the settings changed as the round was dealt; start again")
                 settings = RoomSettings.from_json(room.settings)
                 rules = settings.ruleset()
                 players = seated_players(session, seat.room)
@@ -440,29 +467,60 @@ class Rooms:
                     where_teams="settings.teams",
                     where_min_length="settings.handicaps",
                 )
-                dealt = shake(rules.dice, seed, challenge=rules.challenge)
                 now = self.clock()
-                number = (
-                    session.scalar(
-                        select(func.max(RoomRoundRow.number)).where(RoomRoundRow.room == seat.room)
-                    )
-                    or 0
-                ) + 1
+                number = self._next_number(session, seat.room)
+                if number != plans.number:
+                    raise GameStateError("a round started as this one was dealt; start again")
+                seated = self.opponents.seated(session, seat.room)
+                lists = {name: plans.lists.get(name, []) for name in seated if name in players}
                 row = RoomRoundRow(
                     room=seat.room,
                     number=number,
-                    board=str(dealt.board),
+                    board=str(dealt),
                     seed=seed,
                     settings={**settings.to_json(), "players": players},
                     starts_at=now + START_DELAY,
                     deadline=now + START_DELAY + rules.timer,
+                    opponents=None
+                    if not lists
+                    else {
+                        "lists": lists,
+                        "played": dict.fromkeys(lists, 0),
+                        "strengths": {name: seated[name][0] for name in lists},
+                    },
                 )
                 session.add(row)
                 room.active_at = now
                 bump(session, seat.room)
         except IntegrityError:
             raise GameStateError("a round is already running") from None
-        return StartedRound(number, str(dealt.board), row.starts_at, row.deadline, tuple(players))
+        return StartedRound(number, str(dealt), row.starts_at, row.deadline, tuple(players))
+
+    def _deal(self, seat: Seat, seed: int) -> tuple[Board, _Plans]:
+        """The board of the round ``seat``'s host is starting (shaken from ``seed`` by the
+        room's settings), and its opponents' lists, made through the runner before the room
+        is locked (solving is CPU work): the start checks that the settings and the round's
+        number are still those they were made for."""
+        with self.store.session() as session:
+            room = session.get(RoomRow, seat.room)
+            if room is None:
+                raise NotFoundError(f"no room {quoted(seat.room, 30)}")
+            stored = room.settings
+            number = self._next_number(session, seat.room)
+            seated = self.opponents.seated(session, seat.room)
+        settings = RoomSettings.from_json(stored)
+        rules = settings.ruleset()
+        dealt = shake(rules.dice, seed, challenge=rules.challenge)
+        lists = self.opponents.plans(seated, str(dealt.board), settings, number) if seated else {}
+        return dealt.board, _Plans(stored, number, lists)
+
+    @staticmethod
+    def _next_number(session: Session, code: str) -> int:
+        """The number the room's next round gets."""
+        latest = session.scalar(
+            select(func.max(RoomRoundRow.number)).where(RoomRoundRow.room == code)
+        )
+        return (latest or 0) + 1
 
     def kick(self, seat: Seat, player: str) -> None:
         """The host removes ``player``: their token stops working, their name stays taken in
@@ -562,47 +620,116 @@ class Rooms:
         if current is None:
             raise GameStateError("no round is running")
         judge = self._judge(current)
-        settings = RoomSettings.from_json(played_settings(current))
         with self.store.write_session() as session:
             locked = lock_round(session, current.id)
             now = self.clock()
             if locked is None or locked.ended_at is not None:
                 raise GameStateError("time is up: the round has been scored")
-            players = round_players(locked)
-            played = _resumed(locked, players, settings, judge)
-            played.check_clock(now)
-            if seat.player not in players:
-                raise GameStateError("you joined during this round; play the next one")
-            kicked = session.scalar(
-                select(RoomPlayerRow.kicked_at).where(
-                    RoomPlayerRow.room == seat.room, RoomPlayerRow.name == seat.player
+            return self._store_word(session, locked, seat.player, entry, now, judge)
+
+    def _store_word(
+        self,
+        session: Session,
+        locked: RoomRoundRow,
+        player: str,
+        entry: str,
+        now: float,
+        judge: Judge,
+    ) -> WordResult:
+        """Judge ``player``'s ``entry`` at ``now`` in the round ``locked`` (its row locked in
+        ``session``) and store it with its verdict: the one path every word takes, a person's
+        (:meth:`submit`, at the server's clock) and an opponent's (at its own time)."""
+        settings = RoomSettings.from_json(played_settings(locked))
+        players = round_players(locked)
+        played = _resumed(locked, players, settings, judge)
+        played.check_clock(now)
+        if player not in players:
+            raise GameStateError("you joined during this round; play the next one")
+        kicked = session.scalar(
+            select(RoomPlayerRow.kicked_at).where(
+                RoomPlayerRow.room == locked.room, RoomPlayerRow.name == player
+            )
+        )
+        if kicked is not None:
+            raise KickedError(f"the host removed {player} from room {locked.room}")
+        earlier = session.scalars(
+            select(RoomWordRow.entry).where(
+                RoomWordRow.round_id == locked.id, RoomWordRow.player == player
+            )
+        ).all()
+        result = played.judge_next(
+            player,
+            entry,
+            now,
+            earlier={normalise(word) for word in earlier},
+            count=len(earlier),
+        )
+        if result.verdict is not Verdict.REPEATED:
+            session.add(
+                RoomWordRow(
+                    round_id=locked.id,
+                    player=player,
+                    entry=entry,
+                    at=now,
+                    verdict=result.to_json(),
                 )
             )
-            if kicked is not None:
-                raise KickedError(f"the host removed {seat.player} from room {seat.room}")
-            earlier = session.scalars(
-                select(RoomWordRow.entry).where(
-                    RoomWordRow.round_id == current.id, RoomWordRow.player == seat.player
-                )
-            ).all()
-            result = played.judge_next(
-                seat.player,
-                entry,
-                now,
-                earlier={normalise(word) for word in earlier},
-                count=len(earlier),
-            )
-            if result.verdict is not Verdict.REPEATED:
-                session.add(
-                    RoomWordRow(
-                        round_id=current.id,
-                        player=seat.player,
-                        entry=entry,
-                        at=now,
-                        verdict=result.to_json(),
-                    )
-                )
         return result
+
+    # -- computer opponents ------------------------------------------------------------------
+
+    def add_opponent(self, seat: Seat, strength: object) -> str:
+        """The host seats a computer opponent of ``strength`` (one of
+        ``Opponent.STRENGTHS``): its name (``"Club bot"``, free in the room). It counts toward
+        ``max_players`` (:class:`RoomFullError`), never connects, never hosts, is never rated.
+        During a round it is seated at once and plays from the next round (as a person who
+        joins then). :class:`RoundInputError` names the strengths for an unknown one."""
+        return self.opponents.add(seat, strength, self._require_host_playing)
+
+    def remove_opponent(self, seat: Seat, name: object) -> None:
+        """The host removes the opponent seated as ``name``, at any time: its words already
+        played stay in a running round, no more come. :class:`NotFoundError` for no such
+        seat, :class:`RoundInputError` for a person's seat (removed by :meth:`kick`)."""
+        self.opponents.remove(seat, name, self._require_host_open)
+
+    def play_opponents(self, code: str) -> Played:
+        """Submit the opponents' words due now in room ``code``'s running round (each at its own
+        time, through the judge path every word takes): how many, and when the next is due
+        (for a timer)."""
+        return self.opponents.play_due(normal_code(code))
+
+    def next_opponent_word(self, code: str) -> float | None:
+        """When the next opponent's word of room ``code``'s running round is due, if any."""
+        return self.opponents.next_due(normal_code(code))
+
+    def word_counts(self, code: str) -> tuple[int, dict[str, int]] | None:
+        """The running round's number and how many words each of its players has entered so
+        far (people and opponents alike; the words themselves stay private until the end);
+        ``None`` with no round running."""
+        with self.store.session() as session:
+            current = current_round(session, normal_code(code))
+            if current is None:
+                return None
+            return current.number, self._counts(session, current)
+
+    @staticmethod
+    def _counts(session: Session, current: RoomRoundRow) -> dict[str, int]:
+        counted = dict(
+            session.execute(
+                select(RoomWordRow.player, func.count())
+                .where(RoomWordRow.round_id == current.id)
+                .group_by(RoomWordRow.player)
+            ).all()
+        )
+        return {name: int(counted.get(name, 0)) for name in round_players(current)}
+
+    def _require_host_playing(self, room: RoomRow, seat: Seat) -> None:
+        self._require_host(room, seat)
+        self._require_playing(room)
+
+    def _require_host_open(self, room: RoomRow, seat: Seat) -> None:
+        self._require_host(room, seat)
+        self._require_open(room)
 
     # -- the end of a round ------------------------------------------------------------------
 
@@ -690,6 +817,8 @@ class Rooms:
             last = last_scored(session, seat.room)
             presence = seat_presence(session, seat.room)
             members = seat_members(session, seat.room)
+            opponents = seat_opponents(session, seat.room)
+            counts = self._counts(session, current) if current is not None else {}
             first = session.scalar(
                 select(RoomRoundRow.settings).where(
                     RoomRoundRow.room == seat.room, RoomRoundRow.number == standings.first_round
@@ -707,6 +836,7 @@ class Rooms:
                 playing=seat.player in round_players(current),
                 words=tuple(self._verdicts(current, seat.player)),
                 scoring=current.ended_at is not None or now >= current.deadline,
+                counts=counts,
             )
         shown = None
         if last is not None and last.result is not None:
@@ -732,6 +862,7 @@ class Rooms:
             first_round=standings.first_round,
             members=members,
             rated=None if first is None else first.get("rated", True) is True,
+            opponents=opponents,
         )
 
     def public(self, code: str) -> RoomPublicView:
@@ -742,6 +873,7 @@ class Rooms:
         with self.store.session() as session:
             players = seated_players(session, room.code)
             members = seat_members(session, room.code)
+            opponents = seat_opponents(session, room.code)
         return RoomPublicView(
             room=room.code,
             host=room.host,
@@ -755,6 +887,7 @@ class Rooms:
             winner=standings.winner(room.over),
             closed=room.closed_at is not None,
             first_round=standings.first_round,
+            opponents=opponents,
         )
 
     def round_result(self, code: str, number: int) -> RoomRoundResult:

@@ -90,6 +90,9 @@ class RoomRoundView:
     words: tuple[Mapping[str, Any], ...]
     #: Whether the round is past its deadline or being scored (no more words).
     scoring: bool
+    #: How many words each of the round's players (people and computer opponents) has
+    #: entered so far: counts only, the words stay private until the end.
+    counts: Mapping[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -100,6 +103,7 @@ class RoomRoundView:
             "playing": self.playing,
             "words": list(self.words),
             "scoring": self.scoring,
+            "counts": dict(self.counts),
         }
 
 
@@ -138,6 +142,9 @@ class RoomView:
     #: round was played by, whatever the settings say now; ``None`` before its first round
     #: (the settings decide).
     rated: bool | None = None
+    #: Seated computer opponents: seat name -> strength (a mark no name can fake: a person's
+    #: seat is never in it). They are never connected (not in ``presence``) and never host.
+    opponents: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -161,6 +168,7 @@ class RoomView:
             "first_round": self.first_round,
             "members": dict(self.members),
             "rated": self.rated,
+            "opponents": dict(self.opponents),
         }
 
 
@@ -184,6 +192,8 @@ class RoomPublicView:
     first_round: int = 1
     #: As :attr:`RoomView.members`.
     members: Mapping[str, str] = field(default_factory=dict)
+    #: As :attr:`RoomView.opponents`.
+    opponents: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -199,4 +209,5 @@ class RoomPublicView:
             "closed": self.closed,
             "first_round": self.first_round,
             "members": dict(self.members),
+            "opponents": dict(self.opponents),
         }
