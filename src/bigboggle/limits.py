@@ -258,8 +258,8 @@ TRAINER_MAX_WORD_LETTERS = 25
 TRAINER_NEW_PER_DAY = 20
 #: Words one game (a round's missed words) adds to a deck at most: the highest-scoring first.
 TRAINER_WORDS_PER_GAME = 15
-#: A deck as JSON, at most (a deck file read, a guest's deck posted): 500 cards fit.
-TRAINER_DECK_BYTES = 262_144
+#: A deck as JSON, at most (a deck file read, a guest's deck posted): 500 cards of the longest fit.
+TRAINER_DECK_BYTES = 327_680
 #: A member's deck is fed from this many of their latest solo and daily games (their missed
 #: words with boards and paths), besides the missed-words summaries.
 TRAINER_FEED_GAMES = 20

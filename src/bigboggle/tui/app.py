@@ -8,6 +8,7 @@ The app is the one module of the terminal game that knows them all: the settings
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
@@ -17,8 +18,10 @@ from ..analysis import shake_in_band
 from ..board import Board
 from ..dice import new_seed, shake
 from ..scoring import Tournament
+from .challenge import ChallengeIntroScreen
 from .clock import Clock
 from .help import HelpScreen
+from .remote import ChallengeClient, KeyFile
 from .settings import PlaySettings
 from .solo import PlayScreen
 from .table import TrayScreen
@@ -135,3 +138,53 @@ class BoggleApp(App[None]):
         """Show the keys and the rules."""
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.settings))
+
+
+class ChallengeApp(App[None]):
+    """A challenge's next round played on a bigboggle server (``bigboggle play --challenge``).
+
+    ``info`` is the challenge as the server described it (read before the app starts, so a
+    wrong code or an unreachable server is an error on the command line). ``player`` is the
+    name to play under (else the one kept in ``keys`` for this challenge, else asked for);
+    ``keys`` keeps each challenge's seat (a game key) for the next round.
+    """
+
+    TITLE = "bigboggle"
+    CSS = BoggleApp.CSS
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit")]
+
+    def __init__(
+        self,
+        client: ChallengeClient,
+        code: str,
+        info: dict[str, Any],
+        *,
+        player: str | None = None,
+        keys: KeyFile | None = None,
+        clock: Clock = time.monotonic,
+        key_guard: float = 1.0,
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.code = code
+        self.info = info
+        self.clock = clock
+        self.key_guard = key_guard
+        self.keys = keys
+        kept = keys.seat(code) if keys is not None else None
+        self.player: str | None = player
+        self.key: str | None = None
+        if kept is not None and (player is None or player == kept["player"]):
+            self.player, self.key = kept["player"], kept["key"]
+
+    def on_mount(self) -> None:
+        self.push_screen(ChallengeIntroScreen())
+
+    def switch_or_push(self, screen: Screen[None]) -> None:
+        """Show ``screen`` in place of the current one."""
+        while isinstance(self.screen, ModalScreen):
+            self.pop_screen()
+        if len(self.screen_stack) > 1:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)

@@ -1,0 +1,284 @@
+"""A challenge played in the terminal, against a real ``bigboggle serve`` on loopback.
+
+The terminal's client (``bigboggle.tui.remote``) speaks the challenges' and the solo games' JSON
+API; the screens (``bigboggle.tui.challenge``) are driven through Textual's pilot, as
+tests/test_tui.py drives the others. The server judges and crosses off; these tests check what
+the terminal shows of it, and that every failure is a message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http.server
+import json
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+
+from bigboggle import Board, Dictionary, Rules, solve
+from bigboggle.cli import cli
+from bigboggle.limits import (
+    CLIENT_KEY_FILE_BYTES,
+    CLIENT_MAX_ANSWER_BYTES,
+    CLIENT_MAX_KEPT_CHALLENGES,
+    CLIENT_TIMEOUT_SECONDS,
+)
+from bigboggle.tui import ChallengeApp
+from bigboggle.tui.challenge import (
+    ChallengeIntroScreen,
+    ChallengePlayScreen,
+    ChallengeResultsScreen,
+)
+from bigboggle.tui.remote import ChallengeClient, KeyFile, RemoteError, check_code, check_server
+from live_server import LiveServer, free_port
+
+# Above the solver: the server solves; the terminal only shows its answers.
+pytestmark = pytest.mark.once
+
+
+class FakeClock:
+    """A clock that moves only when the test says so (the countdown's; the server's decides)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    folder = tmp_path_factory.mktemp("challenge")
+    live = LiveServer(f"sqlite:///{folder / 'web.sqlite3'}", folder / "server.log").start()
+    yield live
+    live.stop()
+
+
+def run(app: ChallengeApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 20) -> None:
+    """Let the app run (and its calls to the server finish) until ``condition()`` holds."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    await pilot.pause()
+    while not condition() and asyncio.get_running_loop().time() < deadline:
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+def text_of(app: ChallengeApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def rows(app: ChallengeApp) -> list[list[str]]:
+    table = app.screen.query_one("#verdicts", DataTable)
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def make_challenge(server: LiveServer, rounds: int = 2) -> str:
+    status, made = server.call(
+        "POST", "/api/challenges", {"rules": "big", "rounds": rounds, "timer": 60}
+    )
+    assert status == 201, made
+    code: str = made["code"]
+    return code
+
+
+def play_over_api(server: LiveServer, code: str, name: str, words: list[str]) -> dict[str, Any]:
+    """Someone else's round, played through the API as a browser would."""
+    status, game = server.call("POST", f"/api/challenges/{code}/play", {"player": name})
+    assert status == 201, game
+    headers = {"X-Game-Key": game["key"]}
+    for word in words:
+        status, answer = server.call(
+            "POST", f"/api/games/{game['id']}/words", {"word": word}, headers
+        )
+        assert status == 200, answer
+    status, _ = server.call("POST", f"/api/games/{game['id']}/finish", None, headers)
+    assert status == 200
+    return game
+
+
+def test_a_challenge_played_in_the_terminal(
+    server: LiveServer, standard: Dictionary, tmp_path: Path
+) -> None:
+    code = make_challenge(server)
+    bob = play_over_api(server, code, "bob", [])
+    board = Board.parse(bob["board"])
+    best = [found.word for found in solve(board, standard, Rules.preset("big")).words]
+    shared, mine = best[0], best[1]
+    # Bob played with no words (his game shows the board); cy wrote the board's best word.
+    play_over_api(server, code, "cy", [shared])
+    client = ChallengeClient(server.url)
+    keys = KeyFile(tmp_path / "keys.json")
+    clock = FakeClock()
+    app = ChallengeApp(client, code, client.challenge(code), keys=keys, clock=clock, key_guard=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, ChallengeIntroScreen)
+        intro = text_of(app, "#summary")
+        assert f"Challenge {code[:4]}-{code[4:]}: Big Boggle" in intro
+        assert "2 rounds of 1:00" in intro and "cy" in intro
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Type your name first" in text_of(app, "#status")
+        await pilot.press(*"ann", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ChallengePlayScreen))
+        assert isinstance(app.screen, ChallengePlayScreen)
+        assert app.screen.played.board == board  # the challenge's round 1: the same board
+        assert "Time left 1:00" in text_of(app, "#countdown") or "0:5" in text_of(app, "#countdown")
+        for word in (shared, mine, "xyzzy"):
+            await pilot.press(*word, "enter")
+            await until(pilot, lambda w=word: w.upper() in text_of(app, "#verdict"))
+        assert text_of(app, "#verdict") == "XYZZY: not on the board"
+        assert "Found: 2 words" in text_of(app, "#score")
+        await pilot.press("ctrl+e")
+        await until(pilot, lambda: isinstance(app.screen, ChallengeResultsScreen))
+        assert isinstance(app.screen, ChallengeResultsScreen)
+        shown = rows(app)
+        # Crossed off among all who played the round, by the server's scoring.
+        assert ["ann", shared, "crossed off", ""] in shown
+        assert ["cy", shared, "crossed off", ""] in shown
+        assert any(row[:3] == ["ann", mine, "scored"] for row in shown)
+        assert ["ann", "xyzzy", "not on the board", ""] in shown
+        assert any(row[0] == "(nobody)" for row in shown)
+        summary = text_of(app, "#summary")
+        assert "Round 1, 3 players so far: 1. ann" in summary
+        assert "n: play round 2" in summary
+        assert keys.seat(code) == {"player": "ann", "key": app.key}
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, ChallengePlayScreen))
+        assert isinstance(app.screen, ChallengePlayScreen) and app.screen.played.number == 2
+        clock.now += 61  # time is up on the countdown: the round is finished on the server
+        await until(pilot, lambda: isinstance(app.screen, ChallengeResultsScreen))
+        assert isinstance(app.screen, ChallengeResultsScreen)
+        assert app.screen.round.get("number") == 2
+        assert "Overall: 1. ann" in text_of(app, "#summary")
+        assert "n: play" not in text_of(app, "#summary")
+
+    run(app, script)
+    # A later session: the kept seat names you, and the server says every round is played.
+    again = ChallengeApp(client, code, client.challenge(code, keys.seat(code)["key"]), keys=keys)
+
+    async def later(pilot: Pilot[None]) -> None:
+        assert again.player == "ann"
+        assert "You play as ann: you have played every round." in text_of(again, "#summary")
+        await pilot.press("enter")
+        await until(pilot, lambda: "refused" in text_of(again, "#status"))
+        assert "the server refused it (409)" in text_of(again, "#status")
+        assert isinstance(again.screen, ChallengeIntroScreen)
+
+    run(again, later)
+
+
+def test_a_server_gone_mid_round_is_a_message(server: LiveServer) -> None:
+    code = make_challenge(server, rounds=1)
+    client = ChallengeClient(server.url)
+    app = ChallengeApp(client, code, client.challenge(code), player="ann", clock=FakeClock())
+    gone = f"http://127.0.0.1:{free_port()}"  # nothing listens there
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ChallengePlayScreen))
+        app.client = ChallengeClient(gone)  # the server went away mid-round
+        await pilot.press(*"lines", "enter")
+        await until(pilot, lambda: "cannot reach" in text_of(app, "#verdict"))
+        assert f"cannot reach the server at {gone}" in text_of(app, "#verdict")
+        await pilot.press("ctrl+e")
+        await until(pilot, lambda: "try again" in text_of(app, "#verdict"))
+        assert isinstance(app.screen, ChallengePlayScreen) and app.is_running
+        app.client = client  # back again: the round finishes
+        await pilot.press("ctrl+e")
+        await until(pilot, lambda: isinstance(app.screen, ChallengeResultsScreen))
+        assert isinstance(app.screen, ChallengeResultsScreen)
+
+    run(app, script)
+
+
+class _Answers(http.server.BaseHTTPRequestHandler):
+    """A server that is not bigboggle's: each path answers something a client must survive."""
+
+    def do_GET(self) -> None:
+        if "huge" in self.path:
+            body = b"[" + b"0," * (CLIENT_MAX_ANSWER_BYTES // 2) + b"0]"
+        elif "slow" in self.path:
+            threading.Event().wait(3)
+            body = b"{}"
+        else:
+            body = b"<html>a page, not JSON</html>"
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        with contextlib.suppress(OSError):  # the client stopped reading: as it should
+            self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def other_server() -> Iterator[str]:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Answers)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_bad_answers_and_no_server_are_messages(other_server: str, server: LiveServer) -> None:
+    assert ChallengeClient(other_server).timeout == CLIENT_TIMEOUT_SECONDS
+    with pytest.raises(RemoteError, match=r"is not JSON.*is this a bigboggle server"):
+        ChallengeClient(other_server).challenge("BCDF-2345")
+    with pytest.raises(RemoteError, match=f"over {CLIENT_MAX_ANSWER_BYTES:,} bytes"):
+        ChallengeClient(other_server + "/huge").challenge("BCDF-2345")
+    with pytest.raises(RemoteError, match=r"did not answer within 0\.5 s"):
+        ChallengeClient(other_server + "/slow", timeout=0.5).challenge("BCDF-2345")
+    with pytest.raises(RemoteError, match="not an http:// or https:// address"):
+        check_server("ftp://example.org")
+    with pytest.raises(RemoteError, match="is not a challenge code"):
+        check_code("../../api/games")
+    assert check_server("http://127.0.0.1:8000/") == "http://127.0.0.1:8000"
+    runner = CliRunner()
+    nobody = f"http://127.0.0.1:{free_port()}"
+    for args, message in [
+        (["--challenge", "BCDF-2345", "--server", nobody], f"cannot reach the server at {nobody}"),
+        (["--challenge", "BCDF-2345", "--server", server.url], "no such challenge on this server"),
+        (["--challenge", "BCDF-2345", "--server", other_server], "is not JSON"),
+        (["--challenge", "BCDF-2345", "--seed", "4"], "drop --seed"),
+        (["--name", "ann"], "add --challenge CODE"),
+    ]:
+        answer = runner.invoke(cli, ["play", *args])
+        assert answer.exit_code == 2, (args, answer.output)
+        assert message in answer.output and "Traceback" not in answer.output
+
+
+def test_the_seats_file_is_bounded(tmp_path: Path) -> None:
+    keys = KeyFile(tmp_path / "keys.json")
+    assert keys.seat("BCDF-2345") is None
+    for number in range(CLIENT_MAX_KEPT_CHALLENGES + 5):
+        keys.keep(f"C{number:07d}", "ann", f"key{number}")
+    kept = keys.load()
+    assert len(kept) == CLIENT_MAX_KEPT_CHALLENGES
+    assert "C0000000" not in kept and kept[f"C{CLIENT_MAX_KEPT_CHALLENGES + 4:07d}"]["key"]
+    assert keys.seat("c000-0010") == {"player": "ann", "key": "key10"}  # as typed, any case
+    keys.path.write_text(json.dumps({"X": {"player": "a", "key": "k" * CLIENT_KEY_FILE_BYTES}}))
+    assert keys.load() == {}  # a file past the bound is not read
+    keys.path.write_text("not json")
+    assert keys.load() == {}
+    keys.keep("BCDF2345", "ann", "k")
+    assert keys.seat("bcdf-2345") == {"player": "ann", "key": "k"}
