@@ -29,6 +29,10 @@ from .scoring import RoundResult, score_round
 from .solver import Solution, solve
 from .verdicts import Verdict
 
+#: The server ``play --challenge CODE`` plays on unless told (kept here, beside the option's
+#: help, so that the command line loads no client before it is asked for one).
+DEFAULT_SERVER = "http://127.0.0.1:8000"
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -1051,6 +1055,56 @@ def _parse_handicaps(items: Sequence[str]) -> dict[str, int]:
     return handicaps
 
 
+#: The options of ``play`` that a challenge's own settings replace: parameter -> option.
+_NOT_WITH_A_CHALLENGE = {
+    "rules_name": "--rules",
+    "seed": "--seed",
+    "board_text": "--board",
+    "timer": "--timer",
+    "practice": "--practice",
+    "dictionary_spec": "--dictionary",
+    "advanced": "--advanced",
+    "duplicates": "--duplicates",
+    "min_length": "--min-length",
+    "players": "--players",
+    "teams_text": "--teams",
+    "handicaps": "--handicap",
+    "band": "--band",
+    "target": "--target",
+    "rounds": "--rounds",
+    "opponents": "--opponent",
+    "family": "--family",
+}
+
+
+def _play_challenge(code: str, server: str | None, name: str | None) -> None:
+    """``play --challenge CODE``: the challenge read from the server (an error here is exit 2),
+    then its next round in the terminal."""
+    from .tui import ChallengeApp
+    from .tui.remote import ChallengeClient, KeyFile, RemoteError, check_code
+
+    context = click.get_current_context()
+    given = [
+        option
+        for name, option in _NOT_WITH_A_CHALLENGE.items()
+        if context.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    ]
+    if given:
+        _fail(f"--challenge CODE plays by the challenge's own settings: drop {', '.join(given)}")
+    try:
+        client = ChallengeClient(server or os.environ.get("BIGBOGGLE_SERVER") or DEFAULT_SERVER)
+        code = check_code(code)
+        keys = KeyFile(KeyFile.default_path())
+        kept = keys.seat(code)
+        info = client.challenge(code, kept["key"] if kept is not None else None)
+    except RemoteError as exc:
+        _fail(str(exc))
+    app = ChallengeApp(client, code, info, player=name, keys=keys)
+    app.run()
+    if app.return_code:
+        sys.exit(app.return_code)
+
+
 def _check_opponents(strengths: Sequence[str]) -> None:
     """Refuse too many ``--opponent`` or a strength that is not one, naming the choices."""
     from .opponents import Opponent
@@ -1083,7 +1137,25 @@ def _check_opponents(strengths: Sequence[str]) -> None:
 )
 @click.option("--practice", is_flag=True, help="No timer: end a round with ctrl+e.")
 @_dictionary_option
-@click.option("--challenge", is_flag=True, help="Play with the challenge cube.")
+@click.option(
+    "--challenge",
+    "challenge_code",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[CODE]",
+    help="Alone: play with the challenge cube. With a CODE (BCDF-2345): play that challenge's "
+    "next round on a bigboggle server (--server), judged there, then see its standings.",
+)
+@click.option(
+    "--server",
+    default=None,
+    metavar="URL",
+    help=f"With --challenge CODE: the server (default: $BIGBOGGLE_SERVER, else {DEFAULT_SERVER}).",
+)
+@click.option(
+    "--name", "player_name", default=None, metavar="NAME", help="With --challenge CODE: your name."
+)
 @click.option("--advanced", is_flag=True, help="Advanced play: words of 5+ letters.")
 @click.option(
     "--duplicates",
@@ -1133,7 +1205,9 @@ def play_command(
     timer: float | None,
     practice: bool,
     dictionary_spec: str | None,
-    challenge: bool,
+    challenge_code: str | None,
+    server: str | None,
+    player_name: str | None,
     advanced: bool,
     duplicates: str | None,
     min_length: int | None,
@@ -1159,12 +1233,18 @@ def play_command(
       bigboggle play --practice --board LINES/TQARD/HEMOP/ABCKI/PSTEW
       bigboggle play --band rich
       bigboggle play --opponent club --opponent expert --seed 7
+      bigboggle play --challenge BCDF-2345 --server https://boggle.example --name ann
       bigboggle play --players ann,bob,kid --handicap kid=3 --target 50
       bigboggle play --players ann,bob,cat,dan --teams red=ann+bob,blue=cat+dan
     """
+    if challenge_code:
+        _play_challenge(challenge_code, server, player_name)
+        return
+    if server is not None or player_name is not None:
+        _fail("--server and --name are for a challenge: add --challenge CODE")
     rules = _load_rules(
         rules_name,
-        challenge=challenge or None,
+        challenge=challenge_code is not None or None,
         advanced=advanced or None,
         duplicates=duplicates,
         min_length=min_length,
