@@ -5,6 +5,7 @@ kept in files atomically."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import subprocess
@@ -382,3 +383,115 @@ def test_drills_are_the_same_in_another_process() -> None:
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     here = f"{drill_for(Card('stone')).to_json()} {drill_for(Card('stone', reps=1)).to_json()}"
     assert other.stdout.strip() == here
+
+
+# -- the terminal -----------------------------------------------------------------------------------
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_terminal_trainer_drills_judges_and_keeps_progress(
+    tmp_path: Path, standard: Dictionary
+) -> None:
+    from textual.widgets import Input
+
+    from bigboggle.tui.board_view import BoardView, Plain
+    from bigboggle.tui.trainer import TrainerApp, TrainerScreen
+
+    path = tmp_path / "deck.json"
+    DeckFile(path).add_missed("stone", "quiet", now=NOW)
+    clock, timer = Clock(NOW), Clock(0.0)
+
+    def text(screen: TrainerScreen, selector: str) -> str:
+        return str(screen.query_one(selector, Plain).render())
+
+    async def main() -> None:
+        app = TrainerApp(DeckFile(path), standard, clock, timer)
+        async with app.run_test(size=(80, 30)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TrainerScreen)
+            assert "2 words in your deck" in text(screen, "#counts")
+            drill = screen.drill
+            assert drill is not None and drill.kind == "fragment"
+            assert screen.query_one("#fragment", BoardView).display
+            card = DeckFile(path).load().find(drill.card)
+            assert card is not None
+            # A wrong answer: Again, the word shown, Enter for the next drill.
+            await pilot.press(*"zebra", "enter")
+            assert "the word was" in text(screen, "#result") and "Again" in text(screen, "#result")
+            await pilot.press("enter")
+            second = screen.drill
+            assert second is not None and second.card != drill.card
+            # The hint, then the right answer: Hard.
+            await pilot.press("f2")
+            assert "starts with" in text(screen, "#hint")
+            other = DeckFile(path).load().find(second.card)
+            assert other is not None
+            await pilot.press(*other.word, "enter")
+            assert "Right" in text(screen, "#result") and "Hard" in text(screen, "#result")
+            await pilot.press("enter")
+            assert screen.drill is None and "comes back in" in text(screen, "#prompt")
+            assert not screen.query_one("#answer", Input).display
+            # Ten minutes on, the first card is due again: now an anagram of its letters.
+            clock.now += 600
+            screen.show_next()
+            await pilot.pause()
+            again = screen.drill
+            assert again is not None and again.kind == "anagram"
+            assert "[ " in text(screen, "#tiles")
+            await pilot.press("f3")
+            assert "The word was" in text(screen, "#result")
+            await pilot.press("escape")
+
+    asyncio.run(main())
+    kept = DeckFile(path).load()
+    assert sorted(card.reps for card in kept) == [1, 2]
+    assert {card.lapses for card in kept} == {0, 1}
+
+
+def test_the_terminal_trainer_says_what_is_wrong_with_a_bad_deck(
+    tmp_path: Path, standard: Dictionary
+) -> None:
+    from bigboggle.tui.board_view import Plain
+    from bigboggle.tui.trainer import TrainerApp
+
+    path = tmp_path / "deck.json"
+    path.write_text("{broken")
+
+    async def main() -> None:
+        app = TrainerApp(DeckFile(path), standard)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "Cannot read your deck" in str(app.screen.query_one("#result", Plain).render())
+
+    asyncio.run(main())
+
+
+def test_bigboggle_train_add(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from bigboggle.cli import cli
+
+    path = tmp_path / "deck.json"
+    runner = CliRunner()
+    added = runner.invoke(cli, ["train", "--deck", str(path), "--add", "Stone", "quiet"])
+    assert added.exit_code == 0 and "Added 2 new words" in added.output
+    again = runner.invoke(cli, ["train", "--deck", str(path), "--add", "stone"])
+    assert "Added 0 new words" in again.output and "(2 words in the deck)" in again.output
+    assert DeckFile(path).load().cards["stone"].misses == 2
+    unknown = runner.invoke(cli, ["train", "--deck", str(path), "--add", "zzzq", "x!"])
+    assert unknown.exit_code == 2 and "'zzzq', 'x!'" in unknown.output
+    assert runner.invoke(cli, ["train", "--deck", str(path), "--add"]).exit_code == 2
+    assert runner.invoke(cli, ["train", "--deck", str(path), "stone"]).exit_code == 2
+    path.write_text("[]")
+    broken = runner.invoke(cli, ["train", "--deck", str(path)])
+    assert broken.exit_code == 2 and "expected an object" in broken.output

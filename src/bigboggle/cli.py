@@ -1459,6 +1459,70 @@ def serve_command(
     )
 
 
+@cli.command("train")
+@click.argument("words", nargs=-1, metavar="[WORD]...")
+@click.option(
+    "--add",
+    is_flag=True,
+    help="Add the WORDs to the deck as missed words (each must be in the dictionary), "
+    "instead of opening the trainer.",
+)
+@click.option(
+    "--deck",
+    "deck_path",
+    default=None,
+    metavar="FILE",
+    help="The deck file. Default: trainer-deck.json in your data directory "
+    "(BIGBOGGLE_TRAINER_DECK overrides it).",
+)
+@_dictionary_option
+def train_command(
+    words: tuple[str, ...], add: bool, deck_path: str | None, dictionary_spec: str | None
+) -> None:
+    """Drill the words you missed: on a piece of a board, or as an anagram.
+
+    The words your solo rounds in the terminal missed (the common ones, the highest-scoring
+    first) go into a deck; each comes back on a spaced-repetition schedule: soon if you miss it
+    again, later and later as you find it quickly. At most 20 new words start a day.
+
+    \b
+    Examples:
+      bigboggle train
+      bigboggle train --add stone quiet
+      bigboggle train --deck my-deck.json
+    """
+    from .trainer import DeckFile, default_deck_path, is_trainable
+
+    deck_file = DeckFile(deck_path if deck_path is not None else default_deck_path())
+    dictionary = _load_dictionary(dictionary_spec, Rules.preset("big"))
+    if not add:
+        if words:
+            _fail("WORDs are added with --add; without it, bigboggle train opens the trainer")
+        try:
+            deck_file.load()
+        except BoggleError as exc:
+            _fail(str(exc))
+        from .tui.trainer import TrainerApp
+
+        TrainerApp(deck_file, dictionary).run()
+        return
+    if not words:
+        _fail("--add needs the words to add: bigboggle train --add WORD...")
+    wanted = [word.strip().lower() for word in words]
+    unknown = [word for word in wanted if not is_trainable(word) or word not in dictionary]
+    if unknown:
+        _fail(f"not a word of the {dictionary.name} dictionary: {', '.join(map(quoted, unknown))}")
+    try:
+        added = deck_file.add_missed(*wanted)
+        total = len(deck_file.load())
+    except (BoggleError, OSError) as exc:
+        _fail(str(exc))
+    click.echo(
+        f"Added {_plural(added, 'new word')} to {deck_file.path} "
+        f"({_plural(total, 'word')} in the deck)."
+    )
+
+
 @cli.command("info")
 @_json_option
 def info_command(as_json: bool) -> None:

@@ -826,6 +826,13 @@ class DeckFile:
             FilePath(temporary).unlink(missing_ok=True)
             raise
 
+    def keep(self, card: Card) -> None:
+        """Write one card's new state into the file, read again first: a round's missed words
+        added meanwhile (by a game in another terminal) are kept."""
+        deck = self.load()
+        deck.cards[card.word] = card
+        self.save(deck)
+
     def add_missed(
         self,
         *missed: FoundWord | str,
