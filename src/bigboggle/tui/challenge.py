@@ -73,6 +73,11 @@ class ChallengeScreen(Screen[None]):
         return app
 
 
+def shown_code(host: ChallengeHost) -> str:
+    """The challenge's code as people read it (``BCDF-2345``)."""
+    return str(host.info.get("shown_code") or host.code)
+
+
 def closes_text(info: Mapping[str, Any]) -> str:
     """When the challenge closes (or that it has), in UTC."""
     closes = info.get("closes")
@@ -127,6 +132,7 @@ class ChallengeIntroScreen(ChallengeScreen):
 
     def compose(self) -> ComposeResult:
         yield Plain(intro_text(self.host.info), id="summary")
+        yield Plain("\nYour name in the challenge (Enter plays your next round):")
         yield Input(
             value=self.host.player or "",
             placeholder="Your name, then Enter to play your next round",
@@ -198,7 +204,7 @@ class ChallengePlayScreen(ChallengeScreen):
                 yield Plain("", id="countdown")
             with Vertical(id="side"):
                 yield Plain(
-                    f"Challenge {self.host.code}, round {played.number}: "
+                    f"Challenge {shown_code(self.host)}, round {played.number}: "
                     f"words of {played.min_length}+ letters"
                 )
                 yield Plain("Found: 0 words, 0 points", id="score")
@@ -363,9 +369,12 @@ class ChallengeResultsScreen(ChallengeScreen):
                 f"Round {shown.get('number')}, {plural(len(players), 'player')} so far: "
                 + ", ".join(f"{p.get('place')}. {p.get('name')} {p.get('score')}" for p in players)
             )
-            lines.append(
-                "Crossing off among all who have played it: a word two found scores for neither."
-            )
+            if results.get("duplicates", "cancel") == "cancel":
+                lines.append(
+                    "Crossed off among all who have played it: a word two found scores for neither."
+                )
+            else:
+                lines.append("House rule: a word several found scores for each of them.")
             missed = [m for m in shown.get("missed", []) if isinstance(m, Mapping)]
             worth = sum(m.get("score", 0) for m in missed if isinstance(m.get("score"), int))
             lines.append(
@@ -437,6 +446,11 @@ class ChallengeResultsScreen(ChallengeScreen):
         """Offer ``n`` only when a round is left to play."""
         if action == "next_round":
             return self.next_round() is not None
+        if action == "toggle_offensive":
+            missed = self.round.get("missed", [])
+            return any(
+                isinstance(m, Mapping) and is_offensive(str(m.get("word", ""))) for m in missed
+            )
         return True
 
     def action_toggle_offensive(self) -> None:
