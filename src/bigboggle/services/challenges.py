@@ -960,49 +960,8 @@ class Challenges:
         return _view(facts, proven.id if proven is not None else None, now)
 
     def of_member(self, account_id: int, limit: int = PROFILE_CHALLENGES) -> list[MemberChallenge]:
-        """The challenges member ``account_id`` has played or made, open ones first (soonest
-        to close first), then the last closed: at most ``limit``."""
-        now = self.clock()
-        with self.store.session() as session:
-            played = select(ChallengePlayerRow.code).where(
-                ChallengePlayerRow.account_id == account_id
-            )
-            codes = session.scalars(
-                select(ChallengeRow.code)
-                .where((ChallengeRow.account_id == account_id) | ChallengeRow.code.in_(played))
-                .order_by((ChallengeRow.closes_at <= now), ChallengeRow.closes_at.desc())
-                .limit(limit)
-            ).all()
-            listed = []
-            for code in codes:
-                facts = _facts(session, code, now)
-                seat = session.scalar(
-                    select(ChallengePlayerRow.id).where(
-                        ChallengePlayerRow.code == code,
-                        ChallengePlayerRow.account_id == account_id,
-                    )
-                )
-                view = _view(facts, seat, now)
-                mine = next(
-                    (s for s in view.standings if view.you and s.name == view.you.name), None
-                )
-                listed.append(
-                    MemberChallenge(
-                        code=code,
-                        title=view.rules.title,
-                        rounds=view.rounds,
-                        closes_at=view.closes_at,
-                        closed=view.closed,
-                        final=view.final,
-                        finished=len(view.you.finished) if view.you else 0,
-                        place=mine.place if mine is not None else None,
-                        players=len(view.seats),
-                    )
-                )
-        open_first = sorted(
-            listed, key=lambda c: (c.closed, c.closes_at if not c.closed else -c.closes_at)
-        )
-        return open_first
+        """The challenges member ``account_id`` has played or made (:func:`member_challenges`)."""
+        return member_challenges(self.store, account_id, self.clock(), limit)
 
     def challenge_games(self, game_ids: Iterable[str]) -> set[str]:
         """Which of ``game_ids`` are games of a challenge (a list of recent games leaves them
@@ -1023,6 +982,50 @@ class Challenges:
         if row is None:
             raise NotFoundError(f"no challenge {shown_code(code)!r}")
         return row
+
+
+def member_challenges(
+    store: Store, account_id: int, now: float, limit: int = PROFILE_CHALLENGES
+) -> list[MemberChallenge]:
+    """The challenges member ``account_id`` has played or made, as of ``now``: the open ones
+    first (soonest to close first), then the last closed; at most ``limit``. (Read by the
+    member's own profile: stored standings only.)"""
+    with store.session() as session:
+        played = select(ChallengePlayerRow.code).where(ChallengePlayerRow.account_id == account_id)
+        codes = session.scalars(
+            select(ChallengeRow.code)
+            .where((ChallengeRow.account_id == account_id) | ChallengeRow.code.in_(played))
+            .order_by((ChallengeRow.closes_at <= now), ChallengeRow.closes_at.desc())
+            .limit(limit)
+        ).all()
+        listed = []
+        for code in codes:
+            facts = _facts(session, code, now)
+            seat = session.scalar(
+                select(ChallengePlayerRow.id).where(
+                    ChallengePlayerRow.code == code,
+                    ChallengePlayerRow.account_id == account_id,
+                )
+            )
+            view = _view(facts, seat, now)
+            mine = next((s for s in view.standings if view.you and s.name == view.you.name), None)
+            listed.append(
+                MemberChallenge(
+                    code=code,
+                    title=view.rules.title,
+                    rounds=view.rounds,
+                    closes_at=view.closes_at,
+                    closed=view.closed,
+                    final=view.final,
+                    finished=len(view.you.finished) if view.you else 0,
+                    place=mine.place if mine is not None else None,
+                    players=len(view.seats),
+                )
+            )
+    open_first = sorted(
+        listed, key=lambda c: (c.closed, c.closes_at if not c.closed else -c.closes_at)
+    )
+    return open_first
 
 
 # -- reading helpers -------------------------------------------------------------------------------
@@ -1268,6 +1271,7 @@ __all__ = [
     "ChallengeView",
     "Challenges",
     "MemberChallenge",
+    "member_challenges",
     "normal_code",
     "score_challenge_round",
     "shown_code",

@@ -57,6 +57,7 @@ from ..limits import (
 )
 from ..names import clean_name, name_key
 from ..rules import PRESETS
+from .challenges import MemberChallenge, member_challenges
 from .daily import utc_date
 from .store import (
     AccountRow,
@@ -304,6 +305,8 @@ class ProfileView:
     missed: tuple[MissedWords, ...]
     ratings: tuple[FamilyRating, ...]
     recent: tuple[RecentPlay, ...] | None = None
+    #: The member's open and finished challenges (own only).
+    challenges: tuple[MemberChallenge, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -321,6 +324,8 @@ class ProfileView:
         }
         if self.recent is not None:
             data["recent"] = [play.to_json() for play in self.recent]
+        if self.challenges is not None:
+            data["challenges"] = [challenge.to_json() for challenge in self.challenges]
         return data
 
 
@@ -492,6 +497,9 @@ class Profiles:
                 missed=_missed(db, mine),
                 ratings=_ratings(db, mine),
                 recent=_recent(db, mine) if own else None,
+                challenges=(
+                    tuple(member_challenges(self.store, account.id, self.clock())) if own else None
+                ),
             )
 
     def summary(self, account_id: int) -> dict[str, Any]:

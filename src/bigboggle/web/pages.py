@@ -56,7 +56,7 @@ def home(request: Request) -> Response:
     return _page(
         request,
         "index.html",
-        games=found.solo.recent(10),
+        games=_public_recent(found.solo.recent(20), found.challenges.challenge_games, 10),
         tournaments=found.tournaments.recent(5),
         daily={
             "rules": HOME_DAILY_RULES,
@@ -72,6 +72,14 @@ def home(request: Request) -> Response:
 @router.get("/solve", response_class=HTMLResponse)
 async def solver(
     request: Request,
+def _public_recent(games: list[Any], hidden: Any, count: int) -> list[Any]:
+    """The first ``count`` of ``games`` that are no challenge's (``hidden(ids)`` names those):
+    a challenge game's page shows its words, which the challenge keeps from those who have not
+    played that round yet."""
+    private = hidden(game.id for game in games)
+    return [game for game in games if game.id not in private][:count]
+
+
     board: Text = None,
     rules: Name = None,
     dictionary: Name = None,
