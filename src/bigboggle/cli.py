@@ -22,7 +22,13 @@ from .dice import CHALLENGE_CUBE, DICE_SETS, MAX_SEED, UNDERLINED_FACES, dice_se
 from .dictionary import BUILTIN_LEVELS, Dictionary
 from .errors import BoggleError, WordListError, quoted
 from .family import is_offensive
-from .limits import MAX_PLAYERS, MAX_ROUND_JSON, MAX_TERMINAL_OPPONENTS, ServerLimits
+from .limits import (
+    MAX_OPPONENT_BOARDS,
+    MAX_PLAYERS,
+    MAX_ROUND_JSON,
+    MAX_TERMINAL_OPPONENTS,
+    ServerLimits,
+)
 from .round_input import load_json, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
 from .scoring import RoundResult, score_round
@@ -790,6 +796,75 @@ def _histogram(stats: Any, path: str) -> None:
         plt.close(figure)
 
 
+@cli.command("opponents")
+@_rules_option
+@_dictionary_option
+@click.option(
+    "--boards",
+    type=click.IntRange(1, MAX_OPPONENT_BOARDS),
+    default=1000,
+    show_default=True,
+    help=f"Boards to shake (at most {MAX_OPPONENT_BOARDS:,}).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=0,
+    show_default=True,
+    help="First seed (boards use seed, seed+1, ...; opponents play with their board's).",
+)
+@_json_option
+def opponents_command(
+    rules_name: str, dictionary_spec: str | None, boards: int, seed: int, as_json: bool
+) -> None:
+    """How strong is each computer opponent? Its mean share of the board's points and of its
+    words over seeded shakes, beside the target it was calibrated to (on Big Boggle boards
+    with the standard dictionary).
+
+    \b
+    Examples:
+      bigboggle opponents
+      bigboggle opponents --boards 200
+      bigboggle opponents --rules classic --json
+    """
+    from .opponents import measure_strengths
+
+    rules = _load_rules(rules_name)
+    words = _load_dictionary(dictionary_spec, rules)
+    with click.progressbar(length=boards, label="Playing", file=sys.stderr) as bar:
+        shares = measure_strengths(rules, words, boards, first_seed=seed, progress=bar.update)
+    if as_json:
+        _print_json(
+            {
+                "rules": rules.name,
+                "dictionary": words.name,
+                "boards": boards,
+                "seed": seed,
+                "strengths": [share.to_json() for share in shares],
+            }
+        )
+        return
+    last = seed + boards - 1
+    click.echo(
+        f"Computer opponents on {_plural(boards, 'board')} of the {rules.name} rules "
+        f"(seed{'s' if boards > 1 else ''} {seed}{f'..{last}' if boards > 1 else ''}), "
+        f"{words.name} dictionary; each list scored alone by the rules"
+    )
+    rows = [
+        (
+            share.strength,
+            f"{share.target:.1%}",
+            f"{share.points:.1%}",
+            f"{share.words:.1%}",
+            f"{share.invalid:.1f}",
+        )
+        for share in shares
+    ]
+    headers = ["strength", "target", "points", "words", "invalid a board"]
+    click.echo(_table(headers, rows, {1, 2, 3, 4}))
+    click.echo("(targets: Big Boggle boards, the standard dictionary)")
+
+
 @cli.command("best")
 @click.option(
     "--jobs",
@@ -1073,6 +1148,7 @@ _NOT_WITH_A_CHALLENGE = {
     "target": "--target",
     "rounds": "--rounds",
     "opponents": "--opponent",
+    "no_deck": "--no-deck",
     "family": "--family",
 }
 
@@ -1196,6 +1272,12 @@ def _check_opponents(strengths: Sequence[str]) -> None:
     "its words arrive on the clock and are crossed off against yours; at a table (--players) "
     "it writes its list like a player.",
 )
+@click.option(
+    "--no-deck",
+    is_flag=True,
+    help="Solo: leave the trainer's deck alone (by default a round's missed words join it, "
+    "for bigboggle train).",
+)
 @_family_option
 @_show_offensive_option
 def play_command(
@@ -1218,6 +1300,7 @@ def play_command(
     target: int | None,
     rounds: int | None,
     opponents: Sequence[str],
+    no_deck: bool,
     family: bool | None,
     show_offensive: bool,
 ) -> None:
@@ -1258,6 +1341,7 @@ def play_command(
         if (target or rounds) and not names:
             _fail("--target and --rounds are for table mode: add --players")
         _check_opponents(opponents)
+        from .trainer import default_deck_path
         from .tui import BoggleApp, PlaySettings
 
         words = _load_dictionary(dictionary_spec, rules)
@@ -1278,6 +1362,7 @@ def play_command(
             rounds=rounds,
             show_offensive=show_offensive,
             opponents=tuple(opponents),
+            deck=None if names or no_deck else default_deck_path(),
         )
     except BoggleError as exc:
         _fail(str(exc))

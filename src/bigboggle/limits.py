@@ -230,6 +230,9 @@ MAX_NEXT_PATH = 300
 
 # -- computer opponents (fixed) ----------------------------------------------------------------------
 
+#: Most boards ``bigboggle opponents --boards`` measures the strengths on (each is solved and
+#: played by every strength: about a minute a 5,000 boards).
+MAX_OPPONENT_BOARDS = 100_000
 #: Most computer opponents one terminal game seats (``bigboggle play --opponent``, repeated): the
 #: clock line names each one's count, and a table's results list every list.
 MAX_TERMINAL_OPPONENTS = 8

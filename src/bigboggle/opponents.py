@@ -57,7 +57,7 @@ import hashlib
 import math
 import random
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar, NamedTuple
@@ -122,8 +122,13 @@ SKILL: Mapping[str, float] = MappingProxyType(
 SLIP_RATE: Mapping[str, float] = MappingProxyType(
     {"beginner": 0.3, "casual": 0.2, "club": 0.12, "expert": 0.06, "solver": 0.0}
 )
-#: The skill the solver's times are paced by (it finds everything; its late words are the hard ones).
-SOLVER_PACE = 1.5
+#: How much quicker than it finds words at all an opponent finds the ones it will find (the
+#: skill its times are paced by, :func:`sureness`)...
+PACE_BOOST = 1.0
+#: ...the pace of the solver's times (it finds everything; its late words are the hard ones)...
+SOLVER_PACE = 2.0
+#: ...and how much a word's rarity slows recalling it, beside the effort of seeing it.
+RECALL = 0.5
 #: Chances are kept this far from 1 so that a time can always be drawn.
 _SUREST = 1.0 - 1e-9
 
@@ -390,6 +395,14 @@ def chance(skill: float, difficulty: Difficulty, stem: bool = False) -> float:
     return knows * _sigmoid(SLOPE * (skill - sight))
 
 
+def sureness(skill: float, difficulty: Difficulty, stem: bool = False) -> float:
+    """How surely (0 to 1) an opponent of ``skill`` comes on a word it finds, which paces
+    its time (:func:`discovery`): seeing it, and recalling it (a rare word comes slower)."""
+    pace = SOLVER_PACE if skill == math.inf else skill + PACE_BOOST
+    effort = difficulty.sight - (STEM_EASE if stem else 0.0) + RECALL * difficulty.rarity
+    return _sigmoid(SLOPE * (pace - effort))
+
+
 def discovery(chance: float, draw: float, letters: int) -> float:
     """When in the round (0 to 1) a word found is written, from its ``chance`` of being found
     and a uniform ``draw``.
@@ -411,20 +424,20 @@ def discovery(chance: float, draw: float, letters: int) -> float:
 
 
 _LN2 = 0.6931471805599453
+_SQRT_HALF = 0.7071067811865476
 
 
 def _ln(x: float) -> float:
-    """The natural logarithm of ``x`` > 0 by :func:`math.frexp` (exact) and a fixed series of
-    arithmetic, so the same on every machine (``math.log`` is as exact as the platform's C
-    library)."""
+    """The natural logarithm of ``x`` > 0 by :func:`math.frexp` (exact) and a fixed polynomial
+    (to about 1e-13), so the same on every machine: ``math.log`` is only as exact as the
+    platform's C library."""
     mantissa, exponent = math.frexp(x)  # x = mantissa * 2**exponent, mantissa in [0.5, 1)
-    s = (mantissa - 1.0) / (mantissa + 1.0)  # ln(m) = 2 atanh(s), |s| <= 1/3
+    if mantissa < _SQRT_HALF:
+        mantissa, exponent = mantissa * 2.0, exponent - 1  # now in [0.707, 1.414)
+    s = (mantissa - 1.0) / (mantissa + 1.0)  # ln(m) = 2 atanh(s), |s| < 0.18
     s2 = s * s
-    term, total = s, 0.0
-    for odd in range(1, 40, 2):
-        total += term / odd
-        term *= s2
-    return exponent * _LN2 + 2.0 * total
+    series = 1 + s2 * (1 / 3 + s2 * (1 / 5 + s2 * (1 / 7 + s2 * (1 / 9 + s2 * (1 / 11)))))
+    return exponent * _LN2 + 2.0 * s * series
 
 
 def _play(
@@ -457,8 +470,8 @@ def _play(
         if stem is not None and draw() < WITH_STEM:
             at = min(high, found_at[stem] + 1.0 + 3.0 * draw())
         else:
-            pace = chance(SOLVER_PACE, difficulty) if skill == math.inf else found_chance
-            at = low + span * discovery(pace, draw(), len(word))
+            sure = sureness(skill, difficulty, stem is not None)
+            at = low + span * discovery(sure, draw(), len(word))
         found_at[word] = at
         if slip_rate and draw() < slip_rate:
             _slip(item.found, solution, dictionary, draw(), at, high, found_at, slips)
@@ -621,11 +634,13 @@ def measure_strengths(
     first_seed: int = 0,
     strengths: Iterable[str] = TARGETS,
     skills: Mapping[str, float] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[StrengthShare]:
     """Each strength's mean share of the board's points and words over ``boards`` shakes of the
     rules' dice (seeds ``first_seed``, ``first_seed + 1``...; opponent ``i`` plays with the
     board's seed). Each board is solved once for every strength; each list is scored alone by
-    :func:`bigboggle.scoring.judge_round`. ``skills`` overrides :data:`SKILL` (calibration)."""
+    :func:`bigboggle.scoring.judge_round`. ``skills`` overrides :data:`SKILL` (calibration);
+    ``progress`` is told of each board done (with 1)."""
     chosen = [check_strength(name) for name in strengths]
     totals = {name: [0.0, 0.0, 0.0] for name in chosen}
     alone = rules.with_options(duplicates="keep", teams=False)  # each list scored as if alone
@@ -635,6 +650,8 @@ def measure_strengths(
         board = shake(rules.dice, seed, challenge=rules.challenge).board
         judge = Judge(board, alone, dictionary)
         solution = judge.solution
+        if progress is not None:
+            progress(1)
         if not solution.total_score:
             continue
         counted += 1
