@@ -1,0 +1,108 @@
+"""The trainer in Chromium, against a real server: after two short solo games played as a guest,
+/train shows drills from their missed words; an answer right and one wrong (by keyboard, the
+hint too); the progress kept across a reload (the deck is this browser's); no serious or
+critical axe-core violation at desktop and phone width in both themes, no sideways scroll
+(screenshots ``trainer-STATE-SIZE-THEME.png``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from bigboggle.trainer import Deck
+from browser_support import DESKTOP
+from live_server import LiveServer
+from test_web_tour import AXE, Tour
+
+pytestmark = pytest.mark.once
+
+BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+OTHER = "RATES/OLINE/SPACT/HUMID/GRAVE"
+
+#: Two solo games started and finished by the page itself, their keys kept as startgame.js
+#: keeps them (so the trainer reads them as claim.js does).
+PLAY_TWO = """async (boards) => {
+  for (const board of boards) {
+    const post = (url, body, key) => fetch(url, {method: "POST", headers: {
+      "Content-Type": "application/json", ...(key ? {"X-Game-Key": key} : {})},
+      body: JSON.stringify(body)}).then((r) => r.json());
+    const game = await post("/api/games", {board, player: "guest"});
+    localStorage.setItem(`bigboggle:key:${game.id}`, game.key);
+    await post(`/api/games/${game.id}/words`, {word: "lines"}, game.key);
+    await post(`/api/games/${game.id}/finish`, {}, game.key);
+  }
+}"""
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> Path:
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed (run `npm ci` at the repository's root)")
+    return AXE
+
+
+def _word_of(state: dict[str, Any]) -> str:
+    card = Deck.from_json(state["deck"]).find(state["drill"]["card"])
+    assert card is not None
+    return card.word
+
+
+def test_a_guest_trains_on_the_words_their_games_missed(
+    open_page: Any, server: LiveServer, axe_source: Path
+) -> None:
+    page = open_page(DESKTOP["width"], DESKTOP["height"], name="trainer")
+    tour = Tour(page, axe_source, prefix="trainer")
+    page.goto(server.url + "/train")
+    expect(page.locator("#trainer-empty")).to_be_visible()
+    expect(page.locator("#trainer-empty-text")).to_contain_text("No missed words yet")
+    expect(page.get_by_role("link", name="Trainer")).to_have_attribute("aria-current", "page")
+    tour.look("empty")
+
+    page.evaluate(PLAY_TWO, [BOARD, OTHER])
+    with page.expect_response(lambda r: r.url.endswith("/api/trainer/guest")) as loaded:
+        page.reload()
+    state = loaded.value.json()
+    assert state["counts"]["cards"] >= 15 and state["drill"]["kind"] == "fragment"
+    expect(page.locator("#trainer-counts")).to_contain_text("words in your deck")
+    expect(page.locator("#drill-prompt")).to_contain_text("-letter word on this board")
+    expect(page.locator("#drill-view .board")).to_be_visible()
+    expect(page.locator("#answer")).to_be_focused()
+
+    # Right, by keyboard: typed and Enter; the word's path drawn, Next focused.
+    first = _word_of(state)
+    with page.expect_response(lambda r: r.url.endswith("/api/trainer/guest/answer")) as answered:
+        page.keyboard.type(first)
+        page.keyboard.press("Enter")
+    after = answered.value.json()
+    assert after["result"]["outcome"] == "right"
+    expect(page.locator("#trainer-result")).to_contain_text("Right")
+    expect(page.locator("#drill-view .cell.on-path")).to_have_count(len(after["result"]["path"]))
+    expect(page.locator("#trainer-next")).to_be_focused()
+    page.keyboard.press("Enter")
+
+    # The hint (by keyboard), then a wrong answer: the word is shown.
+    second = _word_of(after)
+    assert second != first
+    expect(page.locator("#answer")).to_be_focused()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(page.locator("#answer-hint")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#trainer-hint")).to_contain_text("it starts with")
+    page.locator("#answer").fill("zzzz")
+    page.locator("#answer").press("Enter")
+    expect(page.locator("#trainer-result")).to_contain_text(f"the word was '{second}'")
+    tour.look("wrong")
+
+    # Reloaded: the progress is this browser's deck, sent back and scheduled again.
+    with page.expect_response(lambda r: r.url.endswith("/api/trainer/guest")) as reloaded:
+        page.reload()
+    kept = Deck.from_json(reloaded.value.json()["deck"])
+    assert kept.cards[first].reps == 1 and kept.cards[second].reps == 1
+    assert kept.cards[first].due > kept.cards[second].due  # Good waits longer than Again
+    assert sum(card.reps for card in kept) == 2
+    expect(page.locator("#trainer-counts")).to_contain_text("words in your deck")
+    tour.check()
