@@ -14,6 +14,9 @@ from starlette.concurrency import run_in_threadpool
 from ..board import Board
 from ..dice import DICE_SETS, MAX_SEED
 from ..errors import BoggleError, BudgetExceededError, BusyError, RulesError
+from ..hints import HINT_COSTS, HINT_LABELS
+from ..limits import MAX_SOLO_OPPONENTS
+from ..opponents import Opponent
 from ..rules import PRESETS, SCORING_TABLES, Rules
 from ..services import jobs
 from ..services.daily import check_date, utc_date
@@ -149,8 +152,14 @@ def play(
     family: bool = False,
     timer: Annotated[int | None, Query(ge=5, le=3600)] = None,
     code: Annotated[str | None, Query(max_length=80, description="RULES:SEED")] = None,
+    opponents: Annotated[
+        str | None, Query(max_length=200, description="strengths, comma-separated")
+    ] = None,
+    practice: bool = False,
+    hints: bool = False,
 ) -> Response:
     """The solo game's settings (a replay link, or a board code like ``big:7``, fills them in)."""
+    strengths = [name for name in (opponents or "").split(",") if name in Opponent.STRENGTHS]
     if code:
         preset, _, number = code.strip().rpartition(":")
         if (
@@ -174,7 +183,15 @@ def play(
             "challenge": challenge,
             "family": family,
             "timer": timer,
+            "opponent_count": min(len(strengths), MAX_SOLO_OPPONENTS),
+            "opponent_strength": strengths[0] if strengths else "club",
+            "practice": practice,
+            "hints": hints,
         },
+        strengths=Opponent.STRENGTHS,
+        max_opponents=MAX_SOLO_OPPONENTS,
+        hint_costs=HINT_COSTS,
+        hint_labels=HINT_LABELS,
     )
 
 
@@ -183,7 +200,12 @@ def game_page(request: Request, game_id: Annotated[str, Path(max_length=16)]) ->
     """A game: the board and clock while it runs, the results once it is over."""
     view = services(request).solo.get(game_id)
     return _page(
-        request, "game.html", view=view, data=view.to_json(), board=Board.parse(view.game.board)
+        request,
+        "game.html",
+        view=view,
+        data=view.to_json(),
+        board=Board.parse(view.game.board),
+        hint_labels=HINT_LABELS,
     )
 
 

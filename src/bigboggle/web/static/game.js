@@ -7,7 +7,9 @@ import { linkWordsToBoard } from "./board.js";
 import { clockAnnouncer, formatClock } from "./clock.js";
 import { applyFamilyFilter } from "./family.js";
 import { addScoredWord, boardMeter } from "./feedback.js";
+import { hintsPanel } from "./hints.js";
 import { lightTyping } from "./livepath.js";
+import { opponentCounts } from "./opponents.js";
 import { playSound, soundToggle } from "./sounds.js";
 import { startGame } from "./startgame.js";
 import { traceable } from "./trace.js";
@@ -58,19 +60,38 @@ function playGame(game) {
   let entered = []; // this player's results so far: what a repeat repeats
   let ending = false;
   let hurried = false;
+  let points = data.score_so_far ?? 0;
+  let hintCost = 0; // what the hints used cost: taken off the score at the end (never below 0)
   soundToggle(document.getElementById("sound-toggle"));
 
   const showTotals = (score) => {
-    scoreNode.textContent = score;
+    points = score;
+    scoreNode.textContent = Math.max(0, score - hintCost);
     foundNode.textContent = found;
     meter.update(score, maxScore);
   };
-  showTotals(data.score_so_far ?? 0);
+  showTotals(points);
+  const costNode = document.getElementById("hint-cost");
+  const showCost = (cost) => {
+    hintCost = cost;
+    if (costNode) {
+      costNode.textContent = `−${cost}`;
+      document.getElementById("hint-cost-stat").hidden = cost === 0;
+    }
+    showTotals(points);
+  };
+  // Computer opponents: their counts from their entry times, on the server's clock.
+  const countsNode = document.getElementById("opponent-counts");
+  const counts = countsNode && data.opponents ? opponentCounts(countsNode, data.opponents) : null;
+  const hintsNode = document.getElementById("hints-panel");
+  const hints = hintsNode && key ? hintsPanel(hintsNode, { id, headers: withKey, board, onCost: showCost }) : null;
+  if (hintsNode && !key) hintsNode.hidden = true;
 
   const end = async () => {
     if (ending) return;
     ending = true;
     input.disabled = true;
+    if (hints) hints.disable();
     verdict.textContent = "Time is up. Scoring…";
     // The player's own request (with the key) scores the game; anyone's sees "scoring" until
     // it is (the server's timer scores it at the deadline too).
@@ -95,6 +116,7 @@ function playGame(game) {
     clock.textContent = formatClock(left);
     announcer.update(left);
     game.classList.toggle("hurry", left <= 10);
+    if (counts) counts.update(Math.min(serverNow(), data.deadline) - data.started_at);
     if (left <= 10 && left > 0 && !hurried && key) {
       hurried = true;
       playSound("hurry");
@@ -165,6 +187,7 @@ function playGame(game) {
         entered = state.words.slice();
         list.replaceChildren(...state.words.slice().reverse().map((result) => wordItem(result)));
         found = state.words.filter((result) => result.verdict === "scored").length;
+        if (hints && state.hints) hints.load(state.hints);
         showTotals(state.score_so_far);
       })
       .catch(() => {});
@@ -186,6 +209,9 @@ function nextRequest(settings, sameBoard) {
     if (settings.seed !== null && settings.seed !== undefined) request.seed = settings.seed;
     else request.board = settings.board;
   }
+  if (settings.opponents && settings.opponents.length) request.opponents = settings.opponents.map((strength) => ({ strength }));
+  if (settings.practice) request.practice = true;
+  if (settings.hints) request.hints = true;
   return request;
 }
 

@@ -32,6 +32,10 @@ form.addEventListener("submit", async (event) => {
   if (document.getElementById("challenge").checked) request.options.challenge = true;
   if (document.getElementById("family").checked) request.options.family = true;
   if (value("dictionary")) request.dictionary = value("dictionary");
+  const opponents = Number(value("opponent-count") || 0);
+  if (opponents > 0) request.opponents = Array.from({ length: opponents }, () => ({ strength: value("opponent-strength") }));
+  if (document.getElementById("hints").checked) request.hints = true;
+  if (document.getElementById("practice").checked) request.practice = true;
   if (value("band")) request.band = value("band");
   const useBoard = document.getElementById("use-board");
   if (useBoard && useBoard.checked) request.board = document.getElementById("given-board").textContent;

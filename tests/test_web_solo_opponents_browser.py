@@ -1,0 +1,114 @@
+"""Solo games against computer opponents, with hints, in a real browser (Playwright driving
+Debian's Chromium against a real server on loopback): the /play form's opponents and hints, the
+game page's opponents' counts arriving on the server's clock and its hints panel (a hint's path
+marked on the board, its cost shown), and the results (the ranking, every opponent's list with
+its crossed-off words, the hints used); at desktop width in the light theme and at phone width in
+the dark one, each checked with axe-core. Screenshots under ``test-artifacts/screenshots/``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from browser_support import DESKTOP, PHONE, ROOT, shot
+from live_server import LiveServer
+
+pytestmark = pytest.mark.once
+
+BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def assert_axe_clean(tab: Any, where: str) -> None:
+    """No serious or critical axe-core violation in the page's main part as it stands."""
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
+    tab.evaluate(AXE.read_text())
+    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
+    bad = [v for v in bad if v[1] in ("serious", "critical")]
+    assert bad == [], f"{where}: {bad}"
+
+
+def test_the_play_form_starts_a_game_against_three_opponents_with_hints(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    tab = open_page(**DESKTOP)
+    tab.goto(server.url + "/play")
+    tab.select_option("#opponent-count", "3")
+    tab.select_option("#opponent-strength", "expert")
+    tab.check("#hints")
+    assert_axe_clean(tab, "/play with opponents and hints chosen")
+    tab.click("#start-button")
+    expect(tab).to_have_url(re.compile(r"/games/"), timeout=30000)  # three lists made first
+    seats = tab.locator("#opponent-counts li")
+    expect(seats).to_have_count(3)
+    expect(seats.first).to_contain_text("Expert bot")
+    expect(tab.locator("#opponent-counts li").nth(2)).to_contain_text("Expert bot 3")
+    expect(tab.locator("#hints-panel button[data-hint]")).to_have_count(4)
+    tab.fill("#word", "lines")
+    tab.press("#word", "Enter")
+    tab.locator("#hints-panel button[data-hint='letters']").click()
+    expect(tab.locator("#hint-list li")).to_contain_text("starting with", timeout=15000)
+    expect(tab.locator("#hint-cost")).to_have_text("−2")
+    assert_axe_clean(tab, "a game against opponents with a hint used")
+    shot(tab, "solo-opponents-running-desktop")
+    tab.on("dialog", lambda dialog: dialog.accept())
+    tab.click("#end-button")
+    ranking = tab.locator("#ranking tbody tr")
+    expect(ranking).to_have_count(4)
+    expect(tab.locator("#ranking tr.you")).to_contain_text("(you)")
+    expect(tab.locator("#hints-used li")).to_have_count(1)
+    expect(tab.locator("#hints-used li")).to_contain_text("the word was")
+    expect(tab.locator(".opponent-heading")).to_have_count(3)
+    assert_axe_clean(tab, "the results against opponents")
+
+
+def test_opponents_words_arrive_and_cross_off_on_a_phone_in_the_dark(
+    open_page: Callable[..., Any], server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    status, game = server.call(
+        "POST",
+        "/api/games",
+        {
+            "board": BOARD,
+            "player": "ann",
+            "options": {"timer": 12},
+            "opponents": [{"strength": "solver", "seed": 1}],
+            "hints": True,
+        },
+    )
+    assert status == 201, game
+    tab = open_page(**PHONE, has_touch=True, color_scheme="dark")
+    tab.goto(server.url + "/rules")
+    tab.evaluate(
+        "([id, key]) => { localStorage.setItem('bigboggle:game', id);"
+        " localStorage.setItem(`bigboggle:key:${id}`, key); }",
+        [game["id"], game["key"]],
+    )
+    tab.goto(server.url + f"/games/{game['id']}")
+    tab.fill("#word", "lines")
+    tab.press("#word", "Enter")
+    expect(tab.locator("#verdict")).to_contain_text("lines")
+    tab.locator("#hints-panel button[data-hint='path']").click()
+    expect(tab.locator(".board .cell.hint-cell").first).to_be_visible(timeout=15000)
+    assert tab.locator(".board .cell.hint-first").count() == 1
+    # The solver's count grows on the clock, from its times alone (no request per second).
+    expect(tab.locator("#opponent-counts .count").first).not_to_have_text("0", timeout=8000)
+    assert_axe_clean(tab, "a running game on a phone, dark")
+    shot(tab, "solo-opponents-running-phone-dark")
+    # The page goes on to the results at the deadline.
+    expect(tab.locator("#score-heading")).to_be_visible(timeout=20000)
+    expect(tab.locator("#my-words li").first).to_contain_text("crossed off")
+    solver = tab.locator(".opponent-words")
+    expect(solver.locator(".v-crossed_off").first).to_be_visible()
+    expect(tab.locator("#ranking tbody tr").first).to_contain_text("Solver bot")
+    expect(tab.locator("#hints-used li")).to_contain_text("the word was")
+    assert_axe_clean(tab, "the results on a phone, dark")
