@@ -30,8 +30,8 @@ from bigboggle.opponents import (
     TARGETS,
     _digest,
     _play,
+    _Prepared,
     _prepared,
-    _Word,
     measure_strengths,
 )
 from bigboggle.solver import Solution, solve
@@ -41,7 +41,7 @@ FIT_SEEDS = 1_000_000
 #: The bisection's bracket of skills, and its steps (the bracket / 2**steps: about 0.001).
 LOW, HIGH, STEPS = -4.0, 8.0, 14
 
-Board = tuple[int, Solution, tuple[_Word, ...]]
+Board = tuple[int, Solution, _Prepared]
 
 
 def shaken(rules: Rules, words: Dictionary, count: int) -> list[Board]:

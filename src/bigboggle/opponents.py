@@ -3,50 +3,64 @@
 An :class:`Opponent` of a named strength turns a board's solution into a timed list of entries,
 ``[(seconds_into_round, entry), ...]``, the way a person's list grows during a round:
 
-- **Difficulty.** Every word on the board gets a difficulty (:func:`word_difficulty`), the sum
-  of: its *commonness* from the dictionary's SCOWL level (:data:`PER_LEVEL` a level above 10:
-  ``mother``, level 10, costs nothing, ``rhetor``, level 70, 3.6), with a fallback for a
-  dictionary without levels (the built-in ``huge`` list's level of the word, else
-  :data:`UNKNOWN_LEVEL`, as rare as SCOWL gets); its *length* (:data:`PER_LETTER` a letter
-  beyond four); and the *board*: each two-letter face on its path (``Qu``, ``Th``, ``In``: the
-  eye reads them as one letter, :data:`PER_DOUBLE_FACE`), and how many distinct paths trace it
-  (a word the board spells twice is easier to see: :data:`PER_EXTRA_PATH` less for each extra
-  path, up to :data:`MAX_PATHS_COUNTED`). A word whose stem the opponent has already written
-  (``greet`` before ``greets``, ``date`` before ``dated``) is :data:`STEM_EASE` easier, and is
-  usually written just after it, as people do.
-- **Finding.** An opponent of skill ``s`` finds a word of difficulty ``d`` with probability
-  ``p = (1 + x / sqrt(1 + x²)) / 2`` for ``x = SLOPE * (s - d)``: a sigmoid that falls with
-  difficulty, from arithmetic and a square root alone (IEEE 754 rounds both exactly, so the
-  same seed gives the same list on every machine; ``exp`` has no such promise).
-- **Timing.** Each word found gets a time in the round: an order statistic of
-  :data:`TIME_DRAWS` uniform draws, early for words well within the opponent's reach and short
-  ones, late for words at its limit and long ones (:func:`lateness`); every time is strictly
-  inside ``(0, seconds)``, at least :data:`READING_SECONDS` from either end (capped at a
-  twentieth of a short round): nobody writes a word before seeing the board.
-- **Slips.** A person sometimes writes a word that is not valid. For each word found, an
-  opponent slips with its strength's :data:`SLIP_RATE` and writes, a moment later, a plausible
-  invalid entry drawn from that word's neighbours (:func:`slip_candidates`): a wrong plural or
-  tense (``greeted`` when the board holds only ``greet``; a real word not on the board, or no
-  word at all), or a path on the board that goes one cube too far or turns the wrong way at
-  the end (spelling a non-word). The solver never slips.
+- **Difficulty.** Every word on the board gets a :class:`Difficulty` of two parts
+  (:func:`word_difficulty`). Its *rarity*, from the dictionary's SCOWL level,
+  :data:`PER_LEVEL` a level above 10 (``mother``, level 10: 0; ``uttered``, 35: 1.5;
+  ``rhetor``, 70: 3.6); a dictionary without levels (a user's file) takes each word's level
+  from the built-in ``huge`` list, and a word no list grades counts as :data:`UNKNOWN_LEVEL`,
+  as rare as SCOWL gets. Its *sight*, from the board: :data:`PER_LETTER` a letter beyond four,
+  :data:`PER_DOUBLE_FACE` for each two-letter face on its path (``Qu``, ``Th``, ``In``: the eye
+  reads the cube as one letter), and :data:`PER_EXTRA_PATH` less for each extra path that
+  spells it (a word the board spells twice is easier to see; up to
+  :data:`MAX_PATHS_COUNTED` paths, :func:`count_paths`).
+- **Finding.** An opponent of skill ``s`` finds a word when it *knows* it and *sees* it:
+  ``p = σ(KNOW_SLOPE (KNOW_REACH + KNOW_GROWTH s - rarity)) · σ(SLOPE (s - sight))``
+  (:func:`chance`), for the sigmoid ``σ(x) = (1 + x / sqrt(1 + x²)) / 2``. Vocabulary ends
+  sharply (a beginner knows ``mother`` but not ``ottar``; an expert's reaches SCOWL's level
+  65), sight falls slowly with length. A word whose stem the opponent has already written
+  (``greet`` before ``greets``, ``date`` before ``dated``) is :data:`STEM_EASE` easier to see,
+  and with chance :data:`WITH_STEM` written a moment after it, as people do.
+- **Timing.** A person's search has a clock of its own: each word is seen at a time drawn
+  from an exponential distribution whose rate grows with how surely the opponent comes on it
+  (:func:`sureness`: its sight and, more slowly, its rarity: a rare word is recalled later),
+  and its time is that distribution cut at the round's end (:func:`discovery`). So a word
+  well within reach comes early, a word barely found comes anywhere: a strong player's list
+  is front-loaded, a weak one's words arrive at a steady pace, as people's do. A long word
+  also waits :data:`WAIT_PER_LETTER` of the round a letter beyond four: long words are built
+  late, from short ones. Every time is strictly inside ``(0, seconds)``, at least
+  :data:`READING_SECONDS` from either end (a twentieth of a short round): nobody writes a
+  word before reading the board.
+- **Slips.** People write words that are not valid. For each word found an opponent slips
+  with its strength's :data:`SLIP_RATE` and writes, a moment later, one of the three most
+  plausible invalid entries beside that word (:func:`slip_candidates`): a wrong plural or
+  tense that a path on the board spells (``steped``: no word); a well-known word one letter
+  away that the board does not hold (``rested`` beside ``tested``: a letter misread); or
+  another wrong plural or tense (``greeted`` beside ``greet``: a word, not on the board). The
+  solver never slips.
 - **Strengths.** :attr:`Opponent.STRENGTHS` names five, each with its target share of the
   board's points on Big Boggle boards (rules ``big``, the standard dictionary): beginner 5%,
   casual 12%, club 25%, expert 45%, and the solver, 100%, which finds every word and never
   writes an invalid one. Each strength's skill (:data:`SKILL`) is fitted to its target by
   ``tools/calibrate_opponents.py``; the share is the opponent's list scored alone by the rules
-  (:func:`bigboggle.scoring.judge_round`) over the board's total, and ``bigboggle opponents``
-  measures it again.
+  (:func:`bigboggle.scoring.judge_round`) over the board's total, and
+  :func:`measure_strengths` (``bigboggle opponents``) measures it again on other boards.
 
-Everything is drawn from one :class:`random.Random` seeded with a SHA-256 digest of (seed,
-strength, board text), never :func:`hash`, which Python salts per process; the words are taken
-in one fixed order (shortest first, then alphabetical) with a fixed number of draws each, so a
-list is reproducible in any process on any machine.
+Reproducible anywhere: everything is drawn from one :class:`random.Random` seeded with a
+SHA-256 digest of (seed, strength, board text), never :func:`hash`, which Python salts per
+process; the words are taken in one fixed order (shortest first, then alphabetical); and the
+model uses only arithmetic, square roots (which IEEE 754 rounds exactly) and a logarithm of
+its own (:func:`_ln`: ``math.exp`` and ``math.log`` are only as exact as the platform's C
+library). A list is the same in any process on any machine.
 
-Why no ``wordfreq``: a finer word-frequency measure was evaluated and left out. The package
-(58 MB installed, five dependencies, its data CC BY-SA) would be a runtime dependency of the
-core for this one feature, while the SCOWL level already orders the words a person knows
-(``mother`` 10, ``modest`` 20, ``uttered`` 35, ``rhetor`` 70), and inside one level the model's
-other terms (length, faces, paths, stems) and the calibration to a share of points do the rest.
+Why no ``wordfreq``: a finer word-frequency measure was evaluated and left out. On the words of
+300 Big Boggle boards its Zipf frequency and the SCOWL level agree (Spearman ρ = -0.75; the
+level's mean Zipf falls from 4.8 at level 10 to 1.2 at level 70), and inside one level it
+spreads by about 0.9 Zipf, so it would reorder words within a level; but the package is 58 MB
+with five dependencies, a runtime dependency of the core for this one term, its data are CC
+BY-SA (a baked table in our data would carry that licence beside SCOWL's), and it knows a
+third of SCOWL's rarest words not at all. The level, with the board's terms and a calibration
+to a share of points, already gives the shape people show: common short words first and
+often, rare and long ones late and seldom.
 """
 
 from __future__ import annotations
@@ -58,7 +72,7 @@ import math
 import random
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import ClassVar, NamedTuple
 
@@ -339,12 +353,29 @@ class _Word:
     stems: tuple[str, ...]
 
 
+@dataclass
+class _Prepared:
+    """A board's words in playing order, and the slips beside each word once looked for."""
+
+    words: tuple[_Word, ...]
+    slips: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def slips_beside(
+        self, found: FoundWord, solution: Solution, dictionary: Dictionary
+    ) -> tuple[str, ...]:
+        """:func:`slip_candidates` of ``found``, looked for once per board."""
+        known = self.slips.get(found.word)
+        if known is None:
+            known = self.slips[found.word] = tuple(slip_candidates(found, solution, dictionary))
+        return known
+
+
 _cache_lock = threading.Lock()
-_cache: dict[tuple[int, int], tuple[Solution, Dictionary, tuple[_Word, ...]]] = {}
+_cache: dict[tuple[int, int], tuple[Solution, Dictionary, _Prepared]] = {}
 _CACHE_SIZE = 8
 
 
-def _prepared(solution: Solution, dictionary: Dictionary) -> tuple[_Word, ...]:
+def _prepared(solution: Solution, dictionary: Dictionary) -> _Prepared:
     """The board's words in playing order (shortest first, then alphabetical) with their
     difficulties and stems, kept for the last few solutions: every strength playing one board
     (a room's opponents, the calibration) measures its words once."""
@@ -363,11 +394,12 @@ def _prepared(solution: Solution, dictionary: Dictionary) -> tuple[_Word, ...]:
         )
         for found in order
     )
+    prepared = _Prepared(words)
     with _cache_lock:
         if len(_cache) >= _CACHE_SIZE:
             _cache.pop(next(iter(_cache)))
-        _cache[key] = (solution, dictionary, words)
-    return words
+        _cache[key] = (solution, dictionary, prepared)
+    return prepared
 
 
 # -- playing --------------------------------------------------------------------------------------
@@ -443,14 +475,15 @@ def _ln(x: float) -> float:
 def _play(
     strength: str,
     solution: Solution,
-    words: Sequence[_Word],
+    prepared: _Prepared,
     dictionary: Dictionary,
     rng: random.Random,
     seconds: float,
     skill: float | None = None,
 ) -> list[tuple[float, str]]:
     """The list itself: for each word in order one draw says whether it is found; a found
-    word draws its time and whether the opponent slips beside it."""
+    word draws its time and whether the opponent slips beside it. (A board's words share a
+    few difficulties, so each chance is worked out once.)"""
     if skill is None:
         skill = SKILL[strength]
     slip_rate = SLIP_RATE[strength]
@@ -460,21 +493,24 @@ def _play(
     draw = rng.random
     found_at: dict[str, float] = {}
     slips: dict[str, float] = {}
-    for item in words:
+    chances: dict[tuple[Difficulty, bool], tuple[float, float]] = {}
+    for item in prepared.words:
         word = item.found.word
         stem = next((stem for stem in item.stems if stem in found_at), None)
-        difficulty = item.difficulty
-        found_chance = chance(skill, difficulty, stem is not None)
-        if draw() >= found_chance:
+        key = (item.difficulty, stem is not None)
+        odds = chances.get(key)
+        if odds is None:
+            odds = chances[key] = (chance(skill, *key), sureness(skill, *key))
+        if draw() >= odds[0]:
             continue
         if stem is not None and draw() < WITH_STEM:
             at = min(high, found_at[stem] + 1.0 + 3.0 * draw())
         else:
-            sure = sureness(skill, difficulty, stem is not None)
-            at = low + span * discovery(sure, draw(), len(word))
+            at = low + span * discovery(odds[1], draw(), len(word))
         found_at[word] = at
         if slip_rate and draw() < slip_rate:
-            _slip(item.found, solution, dictionary, draw(), at, high, found_at, slips)
+            beside = prepared.slips_beside(item.found, solution, dictionary)
+            _slip(beside, draw(), at, high, found_at, slips)
     entries = [(_tidy(at, seconds), word) for word, at in found_at.items()]
     entries += [(_tidy(at, seconds), word) for word, at in slips.items() if word not in found_at]
     entries.sort()
@@ -503,21 +539,16 @@ def _stems(word: str) -> list[str]:
 
 
 def _slip(
-    found: FoundWord,
-    solution: Solution,
-    dictionary: Dictionary,
+    beside: Sequence[str],
     pick: float,
     at: float,
     high: float,
     found_at: Mapping[str, float],
     slips: dict[str, float],
 ) -> None:
-    """Write one plausible invalid entry beside ``found`` (a moment after it), if there is one."""
-    candidates = [
-        c
-        for c in slip_candidates(found, solution, dictionary)
-        if c not in found_at and c not in slips
-    ]
+    """Write one plausible invalid entry of ``beside`` (the slips beside a word found at
+    ``at``) a moment later, if one is left."""
+    candidates = [c for c in beside if c not in found_at and c not in slips]
     if candidates:
         top = candidates[:SLIP_CHOICES]
         choice = top[min(int(pick * len(top)), len(top) - 1)]
