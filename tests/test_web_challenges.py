@@ -1,0 +1,261 @@
+"""Challenges over HTTP (the ASGI client): the contract's shapes, privacy of words, who may play
+which seat, the pages, and every refusal a 4xx with a message (never a 500)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from bigboggle import Dictionary, Rules, solve
+from bigboggle.web import create_app
+from bigboggle.web.pool import WorkerPool
+from conftest import FakeClock
+
+pytestmark = pytest.mark.once
+
+PASSWORD = "a long enough passphrase 42"
+
+
+@pytest.fixture
+def client(db_url: str, clock: FakeClock) -> Iterator[TestClient]:
+    pool = WorkerPool(workers=1, queue=8, budget=60, kind="thread")
+    with TestClient(create_app(db_url, clock=clock, pool=pool)) as client:
+        yield client
+
+
+def words_of(board: str, standard: Dictionary) -> list[str]:
+    return [found.word for found in solve(board, standard, Rules.preset("big")).words]
+
+
+def play(client: TestClient, code: str, body: dict[str, Any], key: str | None = None) -> Any:
+    headers = {"X-Game-Key": key} if key else {}
+    answer = client.post(f"/api/challenges/{code}/play", json=body, headers=headers)
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def enter(client: TestClient, game: dict[str, Any], words: list[str]) -> None:
+    key = {"X-Game-Key": game["key"]}
+    for word in words:
+        assert client.post(f"/api/games/{game['id']}/words", json={"word": word}, headers=key)
+    assert client.post(f"/api/games/{game['id']}/finish", headers=key).status_code == 200
+
+
+def test_the_contract_three_players_and_privacy(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    made = client.post("/api/challenges", json={"rules": "big", "rounds": 1, "timer": 60})
+    assert made.status_code == 201
+    data = made.json()
+    assert {"code", "url", "closes"} <= set(data)
+    code = data["code"]
+    assert data["url"] == f"/challenges/{code}"
+    assert data["closes"] == clock() + 7 * 86_400
+    assert made.headers["Cache-Control"] == "private, no-store"
+
+    ann = play(client, code, {"player": "Ann"})
+    assert {"id", "key", "board", "deadline"} <= set(ann)
+    assert ann["challenge"] == code and ann["round"] == 1
+    assert ann["deadline"] == clock() + 60
+    w = words_of(ann["board"], standard)
+    enter(client, ann, [w[0], w[1]])
+
+    clock.advance(3600)
+    bob = play(client, code, {"player": "Bob"})
+    assert bob["board"] == ann["board"]
+    # Bob, mid-game, sees Ann's score and place but none of her words (nor the board).
+    for path in (f"/api/challenges/{code}", f"/api/challenges/{code}/results"):
+        text = client.get(path, headers={"X-Game-Key": bob["key"]}).text
+        assert w[0] not in text and w[1] not in text and ann["board"] not in text
+        assert ann["id"] not in text  # her game's page would show her words
+    shown = client.get(f"/api/challenges/{code}").json()
+    assert [(p["name"], p["finished"], p["playing"]) for p in shown["players"]] == [
+        ("Ann", [1], None),
+        ("Bob", [], 1),
+    ]
+    assert shown["rules"] == "big" and shown["timer"] == 60 and shown["rounds"] == 1
+    enter(client, bob, [w[1], w[2]])
+
+    clock.advance(86_400)
+    cy = play(client, code, {"player": "Cy"})
+    enter(client, cy, [w[2], w[3]])
+    results = client.get(
+        f"/api/challenges/{code}/results", headers={"X-Game-Key": cy["key"]}
+    ).json()
+    (round_one,) = results["round_results"]
+    assert round_one["visible"] and round_one["board"] == ann["board"]
+    found = {
+        player["name"]: {word["word"]: word["verdict"] for word in player["words"]}
+        for player in round_one["players"]
+    }
+    assert found == {
+        "Ann": {w[0]: "scored", w[1]: "crossed_off"},
+        "Bob": {w[1]: "crossed_off", w[2]: "crossed_off"},
+        "Cy": {w[2]: "crossed_off", w[3]: "scored"},
+    }
+    assert round_one["ranking"] == [p["name"] for p in round_one["players"]]
+    assert {word["word"] for word in round_one["missed"]}.isdisjoint({w[0], w[1], w[2], w[3]})
+    assert [row["name"] for row in results["standings"]] == round_one["ranking"]
+    # A stranger: who played, scores, places; never a word.
+    public = client.get(f"/api/challenges/{code}/results").json()
+    assert not public["round_results"][0]["visible"]
+    assert all("words" not in player for player in public["round_results"][0]["players"])
+    assert w[3] not in json.dumps(public)
+
+
+def test_the_next_round_needs_the_seats_key(client: TestClient) -> None:
+    code = client.post("/api/challenges", json={"rules": "classic", "rounds": 2}).json()["code"]
+    ann = play(client, code, {"player": "Ann"})
+    running = client.post(
+        f"/api/challenges/{code}/play", json={"player": "Ann"}, headers={"X-Game-Key": ann["key"]}
+    )
+    assert running.status_code == 409 and "still running" in running.json()["error"]
+    enter(client, ann, [])
+    stolen = client.post(f"/api/challenges/{code}/play", json={"player": "ann"})
+    assert stolen.status_code == 403 and "X-Game-Key" in stolen.json()["error"]
+    second = play(client, code, {"player": "Ann"}, key=ann["key"])
+    assert second["round"] == 2
+    mine = client.get(f"/api/challenges/{code}", headers={"X-Game-Key": second["key"]}).json()
+    assert mine["you"] == {"name": "Ann", "finished": [1], "playing": 2, "next_round": None}
+    enter(client, second, [])
+    done = client.post(f"/api/challenges/{code}/play", json={}, headers={"X-Game-Key": ann["key"]})
+    assert done.status_code == 409 and "every round" in done.json()["error"]
+
+
+def test_a_challenge_from_a_finished_game_and_a_members_profile(
+    client: TestClient, clock: FakeClock
+) -> None:
+    signed = client.post("/api/account", json={"username": "Mira", "password": PASSWORD})
+    assert signed.status_code in (200, 201), signed.text
+    game = client.post("/api/games", json={"rules": "classic", "options": {"timer": 30}}).json()
+    assert game["player"] == "Mira"
+    refused = client.post("/api/challenges", json={"from_game": game["id"]})
+    assert refused.status_code == 409 and "not finished" in refused.json()["error"]
+    client.post(f"/api/games/{game['id']}/finish", headers={"X-Game-Key": game["key"]})
+    made = client.post("/api/challenges", json={"from_game": game["id"], "rounds": 2})
+    assert made.status_code == 201, made.text
+    data = made.json()
+    assert data["rules"] == "classic" and data["timer"] == 30
+    assert data["you"]["name"] == "Mira" and data["you"]["next_round"] == 2
+    assert data["players"][0]["member"] is True
+    page = client.get("/players/Mira")
+    assert "Your challenges" in page.text and data["code"] in page.text
+    profile = client.get("/api/players/Mira").json()
+    assert profile["challenges"][0]["code"] == data["code"]
+    # Anyone else may not make a challenge of her game.
+    client.cookies.clear()
+    other = client.post("/api/challenges", json={"from_game": game["id"]})
+    assert other.status_code == 403
+    assert "challenges" not in client.get("/api/players/Mira").json()
+    guest = client.post(f"/api/challenges/{data['code']}/play", json={"player": "MIRA"})
+    assert guest.status_code in (403, 409)
+
+
+def test_closing_refuses_play_and_opens_the_words(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    code = client.post("/api/challenges", json={"hours": 1, "timer": 30}).json()["code"]
+    ann = play(client, code, {"player": "Ann"})
+    w = words_of(ann["board"], standard)
+    enter(client, ann, [w[0]])
+    clock.advance(3601)
+    late = client.post(f"/api/challenges/{code}/play", json={"player": "Bob"})
+    assert late.status_code == 409 and "closed" in late.json()["error"]
+    public = client.get(f"/api/challenges/{code}/results").json()
+    assert public["closed"] and public["final"]
+    assert public["round_results"][0]["visible"]
+    assert public["round_results"][0]["players"][0]["words"][0]["word"] == w[0]
+
+
+BAD_BODIES: list[tuple[dict[str, Any], str]] = [
+    ({"rounds": 0}, "rounds"),
+    ({"rounds": 11}, "rounds"),
+    ({"timer": 3}, "timer"),
+    ({"hours": 721}, "hours"),
+    ({"rules": "chess"}, "chess"),
+    ({"options": {"teams": True}}, "teams"),
+    ({"duplicates": "sometimes"}, "duplicates"),
+    ({"surprise": 1}, "surprise"),
+    ({"from_game": ""}, "from_game"),
+    ({"rounds": "2"}, "rounds"),
+]
+
+
+def test_bad_bodies_are_named(client: TestClient) -> None:
+    for body, named in BAD_BODIES:
+        answer = client.post("/api/challenges", json=body)
+        assert answer.status_code == 400, (body, answer.text)
+        assert named in answer.json()["error"], body
+
+
+def test_every_refusal_is_a_4xx(client: TestClient) -> None:
+    code = client.post("/api/challenges", json={}).json()["code"]
+    cases = [
+        client.get("/api/challenges/NOPE"),
+        client.get("/api/challenges/" + "B" * 21),
+        client.get("/api/challenges/BBBBBBBB/results"),
+        client.post("/api/challenges/BBBBBBBB/play", json={"player": "x"}),
+        client.post(f"/api/challenges/{code}/play", json={"player": ""}),
+        client.post(f"/api/challenges/{code}/play", json={"player": "x" * 41}),
+        client.post(f"/api/challenges/{code}/play", json={"player": "\u200b"}),
+        client.post(f"/api/challenges/{code}/play", json={}),
+        client.post(f"/api/challenges/{code}/play", json=[1]),
+        client.post(f"/api/challenges/{code}/play", content=b"{", headers=_json),
+        client.post(f"/api/challenges/{code}/play", content=b"player=x"),
+        client.post("/api/challenges", content=b"x" * 20_000, headers=_json),
+        client.post("/api/challenges", json={"from_game": "nope"}),
+        client.get(f"/api/challenges/{code}", headers={"X-Game-Key": "k" * 101}),
+        client.get("/challenges/NOPE"),
+    ]
+    statuses = [answer.status_code for answer in cases]
+    assert all(400 <= status < 500 for status in statuses), statuses
+    assert statuses[:4] == [404, 400, 404, 404]  # (a path longer than any code: 400)
+    assert statuses[9:12] == [400, 415, 413]
+    for answer in cases[:-1]:
+        assert answer.json()["error"]
+
+
+_json = {"Content-Type": "application/json"}
+
+
+def test_state_changes_from_another_site_are_refused(client: TestClient) -> None:
+    evil = {"Origin": "https://evil.example"}
+    assert client.post("/api/challenges", json={}, headers=evil).status_code == 403
+    code = client.post("/api/challenges", json={}).json()["code"]
+    answer = client.post(f"/api/challenges/{code}/play", json={"player": "x"}, headers=evil)
+    assert answer.status_code == 403
+
+
+def test_the_pages(client: TestClient, standard: Dictionary) -> None:
+    assert "Make a challenge" in client.get("/challenges").text
+    code = client.post("/api/challenges", json={"rounds": 2, "timer": 30}).json()["code"]
+    page = client.get(f"/challenges/{code}")
+    assert page.status_code == 200 and f"{code[:4]}-{code[4:]}" in page.text
+    assert 'id="copy-button"' in page.text and 'id="share-link"' in page.text
+    ann = play(client, code, {"player": "Ann"})
+    w = words_of(ann["board"], standard)
+    enter(client, ann, [w[0]])
+    # The page drawn for a stranger has the score, not the words; the part asked with the
+    # key has the words of the round Ann finished.
+    assert w[0] not in client.get(f"/challenges/{code}").text
+    part = client.get(f"/challenges/{code}/standings", headers={"X-Game-Key": ann["key"]})
+    assert part.status_code == 200 and w[0] in part.text and "What nobody found" in part.text
+    assert w[0] not in client.get(f"/challenges/{code}/standings").text
+    # The home page's recent games leave challenge games out (their pages show the words).
+    assert ann["id"] not in client.get("/").text
+    assert client.get(f"/games/{ann['id']}").status_code == 200
+
+
+def test_the_api_is_documented(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/challenges",
+        "/api/challenges/{code}",
+        "/api/challenges/{code}/play",
+        "/api/challenges/{code}/results",
+    ):
+        assert path in paths
