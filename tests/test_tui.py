@@ -600,3 +600,86 @@ def test_a_solo_word_is_cleaned_and_bounded_as_on_the_web(standard: Dictionary) 
         assert "control character" in text_of(app, "#verdict")
 
     run(app, script)
+
+
+@pytest.mark.once  # hints come from the core's hints module, tested there on both cores
+def test_practice_rounds_give_free_hints_listed_at_the_end(standard: Dictionary) -> None:
+    from bigboggle.hints import hinted_word
+
+    rules = Rules.preset("big")
+    solution = solve(BOARD, standard, rules)
+    first = hinted_word(solution, set(), standard.level)
+    assert first is not None
+    app = solo_app(standard, FakeClock(), practice=True)
+
+    async def script(pilot: Pilot[None]) -> None:
+        assert isinstance(app.screen, PlayScreen)
+        assert app.screen.active_bindings["f2"].binding.action == "hint('words_left')"
+        await pilot.press("f3")
+        await pilot.pause()
+        letters = f"a word of {len(first.word)} letters starting with {first.word[:2].upper()}"
+        assert text_of(app, "#verdict") == f"Hint: {letters}"
+        await pilot.press("f5")
+        await pilot.pause()
+        assert app.screen.query_one("#board", BoardView)._path == first.path
+        await pilot.press(*first.word, "enter")
+        await pilot.pause()
+        second = hinted_word(solution, {first.word}, standard.level)
+        assert second is not None
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.screen.query_one("#board", BoardView)._path == second.path[:1]
+        await pilot.press("f2")
+        await pilot.pause()
+        assert f"{solution.count - 1} words left" in text_of(app, "#verdict")
+        await pilot.press("ctrl+e")
+        await until(pilot, on_screen(pilot, ResultsScreen, "#summary"))
+        summary = text_of(app, "#summary")
+        assert (
+            "Hints used (free in practice): a word's length and first letters "
+            f"({first.word}); a word's whole path ({first.word}); a word's starting cube "
+            f"({second.word}); how many words are left, by length." in summary
+        )
+        assert f"You scored {first.score} point" in summary  # free: nothing taken off
+
+    run(app, script)
+    timed = solo_app(standard, FakeClock())
+
+    async def no_hints(pilot: Pilot[None]) -> None:
+        assert "f2" not in timed.screen.active_bindings
+        await pilot.press("f3")
+        await pilot.pause()
+        assert text_of(timed, "#verdict") == ""
+
+    run(timed, no_hints)
+
+
+@pytest.mark.once  # the deck is the trainer's, tested in tests/test_trainer.py
+def test_a_solo_rounds_missed_words_join_the_trainers_deck(
+    standard: Dictionary, tmp_path: Path
+) -> None:
+    from bigboggle.trainer import DeckFile
+
+    deck = tmp_path / "deck.json"
+    app = solo_app(standard, FakeClock(), deck=deck)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press(*"lines", "enter", "ctrl+e")
+        await until(pilot, on_screen(pilot, ResultsScreen, "#summary"))
+        cards = DeckFile(deck).load().cards
+        assert cards and "lines" not in cards  # found, so not a card
+        assert f"Trainer: {len(cards)} new cards from the words you missed" in text_of(
+            app, "#summary"
+        )
+
+    run(app, script)
+    deck.write_text("not a deck")
+    broken = solo_app(standard, FakeClock(), deck=deck)
+
+    async def left_alone(pilot: Pilot[None]) -> None:
+        await pilot.press("ctrl+e")
+        await until(pilot, on_screen(pilot, ResultsScreen, "#summary"))
+        assert "Your trainer deck was left as it was:" in text_of(broken, "#summary")
+
+    run(broken, left_alone)
+    assert deck.read_text() == "not a deck"

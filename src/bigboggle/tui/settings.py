@@ -11,6 +11,7 @@ know them by one name round after round.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..analysis import Band, shake_in_band
 from ..board import Board
@@ -56,6 +57,9 @@ class PlaySettings:
     opponents: tuple[str, ...] = ()
     #: The opponents' seats, named when the settings are made (from ``opponents``).
     seats: tuple[Seat, ...] = field(init=False, default=())
+    #: The trainer's deck file that each solo round's missed words feed (``bigboggle train``
+    #: drills them); ``None``: none is kept.
+    deck: Path | None = None
 
     def __post_init__(self) -> None:
         if self.players:

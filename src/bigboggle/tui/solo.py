@@ -1,5 +1,10 @@
 """Solo play: a timed round with a verdict for every word, then the results and missed words.
 
+In a practice round the hints of :mod:`bigboggle.hints` are free (F2: the words left by length,
+F3: a word's length and first letters, F4: its starting cube, F5: its whole path), and the
+results list those used. A solo round's missed words feed the trainer's deck file when the
+settings name one (:class:`bigboggle.trainer.DeckFile`).
+
 With computer opponents (``--opponent``), they sit in the same :class:`bigboggle.Round`: their
 entries are submitted at their own times as the clock passes them (the screen shows how many
 each has written, never which), and when the round ends each plays its round out (ending early
@@ -11,7 +16,8 @@ from __future__ import annotations
 
 import shlex
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from pathlib import Path as FilePath
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,12 +25,15 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Input, Static
 
 from ..board import Board, Path
-from ..dictionary import COMMON_LEVEL
+from ..dictionary import COMMON_LEVEL, Dictionary
 from ..errors import BoggleError
 from ..family import is_offensive
+from ..hints import HINT_LABELS, Hint, hint
 from ..judge import Judge
 from ..round import Round, check_entry
 from ..scoring import RoundResult
+from ..solver import FoundWord, Solution
+from ..trainer import DeckFile
 from ..verdicts import Verdict, WordResult
 from .board_view import BoardView, Plain, cells
 from .clock import clock_text
@@ -84,14 +93,23 @@ class WordInput(Input):
 class PlayScreen(GameScreen):
     """A solo round: the board, the countdown, the word line and the words found so far."""
 
-    BINDINGS = [Binding("ctrl+e", "end_round", "End the round", priority=True)]
+    BINDINGS = [
+        Binding("ctrl+e", "end_round", "End the round", priority=True),
+        Binding("f2", "hint('words_left')", "Hint: left", priority=True),
+        Binding("f3", "hint('letters')", "letters", priority=True),
+        Binding("f4", "hint('start')", "cube", priority=True),
+        Binding("f5", "hint('path')", "path", priority=True),
+    ]
 
     def __init__(self, board: Board) -> None:
         super().__init__()
         self.board = board
         self.game: Round | None = None
+        self.solution: Solution | None = None
         #: The computer opponents playing this round, with their timed lists.
         self.playing: list[Playing] = []
+        #: The hints used in this (practice) round, in order.
+        self.hints: list[Hint] = []
 
     def compose(self) -> ComposeResult:
         settings = self.host.settings
@@ -115,6 +133,7 @@ class PlayScreen(GameScreen):
     def on_mount(self) -> None:
         settings = self.host.settings
         judge = Judge(self.board, settings.rules, settings.words)  # the board solved once
+        self.solution = judge.solution
         players = [PLAYER, *(seat.name for seat in settings.seats)]
         self.game = Round(self.board, settings.rules, settings.words, players, judge=judge)
         if settings.seats:
@@ -199,6 +218,37 @@ class PlayScreen(GameScreen):
     def action_end_round(self) -> None:
         self.finish(self.host.clock(), early=True)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Hints are offered in practice rounds only."""
+        if action == "hint":
+            return self.host.settings.practice
+        return True
+
+    def action_hint(self, kind: str) -> None:
+        """A free hint (practice): shown on the verdict line, a cube or path lit on the board."""
+        game, solution = self.game, self.solution
+        if not self.host.settings.practice or game is None or solution is None:
+            return
+        found = {
+            sub.result.word
+            for sub in game.submissions
+            if sub.player == PLAYER and sub.result.verdict.is_valid
+        }
+        verdict = self.query_one("#verdict", Static)
+        try:
+            given = hint(kind, solution, found, level=self.host.settings.words.level, free=True)
+        except BoggleError as exc:
+            verdict.update(str(exc))
+            return
+        self.hints.append(given)
+        verdict.update(f"Hint: {given.text}")
+        board = self.query_one("#board", BoardView)
+        if kind == "path":
+            board.highlight(tuple((row, col) for row, col in given.revealed["path"]))
+        elif kind == "start":
+            row, col = given.revealed["cell"]
+            board.highlight(((row, col),))
+
     def finish(self, now: float, early: bool = False) -> None:
         """End the round and show the results."""
         game = self.game
@@ -207,7 +257,27 @@ class PlayScreen(GameScreen):
         if self.playing and game.result is None:
             self.opponents_write(now, to_the_end=True)
         result = game.end(now, early=early)
-        self.host.switch_or_push(ResultsScreen(result))
+        deck = self.host.settings.deck
+        note = feed_deck(deck, result, self.host.settings.words) if deck is not None else ""
+        self.host.switch_or_push(ResultsScreen(result, hints=self.hints, deck_note=note))
+
+
+def missed_by_you(result: RoundResult) -> list[FoundWord]:
+    """The board's words you did not find (whoever else did), best first."""
+    have = {entry.word for entry in result.players[PLAYER].words if entry.verdict.is_valid}
+    return [found for found in result.solution.words if found.word not in have]
+
+
+def feed_deck(path: FilePath | None, result: RoundResult, words: Dictionary) -> str:
+    """Add the round's missed words to the trainer's deck at ``path``; a line saying so (or
+    why the deck was left alone: a round is never lost to its deck)."""
+    if path is None:
+        return ""
+    try:
+        added = DeckFile(path).add_missed(*missed_by_you(result), board=result.board, words=words)
+    except (BoggleError, OSError) as exc:
+        return f"Your trainer deck was left as it was: {exc}"
+    return f"Trainer: {plural(added, 'new card')} from the words you missed (bigboggle train)."
 
 
 class ResultsScreen(GameScreen):
@@ -220,9 +290,15 @@ class ResultsScreen(GameScreen):
         Binding("q", "quit", "Quit"),
     ]
 
-    def __init__(self, result: RoundResult) -> None:
+    def __init__(
+        self, result: RoundResult, *, hints: Sequence[Hint] = (), deck_note: str = ""
+    ) -> None:
         super().__init__()
         self.result = result
+        #: The hints used in the round (free in practice), and what became of the missed
+        #: words in the trainer's deck.
+        self.hints = tuple(hints)
+        self.deck_note = deck_note
         self.show_rare = False
         #: Whether missed words the family filter marks offensive are listed (o toggles).
         self.show_offensive: bool | None = None
@@ -254,11 +330,23 @@ class ResultsScreen(GameScreen):
             + self.opponents_summary()
             + f"The board holds {plural(result.solution.count, 'word')} worth "
             f"{plural(best, 'point')}: "
-            f"you found {share:.0f}% of the points.\n\n"
-            f"Replay this board: {replay}\n\n"
+            f"you found {share:.0f}% of the points.\n"
+            + self.hints_line()
+            + (f"{self.deck_note}\n" if self.deck_note else "")
+            + f"\nReplay this board: {replay}\n\n"
             "Select a word to see its path. r: rarer missed words."
             + (" o: offensive ones." if self.check_action("toggle_offensive", ()) else "")
         )
+
+    def hints_line(self) -> str:
+        """The hints used, each with the word it was about (the round is over), or nothing."""
+        if not self.hints:
+            return ""
+        used = "; ".join(
+            HINT_LABELS[given.kind].lower() + (f" ({given.word})" if given.word else "")
+            for given in self.hints
+        )
+        return f"Hints used (free in practice): {used}.\n"
 
     def opponents_summary(self) -> str:
         """With opponents: the crossing off of your words, and the ranking (else nothing)."""
