@@ -223,6 +223,8 @@ function showResults() {
   if (board && lists) linkWordsToBoard(lists, board, document.getElementById("path-caption"));
   // Offensive words are not shown among the missed ones unless this browser asked (family.js).
   applyFamilyFilter(document.getElementById("missed-words"));
+  // Computer opponents' lists too: an opponent may write an offensive word a player would not see.
+  for (const list of document.querySelectorAll(".opponent-words")) applyFamilyFilter(list);
   const rare = document.getElementById("show-rare");
   if (rare) {
     rare.addEventListener("change", () => {
