@@ -3,7 +3,9 @@
 // One board on screen: a new round hides the last round's results (the totals stay); the board
 // stays hidden through the countdown; a word that cannot be sent yet says why, where its verdict
 // would go. Presence (online / away / offline) is shown per player; this page says "away" while
-// its tab is hidden.
+// its tab is hidden. Computer opponents (added by the host) are seats marked "computer" wherever
+// seats are listed (a badge apart from the name, from the server's "opponents" map: no name can
+// fake it); during a round everyone sees each player's word count, never the words.
 import { el } from "./api.js";
 import { renderBoard } from "./board.js";
 import { clockAnnouncer, formatClock } from "./clock.js";
@@ -39,6 +41,7 @@ let timeUpShown = false; // "Time is up" said for the round in play
 let hurried = false; // the "time nearly up" sound played for the round in play
 let lastPhase = null;
 let presence = {};
+let counts = { round: null, counts: {} }; // words entered so far in the round in play, per player
 const announcer = clockAnnouncer($("clock-announce"));
 
 // Errors after which reconnecting would not help (the server closes the socket after them).
@@ -120,6 +123,10 @@ function receive(message) {
     case "presence":
       showPresence(message.presence);
       break;
+    case "counts":
+      takeCounts(message.round, message.counts);
+      showPresence(presence);
+      break;
     case "verdict":
       showVerdict(message.result);
       break;
@@ -152,6 +159,7 @@ function receive(message) {
 function render(next) {
   state = next;
   offset = next.now - Date.now() / 1000;
+  if (next.round) takeCounts(next.round.number, next.round.counts);
   $("lobby").hidden = false;
   announceHost(next);
   showPresence(next.presence || {});
@@ -234,7 +242,8 @@ function showControls(view) {
   $("end-game").hidden = view.over;
   $("settings-panel").hidden = !between || view.over;
   if (host && between && !view.over) fillSettings(view);
-  const kickable = view.players.filter((name) => name !== view.you);
+  const opponents = view.opponents || {};
+  const kickable = view.players.filter((name) => name !== view.you && !Object.hasOwn(opponents, name));
   $("kick-area").hidden = !host || view.over || !kickable.length;
   if (host) {
     $("kick-list").replaceChildren(
@@ -243,6 +252,7 @@ function showControls(view) {
       ),
     );
   }
+  showOpponentControls(view, host);
   const waiting = $("waiting");
   const who = view.host;
   let text = "";
@@ -279,24 +289,67 @@ function showSettingsSummary(view) {
     `${(view.rated ?? s.rated !== false) ? "Rated game" : "Not rated"}. ${plural(view.rounds_played, "round")} played.`;
 }
 
+// The counts of the round in play: they only grow, and news may come in any order.
+function takeCounts(round, next) {
+  if (counts.round !== round) counts = { round, counts: {} };
+  for (const [name, n] of Object.entries(next || {})) counts.counts[name] = Math.max(counts.counts[name] || 0, n);
+}
+
 function showPresence(next) {
   presence = next || {};
   if (!state) return;
+  const opponents = state.opponents || {};
+  const round = state.round && counts.round === state.round.number ? counts.counts : null;
   $("players").replaceChildren(
     ...state.players.map((name) => {
-      const where = presence[name] || "offline";
+      const strength = Object.hasOwn(opponents, name) ? opponents[name] : null;
+      const where = strength ? "computer" : presence[name] || "offline";
+      const count = round && Object.hasOwn(round, name) ? el("span", { class: "word-count", text: plural(round[name], "word") }) : "";
       return el(
         "li",
         { "data-player": name, "data-presence": where },
-        el("span", { class: `presence-dot p-${where}`, "aria-hidden": "true" }),
+        strength ? "" : el("span", { class: `presence-dot p-${where}`, "aria-hidden": "true" }),
         el("span", { class: "name", text: name }),
         memberBadge(state.members && state.members[name]),
+        opponentBadge(strength),
         name === state.host ? el("span", { class: "tag", text: "host" }) : "",
         name === state.you ? el("span", { class: "tag", text: "you" }) : "",
-        el("span", { class: `presence p-${where}`, text: PRESENCE_LABELS[where] || where }),
+        count,
+        el("span", { class: `presence p-${where}`, text: strength ? "on the clock" : PRESENCE_LABELS[where] || where }),
       );
     }),
   );
+}
+
+const strengthLabel = (strength) => strength.charAt(0).toUpperCase() + strength.slice(1);
+
+// A computer opponent's seat (the server's "opponents" map says which): a "computer" badge with
+// its strength, apart from the name.
+function opponentBadge(strength) {
+  if (!strength) return "";
+  return el("span", { class: "opponent-badge", title: `A computer opponent (${strengthLabel(strength)})`, text: `computer: ${strengthLabel(strength)}` });
+}
+
+// The host's opponents: add one by strength (not once the game is over), remove one at any time.
+function showOpponentControls(view, host) {
+  const opponents = Object.entries(view.opponents || {});
+  $("opponent-area").hidden = !host || view.over;
+  $("opponent-form").hidden = view.over;
+  if (!host) return;
+  $("opponent-list").replaceChildren(
+    ...opponents.map(([name, strength]) =>
+      el("li", {}, el("button", { type: "button", class: "remove-opponent", "data-seat": name, "aria-label": `Remove ${name} (computer opponent, ${strengthLabel(strength)})`, text: `Remove ${name}` })),
+    ),
+  );
+}
+
+// A round's results with each opponent's list marked as such (the round says which, by its
+// players' "opponent"); the lists come in the players' order.
+function markOpponents(section, round) {
+  const lists = section.querySelectorAll(".lists .list h4");
+  Object.entries(round.players || {}).forEach(([, player], i) => {
+    if (player.opponent && lists[i]) lists[i].append(" ", opponentBadge(player.opponent));
+  });
 }
 
 // A member's seat (the server marks only a seat under the member's own user name): a
@@ -465,9 +518,16 @@ function hideResults() {
 
 function showTotals(view) {
   const body = $("totals").querySelector("tbody");
+  const opponents = view.opponents || (state && state.opponents) || {};
   body.replaceChildren(
     ...view.standings.map((name, i) =>
-      el("tr", {}, el("td", { text: String((view.places || {})[name] ?? i + 1) }), el("th", { scope: "row", text: name }), el("td", { class: "num", text: String(view.totals[name]) })),
+      el(
+        "tr",
+        {},
+        el("td", { text: String((view.places || {})[name] ?? i + 1) }),
+        el("th", { scope: "row" }, name, Object.hasOwn(opponents, name) ? [" ", opponentBadge(opponents[name])] : ""),
+        el("td", { class: "num", text: String(view.totals[name]) }),
+      ),
     ),
   );
   $("standings").hidden = !view.standings.length;
@@ -487,7 +547,9 @@ function showResults(round, view) {
   if (state && state.round && state.round.number > round.number) return; // a newer round is on
   $("results").hidden = false;
   $("results-heading").textContent = `Results of round ${round.number}`;
-  $("round-result").replaceChildren(round.reason ? el("p", { text: round.reason }) : renderRound(round));
+  const shown = round.reason ? el("p", { text: round.reason }) : renderRound(round);
+  if (!round.reason) markOpponents(shown, round);
+  $("round-result").replaceChildren(shown);
   showTotals(view);
   $("play").hidden = true;
   $("results-heading").focus();
@@ -524,6 +586,14 @@ $("kick-list").addEventListener("click", (event) => {
   if (!button) return;
   const player = button.dataset.player;
   if (confirm(`Remove ${player} from the room? They cannot come back under that name.`)) send({ type: "kick", player });
+});
+$("opponent-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  send({ type: "add_opponent", strength: $("opponent-strength").value });
+});
+$("opponent-list").addEventListener("click", (event) => {
+  const button = event.target.closest("button.remove-opponent");
+  if (button) send({ type: "remove_opponent", seat: button.dataset.seat });
 });
 soundToggle($("sound-toggle"));
 
