@@ -61,6 +61,23 @@ def rules_text(settings: PlaySettings) -> str:
             else f"{settings.rounds} round{'' if settings.rounds == 1 else 's'}"
         )
         lines.append(f"  Tournament: {goal}; ties go to the longer words.")
+    if settings.practice and not settings.table_mode:
+        lines.append(
+            "  Free hints (practice): F2 words left by length, F3 a word's length and first "
+            "letters, F4 its starting cube, F5 its whole path."
+        )
+    if settings.seats:
+        names = ", ".join(seat.name for seat in settings.seats)
+        pace = (
+            "a round of the rules' timer (practice has none); their whole lists count"
+            if settings.practice
+            else "the round's timer"
+        )
+        lines.append(
+            f"  Opponents: {names}. They write their lists over {pace}, by these rules, and "
+            "words two found are crossed off"
+            + (" (ending early ends it for you, not for them)." if not settings.table_mode else ".")
+        )
     return "\n".join(lines)
 
 
