@@ -1,0 +1,161 @@
+"""A challenge passed between three browsers at different times, in Chromium: Ann makes it from
+the form and plays, Bob (a phone) and then Cy open the link, each sees the others' scores but no
+word before finishing their own round, and afterwards everyone's words with crossing off and
+what nobody found; the copy button copies the link and says so, the share button hands the
+link to the Web Share API; a finished solo game's results make a challenge in one click; the
+pages are clean for axe-core at both widths."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bigboggle import Dictionary, Rules, solve
+from browser_support import DESKTOP, PHONE, ROOT, shot
+from live_server import LiveServer
+
+pytestmark = pytest.mark.once
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+#: Milliseconds to wait for a step that needs the server's worker pool (a start solves the
+#: board; the first job also starts a worker process): long on a busy machine.
+SLOW = 30_000
+
+
+def axe_clean(tab: Any, where: str) -> None:
+    """No serious or critical axe-core violation in the page's main part as it stands."""
+    if not AXE.is_file():
+        pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
+    tab.evaluate(AXE.read_text())
+    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
+    assert [v for v in bad if v[1] in ("serious", "critical")] == [], f"{where}: {bad}"
+
+
+def play_round(
+    tab: Any, server: LiveServer, name: str | None, pick: Callable[[list[str]], list[str]]
+) -> list[str]:
+    """On the challenge's page: play the next round under ``name``, enter the words ``pick``
+    chooses from the board's, end the game, and come back to the standings. The words."""
+    from playwright.sync_api import expect
+
+    if name is not None:
+        tab.get_by_label("Your name").fill(name)
+    tab.get_by_role("button", name="Play").click()
+    expect(tab.locator("#word")).to_be_enabled(timeout=SLOW)
+    game_id = tab.url.rsplit("/", 1)[-1]
+    status, game = server.call("GET", f"/api/games/{game_id}")
+    assert status == 200
+    words = pick(
+        [found.word for found in solve(game["board"], STANDARD, Rules.preset("classic")).words]
+    )
+    for word in words:
+        tab.locator("#word").fill(word)
+        tab.locator("#word").press("Enter")
+        expect(tab.locator("#my-words")).to_contain_text(word)
+    tab.once("dialog", lambda dialog: dialog.accept())
+    tab.get_by_role("button", name="I'm done: end the game").click()
+    back = tab.get_by_role("link", name="See the standings")
+    expect(back).to_be_visible(timeout=SLOW)
+    back.click()
+    expect(tab.locator("#challenge-results")).to_be_visible()
+    return words
+
+
+STANDARD = Dictionary.builtin("standard")
+
+
+def test_a_challenge_passed_between_three_browsers(
+    server: LiveServer, open_page: Callable[..., Any]
+) -> None:
+    from playwright.sync_api import expect
+
+    # Ann makes a one-round classic challenge from the form, by keyboard.
+    ann = open_page(DESKTOP["width"], DESKTOP["height"], name="ann")
+    ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    ann.add_init_script(
+        "window.__shared = []; navigator.share = (data) => { window.__shared.push(data);"
+        " return Promise.resolve(); };"
+    )
+    ann.goto(server.url + "/challenges")
+    axe_clean(ann, "the new challenge form")
+    ann.get_by_label("Game").select_option("classic")
+    ann.get_by_label("Timer").select_option("60")
+    ann.get_by_role("button", name="Make the challenge").press("Enter")
+    expect(ann.locator("h1")).to_contain_text("Challenge")
+    link = ann.locator("#share-link").input_value()
+    code = link.rsplit("/", 1)[-1]
+    assert link == f"{server.url}/challenges/{code}"
+    ann.get_by_role("button", name="Copy link").click()
+    expect(ann.locator("#share-status")).to_contain_text("Link copied")
+    assert ann.evaluate("navigator.clipboard.readText()") == link
+    ann.get_by_role("button", name="Share…").click()
+    expect(ann.locator("#share-status")).to_contain_text("Shared")
+    assert ann.evaluate("window.__shared[0].url") == link
+    axe_clean(ann, "a fresh challenge, desktop")
+    ann_words = play_round(ann, server, "Ann", lambda w: w[:3])
+    expect(ann.locator("#overall")).to_contain_text("Ann")
+    expect(ann.locator(".round-lists")).to_contain_text(ann_words[0])  # her own words, shown
+    shot(ann, "challenge-ann-after-her-round")
+
+    # Bob, later, on a phone: Ann's score and place, none of her words, then his round.
+    bob = open_page(PHONE["width"], PHONE["height"], name="bob", has_touch=True)
+    bob.goto(link)
+    expect(bob.locator("#challenge-results")).to_contain_text("Ann")
+    expect(bob.locator(".private-note")).to_be_visible()
+    for word in ann_words:
+        expect(bob.locator("main")).not_to_contain_text(word)
+    axe_clean(bob, "the challenge before playing, phone")
+    shot(bob, "challenge-bob-before")
+    bob_words = play_round(bob, server, "Bob", lambda w: [w[0], w[5]])
+    bob_lists = bob.locator(".round-lists")
+    expect(bob_lists).to_contain_text(ann_words[1])  # Ann's words, now that his round is done
+    expect(bob_lists.get_by_role("list", name="Ann's words")).to_contain_text("crossed off")
+    expect(bob_lists).to_contain_text("What nobody found")
+    axe_clean(bob, "the standings after playing, phone")
+
+    # Cy: the two scores, no words; then all three lists, crossed off among all of them.
+    cy = open_page(DESKTOP["width"], DESKTOP["height"], name="cy")
+    cy.goto(link)
+    expect(cy.locator("#overall")).to_contain_text("Bob")
+    for word in set(ann_words + bob_words):
+        expect(cy.locator("main")).not_to_contain_text(word)
+    play_round(cy, server, "Cy", lambda w: [w[5], w[7]])
+    cy_lists = cy.locator(".round-lists")
+    expect(cy_lists.get_by_role("list", name="Bob's words")).to_contain_text(bob_words[1])
+    expect(cy.locator("#overall tbody tr")).to_have_count(3)
+    status, results = server.call("GET", f"/api/challenges/{code}/results")
+    assert status == 200
+    assert results["round_results"][0]["finished"] == 3
+    axe_clean(cy, "the standings of three, desktop")
+    cy.set_viewport_size(PHONE)
+    axe_clean(cy, "the standings of three, phone")
+    shot(cy, "challenge-cy-phone")
+
+    # Ann comes back: Bob's and Cy's words are hers to see (she finished her round first).
+    ann.reload()
+    expect(ann.locator(".round-lists").get_by_role("list", name="Cy's words")).to_be_visible()
+    expect(ann.locator("#play-button")).to_be_disabled()
+
+
+def test_a_finished_games_results_make_a_challenge(
+    server: LiveServer, open_page: Callable[..., Any]
+) -> None:
+    from playwright.sync_api import expect
+
+    dee = open_page(PHONE["width"], PHONE["height"], name="dee", has_touch=True)
+    dee.goto(server.url + "/play")
+    dee.get_by_label("Your name").fill("Dee")
+    dee.get_by_role("button", name="Start the clock").click()
+    expect(dee.locator("#word")).to_be_enabled(timeout=SLOW)
+    dee.once("dialog", lambda dialog: dialog.accept())
+    dee.get_by_role("button", name="I'm done: end the game").click()
+    make = dee.get_by_role("button", name="Challenge a friend to this board")
+    expect(make).to_be_visible(timeout=SLOW)
+    axe_clean(dee, "a finished game's results with the challenge button, phone")
+    make.click()
+    expect(dee.locator("h1")).to_contain_text("Challenge")
+    expect(dee.locator("#overall")).to_contain_text("Dee")
+    expect(dee.locator("#play-state")).to_contain_text("played every round")
