@@ -17,6 +17,7 @@ from starlette.testclient import WebSocketTestSession
 
 from bigboggle import Dictionary, Rules, solve
 from bigboggle.errors import (
+    GameStateError,
     NotFoundError,
     NotHostError,
     RoomFullError,
@@ -24,6 +25,7 @@ from bigboggle.errors import (
 )
 from bigboggle.limits import MAX_STRENGTH_LENGTH, OPPONENT_NEWS_INTERVAL
 from bigboggle.services import jobs
+from bigboggle.services.compute import run_here
 from bigboggle.services.ratings import Ratings, room_contest_key
 from bigboggle.services.rooms import GRACE, START_DELAY, RoomRoundScored, Rooms, Seat
 from bigboggle.services.rooms.opponents import clean_plan, round_seed
@@ -176,6 +178,21 @@ def test_the_list_is_made_once_at_the_start_and_stored_with_the_round(
     assert plan["lists"][name] == clean_plan(made, 20.0) and plan["lists"][name]
     assert plan["played"] == {name: 0} and plan["strengths"] == {name: "club"}
     assert all(0 < at < 20 for at, _ in plan["lists"][name])
+
+
+def test_a_start_refused_makes_no_list(rooms: Rooms) -> None:
+    """Refusals come before any work on the board: a list is made only for a round started."""
+    code = room_of(rooms)
+    rooms.join(code, "bob")
+    rooms.add_opponent(host(code), "club")
+    jobs_run: list[Any] = []
+    rooms.runner = lambda fn, /, *args: jobs_run.append(fn) or run_here(fn, *args)
+    with pytest.raises(NotHostError):
+        rooms.start_round(Seat(code, "bob"))
+    rooms.start_round(host(code))
+    with pytest.raises(GameStateError, match="already running"):
+        rooms.start_round(host(code))
+    assert jobs_run == [jobs.opponent_entries]
 
 
 def test_words_arrive_at_their_own_times_through_the_judge(

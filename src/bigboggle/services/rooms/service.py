@@ -505,6 +505,11 @@ class Rooms:
             room = session.get(RoomRow, seat.room)
             if room is None:
                 raise NotFoundError(f"no room {quoted(seat.room, 30)}")
+            # Refused before any work on the board (checked again under the room's lock).
+            self._require_host(room, seat)
+            self._require_playing(room)
+            if current_round(session, seat.room) is not None:
+                raise GameStateError("a round is already running")
             stored = room.settings
             number = self._next_number(session, seat.room)
             seated = self.opponents.seated(session, seat.room)
