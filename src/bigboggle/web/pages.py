@@ -228,7 +228,14 @@ def daily_page(request: Request, rules: Name = None, date: Name = None) -> Respo
 
 @router.get("/rules", response_class=HTMLResponse)
 def rules_page(request: Request) -> Response:
-    return _page(request, "rules.html", dice_sets=DICE_SETS, tables=SCORING_TABLES)
+    return _page(
+        request,
+        "rules.html",
+        dice_sets=DICE_SETS,
+        tables=SCORING_TABLES,
+        hint_costs=HINT_COSTS,
+        hint_labels=HINT_LABELS,
+    )
 
 
 @router.get("/rooms", response_class=HTMLResponse)
