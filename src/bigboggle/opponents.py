@@ -344,8 +344,7 @@ def _count_paths(index: _BoardIndex, word: str, cap: int) -> int:
     return max(count, 1)
 
 
-@dataclass(frozen=True)
-class _Word:
+class _Word(NamedTuple):
     """A word of the board as every strength plays it: its difficulty and its stems there."""
 
     found: FoundWord
@@ -493,14 +492,18 @@ def _play(
     draw = rng.random
     found_at: dict[str, float] = {}
     slips: dict[str, float] = {}
-    chances: dict[tuple[Difficulty, bool], tuple[float, float]] = {}
-    for item in prepared.words:
-        word = item.found.word
-        stem = next((stem for stem in item.stems if stem in found_at), None)
-        key = (item.difficulty, stem is not None)
-        odds = chances.get(key)
+    odds_of: dict[tuple[Difficulty, bool], tuple[float, float]] = {}
+    for found, difficulty, stems in prepared.words:
+        word = found.word
+        stem = None
+        for earlier in stems:
+            if earlier in found_at:
+                stem = earlier
+                break
+        key = (difficulty, stem is not None)
+        odds = odds_of.get(key)
         if odds is None:
-            odds = chances[key] = (chance(skill, *key), sureness(skill, *key))
+            odds = odds_of[key] = (chance(skill, *key), sureness(skill, *key))
         if draw() >= odds[0]:
             continue
         if stem is not None and draw() < WITH_STEM:
@@ -509,7 +512,7 @@ def _play(
             at = low + span * discovery(odds[1], draw(), len(word))
         found_at[word] = at
         if slip_rate and draw() < slip_rate:
-            beside = prepared.slips_beside(item.found, solution, dictionary)
+            beside = prepared.slips_beside(found, solution, dictionary)
             _slip(beside, draw(), at, high, found_at, slips)
     entries = [(_tidy(at, seconds), word) for word, at in found_at.items()]
     entries += [(_tidy(at, seconds), word) for word, at in slips.items() if word not in found_at]
