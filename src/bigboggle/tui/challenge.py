@@ -130,6 +130,11 @@ class ChallengeIntroScreen(ChallengeScreen):
 
     BINDINGS = [Binding("ctrl+r", "results", "Results")]
 
+    def __init__(self) -> None:
+        super().__init__()
+        #: Whether a round is being started (a second Enter meanwhile starts nothing).
+        self.starting = False
+
     def compose(self) -> ComposeResult:
         yield Plain(intro_text(self.host.info), id="summary")
         yield Plain("\nYour name in the challenge (Enter plays your next round):")
@@ -151,12 +156,16 @@ class ChallengeIntroScreen(ChallengeScreen):
         if not name:
             status.update("Type your name first (it is how the others will see you).")
             return
+        if self.starting:
+            return
+        self.starting = True
         status.update("Starting your round…")
         host = self.host
         try:
             played = await asyncio.to_thread(host.client.play, host.code, name, host.key)
         except RemoteError as exc:
             status.update(str(exc))
+            self.starting = False
             return
         keep_seat(host, name, played)
         host.switch_or_push(ChallengePlayScreen(played))
@@ -324,6 +333,8 @@ class ChallengeResultsScreen(ChallengeScreen):
         self.paths: dict[str, Path | None] = {}
         self.show_offensive = False
         self.opened = time.monotonic()
+        #: Whether the next round is being started (a second n meanwhile starts nothing).
+        self.starting = False
         rounds = [r for r in results.get("round_results", []) if isinstance(r, Mapping)]
         number = played.number if played is not None else None
         shown = [
@@ -462,10 +473,14 @@ class ChallengeResultsScreen(ChallengeScreen):
         host = self.host
         if not self.settled() or self.next_round() is None or host.player is None:
             return
+        if self.starting:
+            return
+        self.starting = True
         try:
             played = await asyncio.to_thread(host.client.play, host.code, host.player, host.key)
         except RemoteError as exc:
             self.notify(str(exc), severity="error", timeout=8)
+            self.starting = False
             return
         keep_seat(host, host.player, played)
         host.switch_or_push(ChallengePlayScreen(played))
