@@ -45,6 +45,7 @@ def play_round(
         tab.get_by_label("Your name").fill(name)
     tab.get_by_role("button", name="Play").click()
     expect(tab.locator("#word")).to_be_enabled(timeout=SLOW)
+    expect(tab.get_by_role("meter")).to_be_visible()  # drawn by the page's script: it runs
     game_id = tab.url.rsplit("/", 1)[-1]
     status, game = server.call("GET", f"/api/games/{game_id}")
     assert status == 200
@@ -137,7 +138,8 @@ def test_a_challenge_passed_between_three_browsers(
     # Ann comes back: Bob's and Cy's words are hers to see (she finished her round first).
     ann.reload()
     expect(ann.locator(".round-lists").get_by_role("list", name="Cy's words")).to_be_visible()
-    expect(ann.locator("#play-button")).to_be_disabled()
+    expect(ann.locator("#play-state")).to_contain_text("played every round")
+    expect(ann.locator("#play-form")).to_be_hidden()
 
 
 def test_a_finished_games_results_make_a_challenge(
@@ -150,6 +152,7 @@ def test_a_finished_games_results_make_a_challenge(
     dee.get_by_label("Your name").fill("Dee")
     dee.get_by_role("button", name="Start the clock").click()
     expect(dee.locator("#word")).to_be_enabled(timeout=SLOW)
+    expect(dee.get_by_role("meter")).to_be_visible()  # drawn by the page's script: it runs
     dee.once("dialog", lambda dialog: dialog.accept())
     dee.get_by_role("button", name="I'm done: end the game").click()
     make = dee.get_by_role("button", name="Challenge a friend to this board")

@@ -116,6 +116,8 @@ function showPlayState(state) {
     } else {
       line.textContent = state.why_not || "";
       button.disabled = true;
+      // Nothing to play now: the name field and a dead button would only be in the way.
+      if (!state.you.playing) document.getElementById("play-form").hidden = true;
     }
   } else if (!state.can_play) {
     line.textContent = state.why_not || "";
