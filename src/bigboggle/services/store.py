@@ -107,7 +107,7 @@ class SoloGameRow(Base):
     #: when the game is scored so a read scores nothing; none until then (and for games
     #: ended before results were kept: scored once on first read).
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    #: A practice game (issue 15): hints are free and its play goes into no member's history;
+    #: A practice game: hints are free and its play goes into no member's history;
     #: none (false) for games from before revision 0012.
     practice: Mapped[bool | None] = mapped_column(Boolean)
     #: Whether hints may be asked for, at their cost (:data:`bigboggle.hints.HINT_COSTS`).
@@ -149,7 +149,7 @@ class SoloWordRow(Base):
     )
 
 
-# -- solo games' computer opponents and hints (issue 15) --------------------------------------------
+# -- solo games' computer opponents and hints ------------------------------------------------------
 
 
 class SoloOpponentRow(Base):
@@ -555,49 +555,37 @@ class RatedContestRow(Base):
     rated_at: Mapped[float] = mapped_column(Float)
 
 
-# -- computer opponents' seats in rooms (issue 15: the rooms' opponents) ---------------------------
+# -- computer opponents' seats in rooms ----------------------------------------------------------
 # RoomPlayerRow.opponent and .opponent_seed (a seat a computer opponent takes) and
 # RoomRoundRow.opponents (their timed lists, made once at the round's start) are declared on
 # those classes above; revision 0013 adds them.
 
 
-# -- the trainer (issue 15) --------------------------------------------------------------------------
+# -- the trainer -------------------------------------------------------------------------------------
 
 
-# -- asynchronous challenges (issue 15) --------------------------------------------------------------
+class TrainerCardRow(Base):
+    """One card of a member's trainer deck: a word they missed, with its board and path when
+    known and its place in the spaced-repetition schedule (:class:`bigboggle.trainer.Card`'s
+    JSON form, less the word). Written by :mod:`bigboggle.services.training`."""
+
+    __tablename__ = "trainer_cards"
+
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE", name="fk_trainer_cards_account"),
+        primary_key=True,
+    )
+    word: Mapped[str] = mapped_column(String(40), primary_key=True)
+    card: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    #: When the card is next due (a copy of the card's ``due``, for the index).
+    due: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index("ix_trainer_cards_due", "account_id", "due"),)
 
 
-def default_url() -> str:
-    """The SQLite file in the user's data directory (``BIGBOGGLE_DB`` overrides it)."""
-    if os.environ.get("BIGBOGGLE_DB"):
-        return os.environ["BIGBOGGLE_DB"]
-    folder = Path(platformdirs.user_data_dir("bigboggle", appauthor=False))
-    return f"sqlite:///{folder / 'bigboggle.sqlite3'}"
+# -- asynchronous challenges -------------------------------------------------------------------------
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # SQLAlchemy, not the sqlite3 module, says when a transaction begins (see _sqlite_begin).
-    dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
-
-
-def _sqlite_begin(connection: Connection) -> None:
-    # A writing transaction takes SQLite's write lock at once (BEGIN IMMEDIATE), so that what it
-    # read still holds when it writes; a reading one does not block anybody.
-    immediate = connection.get_execution_options().get("bigboggle_write", False)
-    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
-
-
-class Store:
-    """A database opened at ``url`` (default: :func:`default_url`), its schema up to date."""
-
-    def __init__(self, url: str | None = None) -> None:
-        self.url = url or default_url()
-        self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
 class ChallengeRow(Base):
     """An asynchronous challenge: rules, options and dictionary every round is played by, how
     many rounds, and until when it is open (:mod:`bigboggle.services.challenges`)."""
@@ -683,6 +671,37 @@ class ChallengeGameRow(Base):
     __table_args__ = (UniqueConstraint("player_id", "number"),)
 
 
+def default_url() -> str:
+    """The SQLite file in the user's data directory (``BIGBOGGLE_DB`` overrides it)."""
+    if os.environ.get("BIGBOGGLE_DB"):
+        return os.environ["BIGBOGGLE_DB"]
+    folder = Path(platformdirs.user_data_dir("bigboggle", appauthor=False))
+    return f"sqlite:///{folder / 'bigboggle.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # SQLAlchemy, not the sqlite3 module, says when a transaction begins (see _sqlite_begin).
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    # A writing transaction takes SQLite's write lock at once (BEGIN IMMEDIATE), so that what it
+    # read still holds when it writes; a reading one does not block anybody.
+    immediate = connection.get_execution_options().get("bigboggle_write", False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+class Store:
+    """A database opened at ``url`` (default: :func:`default_url`), its schema up to date."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        self._write_lock: threading.Lock | contextlib.nullcontext[None] = contextlib.nullcontext()
         try:
             if self.url.startswith("sqlite"):
                 self._make_sqlite_folder()
@@ -706,25 +725,6 @@ class ChallengeGameRow(Base):
             raise StoreError(f"cannot open the database {self.shown_url!r}: {exc}") from None
 
     def _make_sqlite_folder(self) -> None:
-class TrainerCardRow(Base):
-    """One card of a member's trainer deck: a word they missed, with its board and path when
-    known and its place in the spaced-repetition schedule (:class:`bigboggle.trainer.Card`'s
-    JSON form, less the word). Written by :mod:`bigboggle.services.training`."""
-
-    __tablename__ = "trainer_cards"
-
-    account_id: Mapped[int] = mapped_column(
-        ForeignKey("accounts.id", ondelete="CASCADE", name="fk_trainer_cards_account"),
-        primary_key=True,
-    )
-    word: Mapped[str] = mapped_column(String(40), primary_key=True)
-    card: Mapped[dict[str, Any]] = mapped_column(default=dict)
-    #: When the card is next due (a copy of the card's ``due``, for the index).
-    due: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (Index("ix_trainer_cards_due", "account_id", "due"),)
-
-
         prefix = "sqlite:///"
         if self.url.startswith(prefix) and self.url != "sqlite:///:memory:":
             Path(self.url[len(prefix) :]).expanduser().parent.mkdir(parents=True, exist_ok=True)
