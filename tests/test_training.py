@@ -20,6 +20,7 @@ from bigboggle.limits import (
     TRAINER_GUEST_GAMES,
     TRAINER_WORDS_PER_GAME,
 )
+from bigboggle.services import training as training_module
 from bigboggle.services.accounts import Accounts
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
@@ -34,6 +35,7 @@ pytestmark = pytest.mark.once
 
 BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
 OTHER = "LINES/TQARD/XXXXX/XXXXX/XXXXX"  # shares two rows with BOARD
+THIRD = "RATES/OLINE/SPACT/HUMID/GRAVE"
 
 
 def play(
@@ -143,7 +145,6 @@ def test_a_members_summary_words_become_cards_and_recent_games_are_bounded(
     assert stored["stone"]["board"] is None
     assert state.drill is not None and state.drill["kind"] == "fragment"
     assert "stone" not in str(state.drill)  # the drill does not spell the word out
-    assert TRAINER_FEED_GAMES >= 1
 
 
 def test_a_guests_deck_comes_from_the_games_whose_keys_match(
@@ -175,7 +176,33 @@ def test_a_guests_deck_comes_from_the_games_whose_keys_match(
         training.guest_state(bad, [])
     with pytest.raises(RoundInputError, match="games"):
         training.guest_state(None, [("g", "k")] * (CLAIM_MAX_GAMES + 1))
-    assert TRAINER_GUEST_GAMES >= 1
+
+
+def test_only_the_latest_games_feed_a_deck(
+    store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """TRAINER_FEED_GAMES of a member's games and TRAINER_GUEST_GAMES of a guest's are read,
+    the latest first (here both made 1, so the earlier game adds nothing)."""
+    assert TRAINER_FEED_GAMES == 20 and TRAINER_GUEST_GAMES == 50
+    monkeypatch.setattr(training_module, "TRAINER_FEED_GAMES", 1)
+    monkeypatch.setattr(training_module, "TRAINER_GUEST_GAMES", 1)
+    games = SoloGames(store, DictionaryShelf(), clock)
+    training = Training(store, DictionaryShelf(), clock)
+    ann = make_member(store, "ann")
+    earlier, _ = play(games, clock, account_id=ann, board=THIRD)
+    latest, _ = play(games, clock, account_id=ann)
+    training.member_state(ann)
+    stored = cards_of(store, ann)
+    # The latest game's words, and the summary's (missed in both games: on the latest board).
+    assert set(missed_in(store, latest, 15)) <= set(stored)
+    assert {card["board"] for card in stored.values()} == {str(Board(BOARD))}
+    only_earlier = set(missed_in(store, earlier, 15)) - set(missed_in(store, latest, None))
+    assert only_earlier and not only_earlier & set(stored)
+    first = play(games, clock, board=THIRD)
+    second = play(games, clock)
+    state = training.guest_state(None, [first, second])
+    assert state.deck is not None
+    assert {card["word"] for card in state.deck["cards"]} == set(missed_in(store, second[0], 15))
 
 
 def test_missed_words_of_a_stored_result_skip_rare_offensive_and_malformed_ones(
