@@ -453,20 +453,30 @@ messages = st.fixed_dictionaries(
 )
 
 
+@pytest.fixture(scope="module")
+def fuzz_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """One server for every example of the fuzz below (each gets a room and a connection of
+    its own; starting a server per example cost most of the test's minute), with the room and
+    join allowances per address raised so that 150 examples from one address are not refused."""
+    db = f"sqlite:///{tmp_path_factory.mktemp('fuzz') / 'fuzz.sqlite3'}"
+    limits = small_limits(rooms_per_address_hour=10**6, joins_per_address_minute=10**6)
+    with TestClient(create_app(db, limits=limits)) as client:
+        yield client
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(batch=st.lists(messages | json_values, min_size=1, max_size=6))
 def test_fuzzed_messages_never_break_the_connection_or_the_room(
-    db_url: str, batch: list[Any]
+    fuzz_client: TestClient, batch: list[Any]
 ) -> None:
-    with TestClient(create_app(db_url)) as fuzz_client:
-        room = create(fuzz_client)
-        with fuzz_client.websocket_connect("/ws") as ann:
-            join(fuzz_client, ann, token=room["token"])
-            for message in batch:
-                ann.send_text(json.dumps(message))
-            assert answer(ann, {"type": "ping"})["type"] == "pong"
-            state = answer(ann, {"type": "state"})
-            assert state["type"] == "state" and state["state"]["you"] == "ann"
+    room = create(fuzz_client)
+    with fuzz_client.websocket_connect("/ws") as ann:
+        join(fuzz_client, ann, token=room["token"])
+        for message in batch:
+            ann.send_text(json.dumps(message))
+        assert answer(ann, {"type": "ping"})["type"] == "pong"
+        state = answer(ann, {"type": "state"})
+        assert state["type"] == "state" and state["state"]["you"] == "ann"
 
 
 # -- limits, host powers, timers at deadlines ------------------------------------------
