@@ -93,7 +93,9 @@ class LiveServer:
             self.process = subprocess.Popen(
                 command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **self.env}
             )
-        deadline = time.monotonic() + 30
+        # A generous ceiling: a server starts in a few seconds, but two test processes and
+        # their browsers on two loaded cores have taken more than 30.
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 said = self.log.read_bytes()[logged:].decode(errors="replace")
@@ -108,7 +110,7 @@ class LiveServer:
             except OSError:
                 time.sleep(0.05)
         self.stop()
-        raise RuntimeError("the server did not start within 30 s")
+        raise RuntimeError("the server did not start within 90 s")
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

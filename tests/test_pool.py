@@ -57,7 +57,8 @@ def test_jobs_run_in_worker_processes(processes: WorkerPool) -> None:
 
 
 def test_workers_run_below_the_server_s_priority(processes: WorkerPool) -> None:
-    assert processes.call(os.nice, 0) == os.nice(0) + jobs.WORKER_NICENESS
+    # Niceness stops at 19: a suite run under `nice -n 10` has workers at 19, not 20.
+    assert processes.call(os.nice, 0) == min(19, os.nice(0) + jobs.WORKER_NICENESS)
 
 
 def test_results_equal_those_computed_here(processes: WorkerPool) -> None:
