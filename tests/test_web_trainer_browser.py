@@ -1,14 +1,17 @@
 """The trainer in Chromium, against a real server: after two short solo games played as a guest,
 /train shows drills from their missed words; an answer right and one wrong (by keyboard, the
-hint too); the progress kept across a reload (the deck is this browser's); no serious or
+hint too); the progress kept across a reload (the deck is this browser's); an anagram, with
+another word of its letters "also" right; no serious or
 critical axe-core violation at desktop and phone width in both themes, no sideways scroll
 (screenshots ``trainer-STATE-SIZE-THEME.png``)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
+import fsrs
 import pytest
 from playwright.sync_api import expect
 
@@ -105,4 +108,25 @@ def test_a_guest_trains_on_the_words_their_games_missed(
     assert kept.cards[first].due > kept.cards[second].due  # Good waits longer than Again
     assert sum(card.reps for card in kept) == 2
     expect(page.locator("#trainer-counts")).to_contain_text("words in your deck")
+
+    # A card answered once before and due again is an anagram: its tiles; another word of the
+    # same letters is "also" right and the card waits; then the word itself.
+    deck = Deck()
+    deck.add_missed("stone", time.time() - 7200)
+    deck.review("stone", fsrs.Rating.Good, time.time() - 3600)
+    page.evaluate(
+        "(deck) => localStorage.setItem('bigboggle:trainer-deck', JSON.stringify(deck))",
+        deck.to_json(),
+    )
+    page.reload()
+    expect(page.locator("#drill-view .tiles li")).to_have_count(5)
+    expect(page.locator("#drill-prompt")).to_contain_text("Unscramble")
+    page.locator("#answer").fill("notes")
+    page.locator("#answer").press("Enter")
+    expect(page.locator("#trainer-result")).to_contain_text("also a word of these letters")
+    expect(page.locator("#trainer-next")).to_be_hidden()
+    tour.look("anagram")
+    page.locator("#answer").fill("stone")
+    page.locator("#answer").press("Enter")
+    expect(page.locator("#trainer-result")).to_contain_text("Right")
     tour.check()
