@@ -134,6 +134,9 @@ def test_a_challenge_passed_between_three_browsers(
     cy.set_viewport_size(PHONE)
     axe_clean(cy, "the standings of three, phone")
     shot(cy, "challenge-cy-phone")
+    cy.emulate_media(color_scheme="dark")
+    axe_clean(cy, "the standings of three, phone, dark theme")
+    shot(cy, "challenge-cy-phone-dark")
 
     # Ann comes back: Bob's and Cy's words are hers to see (she finished her round first).
     ann.reload()
