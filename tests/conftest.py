@@ -41,6 +41,28 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("solver_core", cores, indirect=True, ids=ids)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup`` (pyproject's addopts), keep together on one worker the tests
+    of a module that share a module- or class-scoped fixture (a live server, a browser: started
+    once per module), as ``xdist_group`` named after the module, and hand the other tests out
+    one by one, so both workers stay busy to the end. The groups go first: they are the long
+    units, and one left for last would keep a worker busy while the other sits idle."""
+    if not getattr(config.option, "loadgroup", False):  # set on xdist's workers only
+        return
+    grouped: list[pytest.Item] = []
+    single: list[pytest.Item] = []
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        definitions = info.name2fixturedefs.values() if info is not None else ()
+        if any(d.scope in ("module", "class", "package") for defs in definitions for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+            grouped.append(item)
+        else:
+            single.append(item)
+    items[:] = grouped + single
+
+
 @pytest.fixture(autouse=True)
 def solver_core(request: pytest.FixtureRequest) -> Iterator[str]:
     """The solver core this test runs on."""
