@@ -51,6 +51,12 @@ function wireResults(root) {
     const lists = round.querySelector(".round-lists");
     if (board && lists) linkWordsToBoard(lists, board, round.querySelector(".path-caption"));
     for (const list of round.querySelectorAll("ul.family-filtered")) applyFamilyFilter(list);
+    const rare = round.querySelector("input.show-rare");
+    if (rare) {
+      rare.addEventListener("change", () => {
+        for (const item of round.querySelectorAll("ul.missed li.rare")) item.hidden = !rare.checked;
+      });
+    }
   }
 }
 
