@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from bigboggle import Dictionary, Rules, score_round, solve
 from bigboggle.errors import (
@@ -32,6 +33,7 @@ from bigboggle.limits import (
 from bigboggle.services.challenges import (
     CODE_LENGTH,
     CODE_LETTERS,
+    RESERVATION_SECONDS,
     Challenges,
     member_challenges,
     normal_code,
@@ -42,7 +44,7 @@ from bigboggle.services.profiles import Profiles
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
 from bigboggle.services.solo_views import SoloView
-from bigboggle.services.store import ChallengeRoundRow, Store
+from bigboggle.services.store import ChallengeGameRow, ChallengePlayerRow, ChallengeRoundRow, Store
 from conftest import FakeClock, make_member
 
 pytestmark = pytest.mark.once
@@ -523,6 +525,29 @@ def test_the_sweep_catches_up_what_a_listener_missed(
     challenges.sweep()
     view = challenges.get(code, key=ann.key)
     assert view.you is not None and view.you.finished == (1, 2)
+    # A round reserved by a start that died before its game began is given up.
+    with challenges.store.write_session() as session:
+        zoe = ChallengePlayerRow(code=code, name="Zoe", name_key="zoe", joined_at=clock())
+        session.add(zoe)
+        session.flush()
+        session.add(
+            ChallengeGameRow(
+                code=code, number=1, player_id=zoe.id, game_id=None, reserved_at=clock()
+            )
+        )
+
+    def zoe_playing() -> int | None:
+        return next(seat.playing for seat in challenges.get(code).seats if seat.name == "Zoe")
+
+    assert zoe_playing() == 1  # held open: no standings are final while it is
+    clock.advance(RESERVATION_SECONDS + 1)
+    challenges.sweep()
+    assert zoe_playing() is None
+    with challenges.store.session() as session:
+        assert (
+            session.scalar(select(ChallengeGameRow).where(ChallengeGameRow.game_id.is_(None)))
+            is None
+        )
     # The sweep does at most `limit` rounds a call (CHALLENGE_SWEEP_ROUNDS by default).
     solo.on_scored.clear()
     for name in ("Bob", "Cy"):

@@ -666,9 +666,18 @@ class Challenges:
         within :data:`SWEEP_AFTER_CLOSE`: challenge games past their deadline without results
         are scored (a game abandoned without words: no solo timer scores it), and rounds whose
         stored standings count fewer games than have finished are stored again. At most
-        ``limit`` of each; answers how many rounds were stored again."""
+        ``limit`` of each; answers how many rounds were stored again. Reservations whose game
+        never started (older than :data:`RESERVATION_SECONDS`) are given up, so they hold no
+        round open for ever."""
         now = self.clock()
         recent = ChallengeRow.closes_at > now - SWEEP_AFTER_CLOSE
+        with self.store.write_session() as session:
+            session.execute(
+                delete(ChallengeGameRow).where(
+                    ChallengeGameRow.game_id.is_(None),
+                    ChallengeGameRow.reserved_at < now - RESERVATION_SECONDS,
+                )
+            )
         with self.store.session() as session:
             overdue = session.scalars(
                 select(SoloGameRow.id)
