@@ -284,6 +284,15 @@ CHALLENGE_MAX_HOURS = 720
 CHALLENGE_SWEEP_ROUNDS = 50
 #: Challenges a member's own profile lists (the open ones first, then the last finished).
 PROFILE_CHALLENGES = 20
+#: The terminal's client of the challenges' API (``bigboggle play --challenge``): the largest
+#: answer it reads (bytes; a challenge's results with every round's lists fit), and seconds it
+#: waits for one answer before saying the server did not answer.
+CLIENT_MAX_ANSWER_BYTES = 16_000_000
+CLIENT_TIMEOUT_SECONDS = 20.0
+#: The terminal's file of challenge seats (a game key per challenge, to play the next round by
+#: the same name): the largest file read (bytes), and the most challenges kept (newest kept).
+CLIENT_KEY_FILE_BYTES = 100_000
+CLIENT_MAX_KEPT_CHALLENGES = 100
 
 
 @dataclass(frozen=True)

@@ -72,9 +72,6 @@ def home(request: Request) -> Response:
     )
 
 
-@router.get("/solve", response_class=HTMLResponse)
-async def solver(
-    request: Request,
 def _public_recent(games: list[Any], hidden: Any, count: int) -> list[Any]:
     """The first ``count`` of ``games`` that are no challenge's (``hidden(ids)`` names those):
     a challenge game's page shows its words, which the challenge keeps from those who have not
@@ -83,6 +80,9 @@ def _public_recent(games: list[Any], hidden: Any, count: int) -> list[Any]:
     return [game for game in games if game.id not in private][:count]
 
 
+@router.get("/solve", response_class=HTMLResponse)
+async def solver(
+    request: Request,
     board: Text = None,
     rules: Name = None,
     dictionary: Name = None,
