@@ -234,6 +234,8 @@ def test_no_row_leaves_the_solo_games_service(db_url: str, clock: FakeClock) -> 
     assert [found for found, _ in games.running()] == []  # wordless: no timer needed
     games.submit(later.game.id, "lines", later.key)
     assert [found for found, _ in games.running()] == [later.game.id]
+    hinted = games.start("big", seed=4, practice=True)
+    games.use_hint(hinted.game.id, "words_left", hinted.key)
     assert [entry.player for entry in games.leaderboard("big", today.game.daily_date)] == ["ann"]
     assert {game.id for game in games.recent()} == {game_id, today.game.id}
     assert games.called == _public_methods(SoloGames)
