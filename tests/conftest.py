@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import tempfile
 import uuid
@@ -61,6 +62,38 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         else:
             single.append(item)
     items[:] = grouped + single
+
+
+@pytest.fixture(autouse=True)
+def machine_share(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Under xdist, a test marked ``alone`` (a measurement whose result moves with the load,
+    such as Lighthouse's performance score) runs while the other worker runs no test: every
+    test holds a shared lock while it runs, and an ``alone`` test an exclusive one. A gate
+    lock, taken briefly before the shared one, keeps the other worker from starting test
+    after test while the ``alone`` one waits. Outside xdist it does nothing."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:
+        yield
+        return
+    folder = Path(tempfile.gettempdir()) / f"bigboggle-test-locks-{run}"
+    folder.mkdir(exist_ok=True)
+    alone = request.node.get_closest_marker("alone") is not None
+    with open(folder / "gate", "a") as gate, open(folder / "machine", "a") as machine:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        if alone:
+            fcntl.flock(machine, fcntl.LOCK_EX)  # waits for the other worker's test to end
+            try:
+                yield
+            finally:
+                fcntl.flock(machine, fcntl.LOCK_UN)
+                fcntl.flock(gate, fcntl.LOCK_UN)
+            return
+        fcntl.flock(machine, fcntl.LOCK_SH)
+        fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(machine, fcntl.LOCK_UN)
 
 
 @pytest.fixture(autouse=True)

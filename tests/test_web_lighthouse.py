@@ -106,6 +106,7 @@ def best_of_runs(command: list[str], url: str, report: Path) -> dict[str, float]
     return best
 
 
+@pytest.mark.alone
 def test_lighthouse_scores_of_the_main_pages(lighthouse: list[str], server: LiveServer) -> None:
     scores: dict[str, dict[str, float]] = {}
     for path in PAGES:
