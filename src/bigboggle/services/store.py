@@ -656,13 +656,9 @@ class ChallengeGameRow(Base):
     __tablename__ = "challenge_games"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    code: Mapped[str] = mapped_column(
-        ForeignKey("challenges.code", ondelete="CASCADE"), index=True
-    )
+    code: Mapped[str] = mapped_column(ForeignKey("challenges.code", ondelete="CASCADE"), index=True)
     number: Mapped[int] = mapped_column(Integer)
-    player_id: Mapped[int] = mapped_column(
-        ForeignKey("challenge_players.id", ondelete="CASCADE")
-    )
+    player_id: Mapped[int] = mapped_column(ForeignKey("challenge_players.id", ondelete="CASCADE"))
     game_id: Mapped[str | None] = mapped_column(
         ForeignKey("games.id", ondelete="CASCADE"), index=True
     )
