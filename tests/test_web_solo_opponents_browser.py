@@ -33,6 +33,24 @@ def assert_axe_clean(tab: Any, where: str) -> None:
     assert bad == [], f"{where}: {bad}"
 
 
+def assert_in_view(tab: Any, selectors: tuple[str, ...], where: str) -> None:
+    """Each of ``selectors`` lies wholly inside ``tab``'s viewport as the page stands."""
+    viewport = tab.viewport_size
+    for selector in selectors:
+        box = tab.locator(selector).bounding_box()
+        assert box is not None, (where, selector)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (
+            where,
+            selector,
+            box,
+        )
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (
+            where,
+            selector,
+            box,
+        )
+
+
 def test_the_play_form_starts_a_game_against_three_opponents_with_hints(
     open_page: Callable[..., Any], server: LiveServer
 ) -> None:
@@ -58,6 +76,18 @@ def test_the_play_form_starts_a_game_against_three_opponents_with_hints(
     expect(tab.locator("#hint-cost")).to_have_text("−2")
     assert_axe_clean(tab, "a game against opponents with a hint used")
     shot(tab, "solo-opponents-running-desktop")
+    # The opponents' counts and the hints take nothing from the play area: the board, the field,
+    # the verdict and the meter stay in view, on a desktop and (the page brings the game back
+    # into view when the height changes) on a phone.
+    playing = (".board", "#word", "#verdict", "#board-meter")
+    assert_in_view(tab, playing, "desktop, 3 opponents and hints")
+    tab.set_viewport_size(PHONE)
+    tab.fill("#word", "zzzz")
+    tab.press("#word", "Enter")
+    expect(tab.locator("#verdict")).to_contain_text("zzzz:")
+    assert_in_view(tab, (*playing, "#clock"), "phone, 3 opponents and hints")
+    shot(tab, "solo-opponents-running-phone")
+    tab.set_viewport_size(DESKTOP)
     tab.on("dialog", lambda dialog: dialog.accept())
     tab.click("#end-button")
     ranking = tab.locator("#ranking tbody tr")
