@@ -10,7 +10,6 @@ once: a round's standings are stored under its row lock, only ever gaining games
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 
@@ -18,6 +17,7 @@ import anyio.to_thread
 
 from ..limits import CHALLENGE_SWEEP_ROUNDS
 from ..services.challenges import Challenges
+from .deadlines import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +44,7 @@ class ChallengeSweep:
     async def stop(self) -> None:
         """Stop; a sweep in progress finishes first (its thread is not abandoned)."""
         task, self._task = self._task, None
-        if task is None:
-            return
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await cancel_and_wait(task)
 
     async def _run(self) -> None:
         while True:

@@ -106,3 +106,13 @@ class Tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
+
+
+async def cancel_and_wait(task: asyncio.Task[None] | None) -> None:
+    """Cancel ``task`` (if any) and wait for it to end, so a periodic task's work in progress
+    (its thread) finishes before its owner stops; the cancellation itself is not an error."""
+    if task is None:
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

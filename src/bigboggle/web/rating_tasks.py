@@ -24,6 +24,7 @@ import anyio.to_thread
 from ..limits import RATING_DAILY_PER_SETTLE, RATING_SETTLE_EVERY, ROOM_RATING_PER_SWEEP
 from ..services.daily import utc_date
 from ..services.ratings import Ratings
+from .deadlines import cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -65,11 +66,7 @@ class RatingTasks:
     async def stop(self) -> None:
         """Stop the task; a settling in progress finishes first (its thread is not abandoned)."""
         task, self._task = self._task, None
-        if task is None:
-            return
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await cancel_and_wait(task)
 
     async def _run(self) -> None:
         while True:
