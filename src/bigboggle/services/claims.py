@@ -79,7 +79,7 @@ class Claims:
         """Make the guest games ``games`` (``(id, key)`` pairs) and seats ``seats`` (resume
         tokens) member ``account_id``'s, where the key or token matches and no member has
         them; record their scored plays. :class:`RoundInputError` past the bounds."""
-        games = _checked_games(games)
+        games = checked_games(games)
         seats = _checked_seats(seats)
         common = self._word_lists(seats)
         with self.store.write_session() as session:
@@ -261,11 +261,12 @@ def _dictionary_of(played: RoomRoundRow) -> str | None:
         return None
 
 
-def _checked_games(games: Any) -> list[tuple[str, str]]:
+def checked_games(games: Any, *, at_most: str = "may be claimed at once") -> list[tuple[str, str]]:
     """The claimed games, bounded: at most :data:`CLAIM_MAX_GAMES` ``(id, key)`` pairs of
-    short strings."""
+    short strings (one check for every service a browser sends its games' keys to; ``at_most``
+    ends the error's sentence for too many, as that service says it)."""
     if len(games) > CLAIM_MAX_GAMES:
-        raise RoundInputError(f"games: at most {CLAIM_MAX_GAMES} games may be claimed at once")
+        raise RoundInputError(f"games: at most {CLAIM_MAX_GAMES} games {at_most}")
     checked = []
     for index, pair in enumerate(games):
         game_id, key = pair

@@ -35,14 +35,13 @@ from ..board import Path
 from ..dictionary import DEFAULT_DICTIONARY, Dictionary
 from ..errors import BoardError, RoundInputError
 from ..limits import (
-    CLAIM_MAX_GAMES,
-    MAX_KEY_LENGTH,
     TRAINER_FEED_GAMES,
     TRAINER_GUEST_GAMES,
     TRAINER_WORDS_PER_GAME,
 )
 from ..solver import FoundWord
 from ..trainer import Answered, Card, Deck, answer_card, card_from_json, drill_for, worth_training
+from .claims import checked_games
 from .keys import holds_key
 from .shelf import DictionaryShelf
 from .store import MissedWordsRow, PlayRow, SoloGameRow, Store, TrainerCardRow
@@ -270,7 +269,7 @@ class Training:
     def _guest_games(self, games: Sequence[tuple[str, str]]) -> list[tuple[str, Any]]:
         """The boards and results of the finished ``games`` whose keys match (the latest
         :data:`TRAINER_GUEST_GAMES`)."""
-        keys = dict(_checked_games(games))
+        keys = dict(checked_games(games, at_most="at once"))
         if not keys:
             return []
         with self.store.session() as session:
@@ -306,20 +305,3 @@ def _often_missed(summary: object) -> Iterable[tuple[str, int]]:
     ]
     found.sort(key=lambda item: (-item[1], item[0]))
     return found[:SUMMARY_WORDS]
-
-
-def _checked_games(games: Any) -> list[tuple[str, str]]:
-    """The guest's games, bounded: at most :data:`~bigboggle.limits.CLAIM_MAX_GAMES` (as many
-    as a claim takes: a browser holds its games in no order, so it sends them all and the
-    latest are read) ``(id, key)`` pairs of short strings."""
-    if len(games) > CLAIM_MAX_GAMES:
-        raise RoundInputError(f"games: at most {CLAIM_MAX_GAMES} games at once")
-    checked = []
-    for index, pair in enumerate(games):
-        game_id, key = pair
-        if not (isinstance(game_id, str) and isinstance(key, str)):
-            raise RoundInputError(f"games[{index}]: expected an id and a key, both strings")
-        if not (1 <= len(game_id) <= 16 and 1 <= len(key) <= MAX_KEY_LENGTH):
-            raise RoundInputError(f"games[{index}]: the id or key has an impossible length")
-        checked.append((game_id, key))
-    return checked
