@@ -167,6 +167,23 @@ def test_intervals_grow_with_good_and_fall_back_with_again() -> None:
     assert schedule(card, fsrs.Rating.Good, now) == schedule(card, fsrs.Rating.Good, now)
 
 
+def test_a_lapse_is_a_learned_card_forgotten_not_one_still_learning() -> None:
+    card = schedule(Card("stone", added=NOW, due=NOW), fsrs.Rating.Good, NOW)
+    assert card.state == fsrs.State.Learning
+    again = schedule(card, fsrs.Rating.Again, NOW + 600)
+    assert again.lapses == 0  # still learning: Again is a step back, not a lapse
+
+
+def test_first_reviews_dated_after_today_do_not_use_up_todays_new_cards() -> None:
+    deck = Deck()
+    for index in range(TRAINER_NEW_PER_DAY + 2):
+        deck.add_missed(f"word{chr(97 + index % 26)}{chr(97 + index // 26)}"[:7], NOW)
+    ahead = NOW + 3 * DAY  # a deck answered on a device whose clock runs days ahead
+    for card in deck.queue(ahead)[:TRAINER_NEW_PER_DAY]:
+        deck.review(card.word, fsrs.Rating.Good, ahead)
+    assert sum(card.is_new for card in deck.queue(NOW)) == 2  # the new cards left, today
+
+
 def test_the_queue_takes_due_cards_then_new_ones_within_the_days_allowance() -> None:
     deck = Deck()
     for index in range(TRAINER_NEW_PER_DAY + 5):
@@ -455,7 +472,7 @@ def test_the_terminal_trainer_drills_judges_and_keeps_progress(
     asyncio.run(main())
     kept = DeckFile(path).load()
     assert sorted(card.reps for card in kept) == [1, 2]
-    assert {card.lapses for card in kept} == {0, 1}
+    assert {card.lapses for card in kept} == {0}  # Again while still learning is no lapse
 
 
 def test_the_terminal_trainer_says_what_is_wrong_with_a_bad_deck(

@@ -232,10 +232,13 @@ class Deck:
             (card for card in self if not card.is_new and card.due <= now),
             key=lambda card: (card.due, card.word),
         )
+        today = _day_start(
+            now
+        )  # (a first review dated after today, from a clock ahead, is not today's)
         started_today = sum(
             1
             for card in self
-            if card.first_review is not None and card.first_review >= _day_start(now)
+            if card.first_review is not None and today <= card.first_review < today + 86_400
         )
         fresh = sorted(
             (card for card in self if card.is_new),
@@ -450,13 +453,15 @@ def schedule(card: Card, rating: fsrs.Rating, now: float) -> Card:
         due=_moment(card.due),
         last_review=_moment(card.last_review) if card.last_review is not None else None,
     )
+    lapsed = not card.is_new and card.state == int(fsrs.State.Review)
     if card.is_new:
         state = fsrs.Card(card_id=1, due=_moment(now))
     after, _log = _SCHEDULER.review_card(state, rating, _moment(now))
     return replace(
         card,
         reps=min(_MAX_COUNT, card.reps + 1),
-        lapses=min(_MAX_COUNT, card.lapses + (rating == fsrs.Rating.Again and not card.is_new)),
+        # A lapse is a learned card forgotten: Again on a card in review, not one still learning.
+        lapses=min(_MAX_COUNT, card.lapses + (rating == fsrs.Rating.Again and lapsed)),
         state=int(after.state),
         step=after.step,
         stability=after.stability,
