@@ -36,9 +36,15 @@ class FakeClock:
         return self.now
 
 
-def run(app: BoggleApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+def run(
+    app: BoggleApp,
+    script: Callable[[Pilot[None]], Awaitable[None]],
+    size: tuple[int, int] = (80, 24),
+) -> None:
+    """Run ``script`` against ``app`` in a terminal of ``size`` (columns, rows)."""
+
     async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await script(pilot)
 

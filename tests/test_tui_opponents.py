@@ -8,7 +8,6 @@ terminal decides no rule of its own.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -24,6 +23,8 @@ from bigboggle.tui import BoggleApp, PlaySettings
 from bigboggle.tui.opponents import opponent_seed
 from bigboggle.tui.solo import PLAYER, PlayScreen, ResultsScreen
 from bigboggle.tui.table import EntryScreen, TableResultsScreen, TrayScreen
+from test_tui import FakeClock, until
+from test_tui import run as run_app
 
 # The solver and the opponents' model run the default core: their cores are compared elsewhere.
 pytestmark = pytest.mark.once
@@ -32,32 +33,9 @@ BOARD = Board("LINES/TQARD/HEMOP/ABCKI/PSTEW")
 BIG = Rules.preset("big")
 
 
-class FakeClock:
-    """A clock that moves only when the test says so."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def run(app: BoggleApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 10) -> None:
-    """Let the app run until ``condition()`` holds or ``seconds`` pass; the caller asserts it."""
-    deadline = asyncio.get_running_loop().time() + seconds
-    await pilot.pause()
-    while not condition() and asyncio.get_running_loop().time() < deadline:
-        await pilot.pause(0.05)
-    await pilot.pause()
+    """Run ``script`` against ``app`` as test_tui does, in a terminal wide enough for the seats."""
+    run_app(app, script, size=(100, 30))
 
 
 def text_of(app: BoggleApp, selector: str) -> str:
