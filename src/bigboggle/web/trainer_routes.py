@@ -84,6 +84,12 @@ class GuestAnswer(Answer):
     deck: dict[str, Any]
 
 
+def _how_answered(asked: Answer) -> dict[str, Any]:
+    """How a drill was answered, as both answer routes pass it to the service: the seconds it
+    took, whether the hint was shown, whether the player gave up."""
+    return {"seconds": _seconds(asked), "hinted": asked.hinted, "gave_up": asked.gave_up}
+
+
 def _seconds(asked: Answer) -> float:
     return min(asked.seconds, MAX_ANSWER_SECONDS)
 
@@ -117,9 +123,7 @@ async def member_answer(request: Request) -> JSONResponse:
         member.id,
         asked.card,
         asked.answer,
-        seconds=_seconds(asked),
-        hinted=asked.hinted,
-        gave_up=asked.gave_up,
+        **_how_answered(asked),
     )
     return JSONResponse(view.to_json())
 
@@ -153,9 +157,7 @@ async def guest_answer(request: Request) -> JSONResponse:
         asked.deck,
         asked.card,
         asked.answer,
-        seconds=_seconds(asked),
-        hinted=asked.hinted,
-        gave_up=asked.gave_up,
+        **_how_answered(asked),
     )
     return JSONResponse(view.to_json())
 
