@@ -276,6 +276,9 @@ CHALLENGE_MAX_ROUNDS = 10
 #: Players one challenge seats (each plays every round): each finish scores the round again
 #: among all who finished it, so the work of one finish is bounded by this many lists.
 CHALLENGE_MAX_PLAYERS = 50
+#: Teams one challenge may have (at least 2 when it has any): each player plays for one, and
+#: words found by team-mates are not crossed off against each other.
+CHALLENGE_MAX_TEAMS = 8
 #: Hours a challenge stays open by default (7 days), and at most (30 days).
 CHALLENGE_DEFAULT_HOURS = 168
 CHALLENGE_MAX_HOURS = 720

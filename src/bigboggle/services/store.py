@@ -607,6 +607,9 @@ class ChallengeRow(Base):
         ForeignKey("accounts.id", ondelete="SET NULL"), index=True
     )
     maker: Mapped[str | None] = mapped_column(String(80))
+    #: The team names of a team challenge (each player plays for one; words found by
+    #: team-mates are not crossed off against each other), ``None`` without teams.
+    teams: Mapped[list[str] | None] = mapped_column(JSON)
 
     #: The sweep's open (and lately closed) challenges, by when they close.
     __table_args__ = (Index("ix_challenges_closes_at", "closes_at"),)
@@ -646,6 +649,8 @@ class ChallengePlayerRow(Base):
         ForeignKey("accounts.id", ondelete="SET NULL"), index=True
     )
     joined_at: Mapped[float] = mapped_column(Float)
+    #: The team this seat plays for in a team challenge (chosen at its first play, then fixed).
+    team: Mapped[str | None] = mapped_column(String(80))
 
     __table_args__ = (UniqueConstraint("code", "name_key"),)
 

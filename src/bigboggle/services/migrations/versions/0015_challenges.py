@@ -1,10 +1,11 @@
 """Asynchronous challenges: boards, rounds and who has played.
 
-New tables: ``challenges`` (rules, options, dictionary, rounds, when it closes, who made it),
-``challenge_rounds`` (each round's board and its standings as last stored, with the finished
-games they count), ``challenge_players`` (one seat per name, by its clash key, a member's by
-their account) and ``challenge_games`` (a seat's solo game of a round, reserved before the game
-is started). Nothing from before this revision changes.
+New tables: ``challenges`` (rules, options, dictionary, rounds, when it closes, who made it,
+its team names if any), ``challenge_rounds`` (each round's board and its standings as last
+stored, with the finished games they count), ``challenge_players`` (one seat per name, by its
+clash key, a member's by their account, with its team in a team challenge) and
+``challenge_games`` (a seat's solo game of a round, reserved before the game is started).
+Nothing from before this revision changes.
 
 Revision ID: 0015
 Revises: 0014
@@ -34,6 +35,7 @@ def upgrade() -> None:
         sa.Column("closes_at", sa.Float(), nullable=False),
         sa.Column("account_id", sa.Integer(), nullable=True),
         sa.Column("maker", sa.String(length=80), nullable=True),
+        sa.Column("teams", sa.JSON(), nullable=True),
         sa.ForeignKeyConstraint(["account_id"], ["accounts.id"], ondelete="SET NULL"),
         sa.PrimaryKeyConstraint("code"),
     )
@@ -48,6 +50,7 @@ def upgrade() -> None:
         sa.Column("name_key", sa.String(length=160), nullable=False),
         sa.Column("account_id", sa.Integer(), nullable=True),
         sa.Column("joined_at", sa.Float(), nullable=False),
+        sa.Column("team", sa.String(length=80), nullable=True),
         sa.ForeignKeyConstraint(["account_id"], ["accounts.id"], ondelete="SET NULL"),
         sa.ForeignKeyConstraint(["code"], ["challenges.code"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("id"),
