@@ -171,6 +171,36 @@ def test_every_time_is_inside_the_round_and_the_list_is_sorted(seconds: float | 
             assert all(entry == entry.lower() and entry.isalpha() for entry in words)
 
 
+@pytest.mark.parametrize("seconds", [20, 60, 179.5])
+def test_a_short_round_is_the_first_part_of_a_usual_one(seconds: float) -> None:
+    # A person does not find words faster because the timer is short: an opponent's list in a
+    # short round is what it writes in those first seconds of the usual round, so it holds
+    # fewer words. Only the solver fits everything into any round.
+    margin = min(2.0, seconds / 20)
+    for seed in range(6):
+        solution = solve(board(seed), STANDARD, BIG)
+        for strength in ("beginner", "club", "expert"):
+            usual = Opponent(strength, seed).play_solution(solution, STANDARD, BIG)
+            short = Opponent(strength, seed).play_solution(solution, STANDARD, BIG, seconds)
+            assert short == [(at, entry) for at, entry in usual if at <= seconds - margin]
+        everything = Opponent("solver", seed).play_solution(solution, STANDARD, BIG, seconds)
+        assert {entry for _, entry in everything} == {found.word for found in solution}
+    expert = [
+        len(Opponent("expert", seed).play(board(seed), STANDARD, BIG, length))
+        for seed in range(6)
+        for length in (15, 180)
+    ]
+    assert sum(expert[0::2]) < sum(expert[1::2]) / 2
+
+
+def test_a_round_longer_than_the_usual_one_spreads_the_same_list() -> None:
+    for seed in range(4):
+        usual = Opponent("club", seed).play(board(seed), STANDARD, BIG)
+        longer = Opponent("club", seed).play(board(seed), STANDARD, BIG, 360)
+        assert [entry for _, entry in longer] != [] and len(longer) == len(usual)
+        assert max(at for at, _ in longer) > max(at for at, _ in usual)
+
+
 def test_easy_and_short_words_come_early_long_and_hard_ones_late() -> None:
     by_length: dict[str, list[float]] = defaultdict(list)
     by_level: dict[str, list[float]] = defaultdict(list)

@@ -29,7 +29,9 @@ An :class:`Opponent` of a named strength turns a board's solution into a timed l
   also waits :data:`WAIT_PER_LETTER` of the round a letter beyond four: long words are built
   late, from short ones. Every time is strictly inside ``(0, seconds)``, at least
   :data:`READING_SECONDS` from either end (a twentieth of a short round): nobody writes a
-  word before reading the board.
+  word before reading the board. A round shorter than the rules' timer is the first part of
+  a usual round (:func:`_in_round`): a person does not find words faster because the timer
+  is short. Only the solver, a machine, fits everything into any round.
 - **Slips.** People write words that are not valid. For each word found an opponent slips
   with its strength's :data:`SLIP_RATE` and writes, a moment later, one of the three most
   plausible invalid entries beside that word (:func:`slip_candidates`): a wrong plural or
@@ -208,7 +210,12 @@ class Opponent:
             solution = solution.without_offensive()
         words = _prepared(solution, dictionary)
         rng = random.Random(_digest(self.seed, self.strength, str(solution.board)))
-        return _play(self.strength, solution, words, dictionary, rng, span)
+        return _in_round(
+            lambda length: _play(self.strength, solution, words, dictionary, rng, length),
+            self.strength,
+            span,
+            float(rules.timer),
+        )
 
 
 def check_strength(strength: object) -> str:
@@ -518,6 +525,24 @@ def _play(
     entries += [(_tidy(at, seconds), word) for word, at in slips.items() if word not in found_at]
     entries.sort()
     return entries[:MAX_LIST_LENGTH]
+
+
+def _in_round(
+    play: Callable[[float], list[tuple[float, str]]],
+    strength: str,
+    seconds: float,
+    usual: float,
+) -> list[tuple[float, str]]:
+    """The list written in a round of ``seconds``, from ``play`` (the list of a round of a given
+    length). A person's pace does not change with the timer: in a round shorter than the rules'
+    ``usual`` one, an opponent plays the usual round on the usual clock and only what it wrote
+    in the first ``seconds`` counts (an expert's 15-second round is that round's first 15
+    seconds, not its whole list squeezed in). The solver, a machine that finds everything, and
+    a round at least as long as the usual one, spread the list over the whole round."""
+    if strength == "solver" or seconds >= usual:
+        return play(seconds)
+    last = seconds - min(READING_SECONDS, seconds / 20)
+    return [(at, entry) for at, entry in play(usual) if at <= last]
 
 
 def _tidy(at: float, seconds: float) -> float:
