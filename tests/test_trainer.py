@@ -241,10 +241,42 @@ def test_adding_missed_words_counts_them_and_keeps_the_deck_bounded() -> None:
     words = [w.word for w in solve(BOARD, Dictionary.builtin(), Rules.preset("big")).words]
     letters = "abcdefghijklmnopqrstuvwxyz"
     fillers = [f"{a}{b}{c}" for a in letters for b in letters for c in letters]
+    for at, word in enumerate(fillers[:TRAINER_MAX_CARDS]):
+        full.add_missed(word, NOW + at)
+    # A full deck of new cards gives up the one missed least and added first for a new miss.
+    assert full.add_missed(words[0], NOW + 1000)
+    assert len(full) == TRAINER_MAX_CARDS and fillers[0] not in full.cards
+    assert words[0] in full.cards
+
+
+def test_a_full_deck_gives_up_the_best_known_card_never_one_being_learned() -> None:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    fillers = [f"{a}{b}{c}" for a in letters for b in letters for c in letters]
+    deck = Deck()
     for word in fillers[:TRAINER_MAX_CARDS]:
-        full.add_missed(word, NOW)
-    assert len(full) == TRAINER_MAX_CARDS and not full.add_missed(words[0] + "zz", NOW)
-    assert len(full) == TRAINER_MAX_CARDS
+        deck.add_missed(word, NOW, misses=3)
+    learning, known, better_known = fillers[0], fillers[1], fillers[2]
+    deck.cards[learning] = schedule(deck.cards[learning], fsrs.Rating.Good, NOW)
+    for word, reviews in ((known, 2), (better_known, 4)):
+        now = NOW
+        for _ in range(reviews):
+            deck.cards[word] = schedule(deck.cards[word], fsrs.Rating.Good, now)
+            now = deck.cards[word].due
+    assert deck.cards[learning].state == fsrs.State.Learning
+    assert deck.cards[better_known].due > deck.cards[known].due
+    # The mastered word goes first; the words being fed in now are never given up.
+    assert deck.add_missed("stone", NOW, misses=3, keep={"stone", better_known})
+    assert known not in deck.cards and better_known in deck.cards
+    assert deck.add_missed("lines", NOW, misses=3) and better_known not in deck.cards
+    # With no learned card left, only a new card missed no more often than the newcomer goes
+    # (all were missed 3 times): a word missed once is left out, one missed 3 times gets in.
+    assert not deck.add_missed("tones", NOW, misses=1)
+    assert deck.add_missed("notes", NOW, misses=3) and fillers[3] not in deck.cards
+    assert learning in deck.cards and len(deck) == TRAINER_MAX_CARDS
+    # Nothing to give up (all kept): the word is left out.
+    every = set(deck.cards)
+    assert not deck.add_missed("stones", NOW, misses=9, keep=every | {"stones"})
+    assert set(deck.cards) == every
 
 
 def test_a_rounds_missed_words_worth_training(standard: Dictionary) -> None:

@@ -6,7 +6,9 @@ bounds and errors."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
+import fsrs
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -18,6 +20,7 @@ from bigboggle.limits import (
     TRAINER_DECK_BYTES,
     TRAINER_FEED_GAMES,
     TRAINER_GUEST_GAMES,
+    TRAINER_MAX_CARDS,
     TRAINER_WORDS_PER_GAME,
 )
 from bigboggle.services import training as training_module
@@ -26,7 +29,7 @@ from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
 from bigboggle.services.store import MissedWordsRow, SoloGameRow, Store, TrainerCardRow
 from bigboggle.services.training import Training, missed_of_result
-from bigboggle.trainer import Deck, drill_for
+from bigboggle.trainer import Card, Deck, drill_for, schedule
 from bigboggle.web import create_app
 from bigboggle.web.auth import SESSION_COOKIE
 from conftest import FakeClock, make_member
@@ -145,6 +148,35 @@ def test_a_members_summary_words_become_cards_and_recent_games_are_bounded(
     assert stored["stone"]["board"] is None
     assert state.drill is not None and state.drill["kind"] == "fragment"
     assert "stone" not in str(state.drill)  # the drill does not spell the word out
+
+
+def test_a_full_members_deck_gives_up_its_best_known_cards_for_new_misses(
+    store: Store, clock: FakeClock
+) -> None:
+    games = SoloGames(store, DictionaryShelf(), clock)
+    training = Training(store, DictionaryShelf(), clock)
+    ann = make_member(store, "ann")
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    fillers = [f"{a}{b}{c}" for a in letters for b in letters for c in letters][:TRAINER_MAX_CARDS]
+    with store.session() as session:
+        for at, word in enumerate(fillers):  # all learned, the later ones known further ahead
+            card = Card(word, added=clock.now, due=clock.now)
+            for step in range(3):
+                card = schedule(card, fsrs.Rating.Good, clock.now + step * 600)
+            card = replace(card, due=card.due + at)
+            data = card.to_json()
+            del data["word"]
+            session.add(TrainerCardRow(account_id=ann, word=word, card=data, due=card.due))
+    play(games, clock, account_id=ann)
+    training.member_state(ann)
+    stored = cards_of(store, ann)
+    fed = [word for word in stored if word not in fillers]
+    assert len(stored) == TRAINER_MAX_CARDS and len(fed) == TRAINER_WORDS_PER_GAME
+    # The cards given up are the best known: those due furthest ahead.
+    assert set(fillers) - set(stored) == set(fillers[-len(fed) :])
+    # Fed again, the deck is the same: a feed never pushes out its own words.
+    training.member_state(ann)
+    assert cards_of(store, ann) == stored
 
 
 def test_a_guests_deck_comes_from_the_games_whose_keys_match(

@@ -253,8 +253,9 @@ MAX_SOLO_OPPONENTS = 5
 #: Most hints one solo game's player may use (each is stored with the game and costs a solve).
 MAX_HINTS_PER_GAME = 30
 
-#: The trainer (``trainer.py``): at most this many cards in a deck (a word missed when the deck
-#: is full is not added), each word of at most TRAINER_MAX_WORD_LETTERS letters.
+#: The trainer (``trainer.py``): at most this many cards in a deck (a full deck gives up its
+#: best-known card for a new miss, ``Deck.make_room``), each word of at most
+#: TRAINER_MAX_WORD_LETTERS letters.
 TRAINER_MAX_CARDS = 500
 TRAINER_MAX_WORD_LETTERS = 25
 #: New cards a deck introduces per day (UTC): the rest wait for the next days.

@@ -44,7 +44,7 @@ import os
 import random
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path as FilePath
@@ -184,10 +184,14 @@ class Deck:
         board: Board | str | None = None,
         path: Sequence[Position] | None = None,
         misses: int = 1,
+        keep: Collection[str] = (),
     ) -> bool:
         """Count a miss of ``word`` (``misses`` of them): a new card (due now) unless it is
         known, when its count grows and it gains the board and path if it had none. A word that
-        cannot be a card (not letters, too long) or a deck full is left out: ``False``."""
+        cannot be a card (not letters, too long) is left out: ``False``. A full deck makes room
+        by giving up one card (:meth:`make_room`), never one of the words in ``keep`` (the
+        words being fed in now, so that a feed never pushes out its own words, in a cycle);
+        if it cannot, the word is left out."""
         if not is_trainable(word):
             return False
         where = _checked_place(word, board, path)
@@ -196,7 +200,7 @@ class Deck:
             fuller = held if held.board is not None or where is None else _placed(held, where)
             self.cards[word] = replace(fuller, misses=min(_MAX_COUNT, held.misses + misses))
             return False
-        if len(self.cards) >= TRAINER_MAX_CARDS:
+        if len(self.cards) >= TRAINER_MAX_CARDS and not self.make_room(misses, keep):
             return False
         card = Card(word=word, misses=misses, added=now, due=now)
         self.cards[word] = _placed(card, where) if where is not None else card
@@ -210,20 +214,46 @@ class Deck:
         board: Board | str | None = None,
         path: Sequence[Position] | None = None,
         misses: int = 1,
+        keep: Collection[str] = (),
     ) -> bool:
         """Know that ``word`` was missed at least ``misses`` times, idempotently (a history
         read again counts nothing twice): a new card unless it is known, when its count is
         raised to ``misses`` if lower and it gains the board and path if it had none. ``True``
-        if a card was made."""
+        if a card was made (``keep``: as for :meth:`add_missed`)."""
         if not is_trainable(word):
             return False
         where = _checked_place(word, board, path)
         held = self.cards.get(word)
         if held is None:
-            return self.add_missed(word, now, board=board, path=path, misses=misses)
+            return self.add_missed(word, now, board=board, path=path, misses=misses, keep=keep)
         fuller = held if held.board is not None or where is None else _placed(held, where)
         self.cards[word] = replace(fuller, misses=min(_MAX_COUNT, max(held.misses, misses)))
         return False
+
+    def make_room(self, misses: int, keep: Collection[str] = ()) -> bool:
+        """Give up one card for a newly missed word (missed ``misses`` times), ``True`` if one
+        went: the learned card known best (in review, due furthest ahead: the word the player
+        has mastered); failing that, the never-drilled card missed least (and earliest added),
+        if it was missed no more than the newcomer. A card in its learning steps, being
+        drilled now, and the words in ``keep`` are never given up."""
+        learned = [
+            card
+            for card in self
+            if card.state == int(fsrs.State.Review) and not card.is_new and card.word not in keep
+        ]
+        if learned:
+            victim = max(learned, key=lambda card: (card.due, card.word))
+        else:
+            fresh = [
+                card
+                for card in self
+                if card.is_new and card.misses <= misses and card.word not in keep
+            ]
+            if not fresh:
+                return False
+            victim = min(fresh, key=lambda card: (card.misses, card.added, card.word))
+        del self.cards[victim.word]
+        return True
 
     def queue(self, now: float, new_per_day: int = TRAINER_NEW_PER_DAY) -> list[Card]:
         """The cards to drill now, in order: those due (the earliest first), then new cards
@@ -852,14 +882,16 @@ class DeckFile:
         deck = self.load()
         at = time.time() if now is None else now
         added = 0
-        for item in worth_training(missed, words):
+        chosen = worth_training(missed, words)
+        keep = {item if isinstance(item, str) else item.word for item in chosen}
+        for item in chosen:
             word = item if isinstance(item, str) else item.word
             try:
                 if isinstance(item, str) or board is None:
                     raise RoundInputError("no path")
-                added += deck.add_missed(word, at, board=board, path=item.path)
+                added += deck.add_missed(word, at, board=board, path=item.path, keep=keep)
             except (BoardError, RoundInputError):  # no board, or one too large: no fragment
-                added += deck.add_missed(word, at)
+                added += deck.add_missed(word, at, keep=keep)
         self.save(deck)
         return added
 

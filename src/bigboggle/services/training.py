@@ -24,7 +24,7 @@ The dictionary that judges "also a word here" answers is the shelf's default one
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,23 +114,36 @@ def missed_of_result(result: object, most: int | None = TRAINER_WORDS_PER_GAME) 
     return [item for item in chosen if isinstance(item, FoundWord)]
 
 
-def feed_from_game(deck: Deck, board: str, result: object, now: float) -> None:
+def feed_from_game(
+    deck: Deck, board: str, result: object, now: float, keep: Collection[str] = ()
+) -> None:
     """Note one game's missed words in ``deck`` (idempotent), each with its path on ``board``
-    (without it where the board is too large for a fragment)."""
+    (without it where the board is too large for a fragment). A full deck gives up a card for
+    a new word, never one of ``keep`` (the whole feed's words: :func:`fed_words`)."""
     for word in missed_of_result(result):
-        _note_placed(deck, word.word, now, (board, word.path), 1)
+        _note_placed(deck, word.word, now, (board, word.path), 1, keep)
+
+
+def fed_words(results: Iterable[object]) -> set[str]:
+    """Every word a feed of these games' ``results`` notes: what a full deck keeps."""
+    return {word.word for result in results for word in missed_of_result(result)}
 
 
 def _note_placed(
-    deck: Deck, word: str, now: float, place: tuple[str, Path] | None, misses: int
+    deck: Deck,
+    word: str,
+    now: float,
+    place: tuple[str, Path] | None,
+    misses: int,
+    keep: Collection[str] = (),
 ) -> None:
     if place is not None:
         try:
-            deck.note(word, now, board=place[0], path=place[1], misses=misses)
+            deck.note(word, now, board=place[0], path=place[1], misses=misses, keep=keep)
             return
         except (BoardError, RoundInputError):  # a board too large for a fragment
             pass
-    deck.note(word, now, misses=misses)
+    deck.note(word, now, misses=misses, keep=keep)
 
 
 class Training:
@@ -205,22 +218,28 @@ class Training:
             .order_by(PlayRow.played_at.desc())
             .limit(TRAINER_FEED_GAMES)
         ).all()
+        summaries = session.scalars(
+            select(MissedWordsRow.summary).where(MissedWordsRow.account_id == account_id)
+        ).all()
+        often = [pair for summary in summaries for pair in _often_missed(summary)]
+        keep = fed_words(result for _, result in games) | {word for word, _ in often}
         places: dict[str, tuple[str, Path]] = {}  # a word's latest board and path
         for board, result in reversed(games):
             places.update(
                 {word.word: (board, word.path) for word in missed_of_result(result, None)}
             )
-            feed_from_game(deck, board, result, now)
-        summaries = session.scalars(
-            select(MissedWordsRow.summary).where(MissedWordsRow.account_id == account_id)
-        ).all()
-        for summary in summaries:
-            for word, misses in _often_missed(summary):
-                _note_placed(deck, word, now, places.get(word), misses)
+            feed_from_game(deck, board, result, now, keep)
+        for word, misses in often:
+            _note_placed(deck, word, now, places.get(word), misses, keep)
 
     @staticmethod
     def _store(session: Session, account_id: int, deck: Deck, before: Mapping[str, Card]) -> None:
-        """Write the cards of ``deck`` that differ from ``before``."""
+        """Write the cards of ``deck`` that differ from ``before``, and delete those it gave
+        up to make room."""
+        for word in before.keys() - deck.cards.keys():
+            row = session.get(TrainerCardRow, (account_id, word))
+            if row is not None:
+                session.delete(row)
         for card in deck:
             if before.get(card.word) == card:
                 continue
@@ -242,8 +261,10 @@ class Training:
         ``(id, key)`` pairs: those whose key matches), and the drill now."""
         now = self.clock()
         held = Deck.from_json(deck) if deck is not None else Deck()
-        for board, result in self._guest_games(games):
-            feed_from_game(held, board, result, now)
+        played = self._guest_games(games)
+        keep = fed_words(result for _, result in played)
+        for board, result in played:
+            feed_from_game(held, board, result, now, keep)
         return state_of(held, now, guest=True)
 
     def guest_answer(
