@@ -19,6 +19,7 @@ from bigboggle.errors import (
     NameTakenError,
     NotFoundError,
     NotOwnerError,
+    RoundInputError,
     RulesError,
     WordListError,
 )
@@ -27,6 +28,7 @@ from bigboggle.limits import (
     CHALLENGE_MAX_HOURS,
     CHALLENGE_MAX_PLAYERS,
     CHALLENGE_MAX_ROUNDS,
+    CHALLENGE_MAX_TEAMS,
     CHALLENGE_SWEEP_ROUNDS,
     PROFILE_CHALLENGES,
 )
@@ -432,6 +434,196 @@ def test_a_members_list_of_challenges_is_bounded(challenges: Challenges, store: 
     listed = challenges.of_member(member)
     assert len(listed) == PROFILE_CHALLENGES
     assert all(not c.closed for c in listed)
+
+
+# -- teams ---------------------------------------------------------------------------------------
+
+
+def play_team(
+    challenges: Challenges, code: str, player: str, team: str | None, words: list[str], **kw: Any
+) -> SoloView:
+    """``player``'s next round for ``team``: start it, enter ``words``, finish it."""
+    view, _ = challenges.play(code, player, team=team, **kw)
+    assert view.key is not None
+    for word in words:
+        challenges.solo.submit(view.game.id, word, view.key)
+    challenges.solo.finish(view.game.id, view.key)
+    return view
+
+
+def test_team_mates_keep_their_common_words_and_teams_cross_off(
+    challenges: Challenges, clock: FakeClock, standard: Dictionary
+) -> None:
+    made = challenges.create("big", timer=60, teams=["Red", "Blue", "Green"])
+    assert made.to_json()["teams"] == [
+        {"name": "Red", "players": []},
+        {"name": "Blue", "players": []},
+        {"name": "Green", "players": []},
+    ]
+    code = made.code
+    board = made.round_standings[0].board
+    w = valid_words(board, standard)
+    ann = play_team(challenges, code, "Ann", "Red", [w[0], w[1]])
+    clock.advance(HOUR)
+    play_team(challenges, code, "Cy", "red", [w[0], w[2]])  # team names read as names are
+    # Only Red has finished: Blue and Green (nobody finished) are left out of the round.
+    only_red = round_json(challenges, code, key=ann.key)
+    assert [team["team"] for team in only_red["team_standings"]] == ["Red"]
+    assert verdicts(only_red) == {
+        "Ann": {w[0]: "scored", w[1]: "scored"},
+        "Cy": {w[0]: "scored", w[2]: "scored"},
+    }
+    clock.advance(HOUR)
+    bob = play_team(challenges, code, "Bob", "Blue", [w[1], w[3]])
+    both = round_json(challenges, code, key=bob.key)
+    assert verdicts(both) == {  # w[0] is Red's twice, not crossed off; w[1] is on both teams
+        "Ann": {w[0]: "scored", w[1]: "crossed_off"},
+        "Cy": {w[0]: "scored", w[2]: "scored"},
+        "Bob": {w[1]: "crossed_off", w[3]: "scored"},
+    }
+    lists = {"Ann": [w[0], w[1]], "Cy": [w[0], w[2]], "Bob": [w[1], w[3]]}
+    teams = {"Red": ["Ann", "Cy"], "Blue": ["Bob"]}
+    expected = score_round(board, lists, Rules.preset("big", timer=60), standard, teams=teams)
+    assert expected.teams is not None
+    assert {p["name"]: p["score"] for p in both["players"]} == {
+        name: player.score for name, player in expected.players.items()
+    }
+    assert {p["name"]: p["team"] for p in both["players"]} == {
+        "Ann": "Red",
+        "Cy": "Red",
+        "Bob": "Blue",
+    }
+    # The players' ranking stays the players'; the teams' is beside it.
+    scores = {p["name"]: p["score"] for p in both["players"]}
+    assert [scores[name] for name in both["ranking"]] == sorted(scores.values(), reverse=True)
+    assert [(t["team"], t["score"], t["place"]) for t in both["team_standings"]] == [
+        (team, expected.teams[team].score, expected.places[team]) for team in expected.ranking
+    ]
+    red = next(t for t in both["team_standings"] if t["team"] == "Red")
+    assert red["members"] == ["Ann", "Cy"]
+    assert red["score"] < scores["Ann"] + scores["Cy"]  # w[0] counts once for Red
+    data = challenges.get(code).to_json()
+    assert data["teams"] == [
+        {"name": "Red", "players": ["Ann", "Cy"]},
+        {"name": "Blue", "players": ["Bob"]},
+        {"name": "Green", "players": []},
+    ]
+    assert [(t["team"], t["total"]) for t in data["team_standings"]] == [
+        (team, expected.teams[team].score) for team in expected.ranking
+    ]
+    assert {p["name"]: p["team"] for p in data["players"]} == teams_of(data)
+    # A stranger sees the teams and their scores, never a word.
+    text = json.dumps(challenges.get(code).results_json())
+    assert w[0] not in text and w[3] not in text and '"words"' not in text
+
+
+def teams_of(data: dict[str, Any]) -> dict[str, str]:
+    return {player: team["name"] for team in data["teams"] for player in team["players"]}
+
+
+def test_team_standings_share_places_over_rounds(
+    challenges: Challenges, standard: Dictionary
+) -> None:
+    made = challenges.create("big", rounds=2, timer=60, teams=["Red", "Blue"])
+    boards = [standing.board for standing in made.round_standings]
+    first = valid_words(boards[0], standard)
+    second = valid_words(boards[1], standard)
+    pair = next(
+        (a, b)
+        for a in first
+        for b in first
+        if a != b and len(a) == len(b) and not (a.startswith(b) or b.startswith(a))
+    )
+    ann = play_team(challenges, made.code, "Ann", "Red", [pair[0]])
+    play_team(challenges, made.code, "Bob", "Blue", [pair[1]])
+    one = round_json(challenges, made.code, key=ann.key)
+    assert [t["place"] for t in one["team_standings"]] == [1, 1]
+    assert [p["place"] for p in one["players"]] == [1, 1]
+    overall = challenges.get(made.code).results_json()["team_standings"]
+    assert [t["place"] for t in overall] == [1, 1]
+    # Round 2: Red alone finishes and scores; Blue stays on round 1's points.
+    play_team(challenges, made.code, "Ann", None, [second[0]], key=ann.key)
+    overall = challenges.get(made.code).results_json()["team_standings"]
+    assert [(t["team"], t["place"]) for t in overall] == [("Red", 1), ("Blue", 2)]
+    two = round_json(challenges, made.code, 2, key=ann.key)
+    assert overall[0]["rounds"] == {
+        "1": one["team_standings"][0]["score"],
+        "2": two["team_standings"][0]["score"],
+    }
+    assert set(overall[1]["rounds"]) == {"1"}
+
+
+def test_a_team_is_required_refused_and_fixed(
+    challenges: Challenges, store: Store, standard: Dictionary
+) -> None:
+    made = challenges.create("big", rounds=2, timer=60, teams=["Red", "Blue"])
+    with pytest.raises(RulesError, match=r"team: .*choose one of 'Red', 'Blue'"):
+        challenges.play(made.code, "Ann")
+    with pytest.raises(RulesError, match=r"team='Green' is not a team here; choose one of"):
+        challenges.play(made.code, "Ann", team="Green")
+    with pytest.raises(RoundInputError, match="team"):
+        challenges.play(made.code, "Ann", team="")
+    assert challenges.get(made.code).seats == ()  # nothing seated by a refused play
+    ann = play_team(challenges, made.code, "Ann", "Red", [])
+    with pytest.raises(RulesError, match=r"'Ann' plays for 'Red'.*fixed"):
+        challenges.play(made.code, "Ann", key=ann.key, team="Blue")
+    again, number = challenges.play(made.code, "Ann", key=ann.key, team="RED")
+    assert number == 2
+    with store.session() as session:
+        seat = session.scalar(
+            select(ChallengePlayerRow).where(ChallengePlayerRow.code == made.code)
+        )
+        assert seat is not None and seat.team == "Red"
+    you = challenges.get(made.code, key=again.key).you
+    assert you is not None and you.team == "Red"
+    plain = challenges.create("big", timer=60)
+    with pytest.raises(RulesError, match="has no teams"):
+        challenges.play(plain.code, "Ann", team="Red")
+    assert plain.to_json()["teams"] is None and "team_standings" not in plain.to_json()
+
+
+@pytest.mark.parametrize(
+    ("teams", "named"),
+    [
+        (["Red"], "teams: 1 given; a challenge with teams has 2 to"),
+        ([], "teams: 0 given"),
+        ([f"t{n}" for n in range(CHALLENGE_MAX_TEAMS + 1)], f"2 to {CHALLENGE_MAX_TEAMS}"),
+        (["Red", "RED"], "teams[1]: 'Red' and 'RED' are the same name"),
+        ([7, "Blue"], "teams[0]: a name must be text"),
+        (["Red", "x" * 500], "teams[1]: name"),
+        ("Red", "teams: expected a list"),
+    ],
+)
+def test_bad_teams_are_named(challenges: Challenges, teams: Any, named: str) -> None:
+    with pytest.raises((RulesError, RoundInputError)) as caught:
+        challenges.create("classic", teams=teams)
+    assert named in str(caught.value)
+
+
+def test_the_most_teams(challenges: Challenges) -> None:
+    names = [f"Team {n}" for n in range(CHALLENGE_MAX_TEAMS)]
+    made = challenges.create("classic", teams=names)
+    assert [team for team, _ in made.teams or ()] == names
+
+
+def test_a_team_challenge_from_a_finished_game_seats_its_player_on_a_team(
+    challenges: Challenges, solo: SoloGames, standard: Dictionary
+) -> None:
+    game = solo.start("big", options={"timer": 45}, player="Dee")
+    assert game.key is not None
+    solo.finish(game.game.id, game.key)
+    teams = ["Owls", "Larks"]
+    with pytest.raises(RulesError, match="team: this challenge is played in teams"):
+        challenges.create(from_game=game.game.id, key=game.key, teams=teams)
+    with pytest.raises(RulesError, match="team: only with from_game"):
+        challenges.create("big", teams=teams, team="Owls")
+    with pytest.raises(RulesError, match="team: this challenge has no teams"):
+        challenges.create(from_game=game.game.id, key=game.key, team="Owls")
+    made = challenges.create(from_game=game.game.id, key=game.key, teams=teams, team="larks")
+    assert made.you is not None and made.you.team == "Larks"
+    data = made.to_json()
+    assert teams_of(data) == {"Dee": "Larks"}
+    assert data["team_standings"] == [{"team": "Larks", "place": 1, "total": 0, "rounds": {"1": 0}}]
 
 
 # -- races and catching up -----------------------------------------------------------------------

@@ -3,7 +3,9 @@
 Each view is a frozen dataclass of plain values with ``to_json`` for the API. A round's
 standings (:class:`RoundStanding`) carry the words only when the viewer may see them
 (``visible``: they finished that round, or the challenge is over for it); everything else a
-view says (who has played, scores, places) is public to anyone with the code.
+view says (who has played, scores, places) is public to anyone with the code. In a team
+challenge each player's ``team`` and the teams' standings (names, scores, places) are public
+too; the teams' words are their players' words, shown as those are.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class Seat:
     finished: tuple[int, ...]
     playing: int | None
     total: int
+    #: The team they play for, in a team challenge.
+    team: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -39,6 +43,8 @@ class Seat:
             "playing": self.playing,
             "total": self.total,
         }
+        if self.team is not None:
+            data["team"] = self.team
         if self.member is not None:
             data["member"] = True
             data["username"] = self.member
@@ -86,6 +92,23 @@ class RoundStanding:
             "ranking": ranking,
             "players": rows,
         }
+        if "team_standings" in stored:  # a team challenge: each team's score and place
+            team_of = {
+                member: team["team"]
+                for team in stored["team_standings"]
+                for member in team["members"]
+            }
+            for row in rows:
+                row["team"] = team_of.get(row["name"])
+            data["team_standings"] = [
+                {
+                    "team": team["team"],
+                    "place": team["place"],
+                    "score": team["score"],
+                    "members": list(team["members"]),
+                }
+                for team in stored["team_standings"]
+            ]
         if self.visible:
             data["board"] = self.board
             data["max_score"] = stored.get("max_score")
@@ -103,6 +126,8 @@ class Standing:
     place: int
     total: int
     rounds: Mapping[int, int]
+    #: The team they play for, in a team challenge.
+    team: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -112,10 +137,31 @@ class Standing:
             "rounds": {str(number): points for number, points in sorted(self.rounds.items())},
             "rounds_played": len(self.rounds),
         }
+        if self.team is not None:
+            data["team"] = self.team
         if self.member is not None:
             data["member"] = True
             data["username"] = self.member
         return data
+
+
+@dataclass(frozen=True)
+class TeamStanding:
+    """A team's place over all rounds: the sum of its rounds' team scores (each round's
+    distinct words of its players who finished it)."""
+
+    team: str
+    place: int
+    total: int
+    rounds: Mapping[int, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "team": self.team,
+            "place": self.place,
+            "total": self.total,
+            "rounds": {str(number): points for number, points in sorted(self.rounds.items())},
+        }
 
 
 @dataclass(frozen=True)
@@ -126,14 +172,19 @@ class You:
     finished: tuple[int, ...]
     playing: int | None
     next_round: int | None
+    #: Their team, in a team challenge (fixed after their first round).
+    team: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "name": self.name,
             "finished": list(self.finished),
             "playing": self.playing,
             "next_round": self.next_round,
         }
+        if self.team is not None:
+            data["team"] = self.team
+        return data
 
 
 @dataclass(frozen=True)
@@ -159,6 +210,10 @@ class ChallengeView:
     can_play: bool = False
     #: Why not, when :attr:`can_play` is false (for a page to say).
     why_not: str | None = None
+    #: A team challenge's teams, each with the names of its players; ``None`` without teams.
+    teams: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+    #: The teams' places over all rounds (teams nobody has finished a round for left out).
+    team_standings: tuple[TeamStanding, ...] = ()
 
     @property
     def closed(self) -> bool:
@@ -188,6 +243,9 @@ class ChallengeView:
             "min_length": self.rules.min_length,
             "rounds": self.rounds,
             "maker": self.maker,
+            "teams": None
+            if self.teams is None
+            else [{"name": team, "players": list(players)} for team, players in self.teams],
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -205,6 +263,8 @@ class ChallengeView:
             for standing in self.round_standings
         ]
         data["standings"] = [standing.to_json() for standing in self.standings]
+        if self.teams is not None:
+            data["team_standings"] = [team.to_json() for team in self.team_standings]
         data["you"] = self.you.to_json() if self.you is not None else None
         data["can_play"] = self.can_play
         data["why_not"] = self.why_not
@@ -218,6 +278,8 @@ class ChallengeView:
         data["rounds"] = self.rounds
         data["round_results"] = [standing.to_json() for standing in self.round_standings]
         data["standings"] = [standing.to_json() for standing in self.standings]
+        if self.teams is not None:
+            data["team_standings"] = [team.to_json() for team in self.team_standings]
         data["you"] = self.you.to_json() if self.you is not None else None
         return data
 

@@ -47,6 +47,15 @@ everyone once the challenge has closed and none of that round's games is still r
 else sees who has played, the scores and the ranking. (A challenge made from a finished game
 uses a board whose results page was already public: ``/games/ID``.)
 
+**Teams.** A challenge may have 2 to :data:`~bigboggle.limits.CHALLENGE_MAX_TEAMS` teams (their
+names, checked as any names: none alike another). Each player then plays for one, chosen at
+their first play and fixed from then on (the maker of a challenge from a game chooses theirs
+when making it). Each round is scored in team play (``score_round(..., teams=)``: a word found
+by team-mates is not crossed off against them, only against another team's) among the teams
+of the players who have finished it; a team nobody has finished the round for is left out of
+that round. The standings keep each player's ranking and add the teams': a round's team score
+(each word counted once for the team) and place, and each team's total over the rounds.
+
 The standings are **final** once the challenge has closed, no started game is still running
 or unscored, and every round's stored standings count all its finished games.
 """
@@ -70,10 +79,12 @@ from ..limits import (
     CHALLENGE_MAX_HOURS,
     CHALLENGE_MAX_PLAYERS,
     CHALLENGE_MAX_ROUNDS,
+    CHALLENGE_MAX_TEAMS,
     CHALLENGE_SWEEP_ROUNDS,
     PROFILE_CHALLENGES,
 )
 from ..names import clean_name, name_key
+from ..round_setup import same_name_error
 from ..rules import Rules
 from ..scoring import competition_places, score_round
 from . import history, jobs
@@ -83,6 +94,7 @@ from .challenge_views import (
     RoundStanding,
     Seat,
     Standing,
+    TeamStanding,
     You,
     shown_code,
 )
@@ -163,15 +175,36 @@ def score_challenge_round(
     duplicates: str,
     board: str,
     lists: Mapping[str, Sequence[str]],
+    teams: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
     """Score one round of a challenge among every list given (player -> entries as they were
     stored, in order): the job a :class:`~bigboggle.services.compute.Runner` runs. The JSON of
     :meth:`bigboggle.scoring.RoundResult.to_json` (verdicts after crossing off, scores, the
     ranking, places shared by equal scores, what nobody found), each missed word marked
-    ``rare`` as solo results mark it, and each player's count of words found."""
+    ``rare`` as solo results mark it, and each player's count of words found. With ``teams``
+    (team -> members among the lists' players) the round is scored in team play, ``ranking``
+    and ``places`` stay the players', and ``team_standings`` lists each team's score (its
+    distinct words), place and members, first to last."""
     words = jobs.words(spec, dictionary)
-    result = score_round(board, lists, challenge_rules(rules, options, duplicates), words)
+    ruleset = challenge_rules(rules, options, duplicates)
+    result = score_round(board, lists, ruleset, words, teams=teams)
     data = result.to_json()
+    if result.teams is not None:
+        data.pop("teams", None)  # the teams' words: the players' lists say them already
+        team_places = result.places
+        data["team_standings"] = [
+            {
+                "team": team,
+                "score": result.teams[team].score,
+                "place": team_places[team],
+                "members": list(result.teams[team].members),
+            }
+            for team in result.ranking
+        ]
+        data["ranking"] = _player_ranking(result.players)
+        data["places"] = competition_places(
+            data["ranking"], lambda name: result.players[name].score
+        )
     data["missed"] = [
         {**missed, "rare": history.is_rare(words, missed["word"])} for missed in data["missed"]
     ]
@@ -179,6 +212,18 @@ def score_challenge_round(
         data["players"][name]["found"] = sum(1 for word in player.words if word.verdict.is_valid)
     data["total_words"] = result.solution.count
     return data
+
+
+def _player_ranking(players: Mapping[str, Any]) -> list[str]:
+    """Players first to last as a round without teams ranks them: points, then the longer
+    words (longest first), then name."""
+
+    def order(name: str) -> tuple[int, tuple[int, ...], str]:
+        player = players[name]
+        lengths = sorted((len(word.word) for word in player.scored), reverse=True)
+        return (-player.score, tuple(-length for length in lengths), name)
+
+    return sorted(players, key=order)
 
 
 @dataclass
@@ -189,6 +234,8 @@ class _Facts:
     rounds: list[ChallengeRoundRow]
     #: seat id -> (name, account id, username)
     seats: dict[int, tuple[str, int | None, str | None]]
+    #: seat id -> the seat's team (team challenges only)
+    teams: dict[int, str] = field(default_factory=dict)
     #: (seat id, round number) -> (game id or None, scored, running)
     games: dict[tuple[int, int], tuple[str | None, bool, bool]] = field(default_factory=dict)
 
@@ -230,14 +277,29 @@ class Challenges:
         from_game: str | None = None,
         key: str | None = None,
         account_id: int | None = None,
+        teams: Sequence[str] | None = None,
+        team: str | None = None,
     ) -> ChallengeView:
         """Make a challenge of ``rounds`` rounds by ``rules`` (``"big"`` if none) with solo
         ``options`` and ``timer`` (seconds; the preset's if none), open for ``hours``
         (:data:`~bigboggle.limits.CHALLENGE_DEFAULT_HOURS` if none). With ``from_game`` (a
         finished solo game, with its ``key`` or by its member ``account_id``), round 1 is that
         game's board by its rules, options and dictionary, and its player is seated with it.
-        :class:`RulesError` names a bad setting."""
+        ``teams`` (2 to :data:`~bigboggle.limits.CHALLENGE_MAX_TEAMS` names) makes it a team
+        challenge; the seated player of ``from_game`` then plays for ``team`` (one of them).
+        :class:`RulesError` (or :class:`RoundInputError`) names a bad setting."""
         now = self.clock()
+        team_names = clean_teams(teams)
+        if team is not None and from_game is None:
+            raise RulesError(
+                "team: only with from_game (the game's player is seated on that team); "
+                "everyone else chooses a team when they play"
+            )
+        first_team = None
+        if team_names is not None and from_game is not None:
+            first_team = pick_team(team_names, team)
+        elif team is not None:
+            raise RulesError("team: this challenge has no teams (give teams to make some)")
         rounds = _bounded("rounds", rounds, 1, CHALLENGE_MAX_ROUNDS)
         hours = _bounded(
             "hours", CHALLENGE_DEFAULT_HOURS if hours is None else hours, 1, CHALLENGE_MAX_HOURS
@@ -267,10 +329,18 @@ class Challenges:
             with self.store.session() as session:
                 maker = username_of(session, account_id)
         code = self._store_new(
-            ruleset, solo_options, words.name, boards, now, now + hours * 3600.0, account_id, maker
+            ruleset,
+            solo_options,
+            words.name,
+            boards,
+            now,
+            now + hours * 3600.0,
+            account_id,
+            maker,
+            team_names,
         )
         if first is not None:
-            self._seat_first(code, first, now)
+            self._seat_first(code, first, now, first_team)
             self._recompute(code, 1, first.id)
         return self.get(code, key=key, account_id=account_id)
 
@@ -351,6 +421,7 @@ class Challenges:
         closes_at: float,
         account_id: int | None,
         maker: str | None,
+        teams: list[str] | None = None,
     ) -> str:
         """Store a new challenge and its rounds under a fresh code (another on a clash)."""
         for _ in range(5):
@@ -369,6 +440,7 @@ class Challenges:
                             closes_at=closes_at,
                             account_id=account_id,
                             maker=maker,
+                            teams=teams,
                         )
                     )
                     session.flush()
@@ -388,8 +460,9 @@ class Challenges:
                 continue
         raise GameStateError("could not find a free challenge code; try again")
 
-    def _seat_first(self, code: str, game: SoloGameRow, now: float) -> None:
-        """Seat the player of the game a challenge was made from, with it as their round 1."""
+    def _seat_first(self, code: str, game: SoloGameRow, now: float, team: str | None) -> None:
+        """Seat the player of the game a challenge was made from, with it as their round 1
+        (on ``team`` in a team challenge)."""
         with self.store.write_session() as session:
             seat = ChallengePlayerRow(
                 code=code,
@@ -397,6 +470,7 @@ class Challenges:
                 name_key=name_key(game.player),
                 account_id=game.account_id,
                 joined_at=now,
+                team=team,
             )
             session.add(seat)
             session.flush()
@@ -415,10 +489,14 @@ class Challenges:
         *,
         key: str | None = None,
         account_id: int | None = None,
+        team: str | None = None,
     ) -> tuple[SoloView, int]:
         """Start ``player``'s next round of the challenge now: the solo game (its key in the
         answer, once) and the round's number. A name already seated needs proof that it is
-        that seat (a member's session, or ``key``: the key of one of its games here).
+        that seat (a member's session, or ``key``: the key of one of its games here). In a
+        team challenge a new seat needs ``team`` (one of its teams); a seat's team is fixed,
+        so a later play may leave it out or give the same one. :class:`RulesError` names a
+        team missing, unknown, changed, or given where there are no teams.
         :class:`GameStateError` once closed, when every round is played or the last round's
         game is still running, or when the challenge is full; :class:`NotOwnerError` for a
         seated name without proof; :class:`NameTakenError` for a member's name."""
@@ -427,7 +505,11 @@ class Challenges:
         challenge = self._challenge(code)
         if now >= challenge.closes_at:
             raise GameStateError(f"challenge {shown_code(code)} has closed: no more rounds")
-        seat_id, new_seat = self._seat_for_play(challenge, player, key, account_id, now)
+        if challenge.teams is None and team is not None:
+            raise RulesError(
+                f"team: challenge {shown_code(code)} has no teams; leave team out to play it"
+            )
+        seat_id, new_seat = self._seat_for_play(challenge, player, key, account_id, now, team)
         try:
             number = self._reserve(challenge, seat_id, now)
         except BaseException:
@@ -456,14 +538,18 @@ class Challenges:
         key: str | None,
         account_id: int | None,
         now: float,
+        team: str | None = None,
     ) -> tuple[int, bool]:
         """The seat that plays: the one the asker proves (a member's, by account; a guest's
-        by a key), the one of ``player``'s name if proven, or a new one; and whether it is new."""
+        by a key), the one of ``player``'s name if proven, or a new one (on ``team`` in a
+        team challenge); and whether it is new."""
         with self.store.session() as session:
             proven = _proven_seat(session, challenge.code, key, account_id)
             if proven is not None and (
                 account_id is not None or player is None or _same_name(proven.name, player)
             ):
+                if challenge.teams is not None:
+                    self._keep_team(challenge.teams, proven, team)
                 return proven.id, False
             if player is None:
                 if account_id is None:
@@ -472,6 +558,7 @@ class Challenges:
                 if player is None:
                     raise NotFoundError("that member's account no longer exists")
             name = clean_name(player, "player")
+            chosen = pick_team(challenge.teams, team) if challenge.teams is not None else None
             named = session.scalar(
                 select(ChallengePlayerRow).where(
                     ChallengePlayerRow.code == challenge.code,
@@ -503,6 +590,7 @@ class Challenges:
                     name_key=name_key(name),
                     account_id=account_id,
                     joined_at=now,
+                    team=chosen,
                 )
                 session.add(seat)
                 session.flush()
@@ -511,6 +599,17 @@ class Challenges:
             raise NotOwnerError(
                 f"{quoted(name, 40)} has just started playing this challenge: choose another name"
             ) from None
+
+    @staticmethod
+    def _keep_team(teams: Sequence[str], seat: ChallengePlayerRow, team: str | None) -> None:
+        """A seated player's team stays theirs: ``team`` may be left out or name it again;
+        :class:`RulesError` for another."""
+        if team is not None and pick_team(teams, team) != seat.team:
+            raise RulesError(
+                f"team={quoted(team, 40)}: {quoted(seat.name, 40)} plays for "
+                f"{quoted(seat.team, 40)} in this challenge; a player's team is fixed after "
+                "their first round (leave team out, or give the same one)"
+            )
 
     def _reserve(self, challenge: ChallengeRow, seat_id: int, now: float) -> int:
         """Reserve the seat's next round (its number): the round after the last one it has a
@@ -629,6 +728,7 @@ class Challenges:
                 if set(finished) == stored and round_row.standings is not None:
                     return False
                 lists = _lists(session, finished)
+                teams = _round_teams(session, challenge, lists)
             result = self.runner(
                 score_challenge_round,
                 self.shelf.spec,
@@ -638,6 +738,7 @@ class Challenges:
                 challenge.duplicates,
                 round_row.board,
                 lists,
+                teams,
             )
             result["games"] = {name: game for game, name in finished.items()}
             with self.store.write_session() as session:
@@ -816,6 +917,44 @@ def _bounded(name: str, value: object, low: int, high: int) -> int:
     return value
 
 
+def clean_teams(teams: object) -> list[str] | None:
+    """A challenge's team names in their normal form (``None``: no teams): a list of 2 to
+    :data:`~bigboggle.limits.CHALLENGE_MAX_TEAMS` names, none alike another. The error names
+    the entry at fault (``teams[1]``)."""
+    if teams is None:
+        return None
+    if isinstance(teams, str) or not isinstance(teams, Sequence):
+        raise RulesError(f"teams: expected a list of team names, not {quoted(teams, 40)}")
+    if not 2 <= len(teams) <= CHALLENGE_MAX_TEAMS:
+        raise RulesError(
+            f"teams: {len(teams)} given; a challenge with teams has 2 to "
+            f"{CHALLENGE_MAX_TEAMS} (or leave teams out)"
+        )
+    names: list[str] = []
+    seen: dict[str, object] = {}
+    for index, raw in enumerate(teams):
+        where = f"teams[{index}]"
+        name = clean_name(raw, where)
+        if name_key(name) in seen:
+            raise same_name_error(where, seen[name_key(name)], raw)
+        seen[name_key(name)] = raw
+        names.append(name)
+    return names
+
+
+def pick_team(teams: Sequence[str], team: object) -> str:
+    """The one of ``teams`` that ``team`` names (compared as names are: ``red`` is ``Red``);
+    :class:`RulesError` naming the choices when it is missing or none of them."""
+    choices = ", ".join(repr(name) for name in teams)
+    if team is None:
+        raise RulesError(f"team: this challenge is played in teams; choose one of {choices}")
+    wanted = name_key(clean_name(team, "team"))
+    for name in teams:
+        if name_key(name) == wanted:
+            return name
+    raise RulesError(f"team={quoted(team, 40)} is not a team here; choose one of {choices}")
+
+
 def _challenge_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     """A challenge's solo options (no ``timer``: it is its own setting), checked."""
     if options is None:
@@ -890,6 +1029,30 @@ def _finished_games(session: Session, code: str, number: int) -> dict[str, str]:
     }
 
 
+def _round_teams(
+    session: Session, challenge: ChallengeRow, lists: Mapping[str, Sequence[str]]
+) -> dict[str, list[str]] | None:
+    """Team -> the players of ``lists`` (a round's finished players) who play for it, in the
+    challenge's order of teams; a team none of them plays for is left out. ``None`` without
+    teams (or before anyone has finished)."""
+    if challenge.teams is None or not lists:
+        return None
+    team_of = dict(
+        session.execute(
+            select(ChallengePlayerRow.name, ChallengePlayerRow.team).where(
+                ChallengePlayerRow.code == challenge.code,
+                ChallengePlayerRow.name.in_(list(lists)),
+            )
+        ).all()
+    )
+    teams: dict[str, list[str]] = {}
+    for team in challenge.teams:
+        members = [name for name in lists if team_of.get(name) == team]
+        if members:
+            teams[team] = members
+    return teams
+
+
 def _lists(session: Session, games: Mapping[str, str]) -> dict[str, list[str]]:
     """Seat name -> the entries of its game, in order, for the finished ``games``."""
     lists: dict[str, list[str]] = {name: [] for name in games.values()}
@@ -914,21 +1077,24 @@ def _facts(session: Session, code: str, now: float) -> _Facts:
             .order_by(ChallengeRoundRow.number)
         )
     )
-    seats: dict[int, tuple[str, int | None, str | None]] = {
-        seat_id: (name, account, username)
-        for seat_id, name, account, username in session.execute(
-            select(
-                ChallengePlayerRow.id,
-                ChallengePlayerRow.name,
-                ChallengePlayerRow.account_id,
-                AccountRow.username,
-            )
-            .outerjoin(AccountRow, AccountRow.id == ChallengePlayerRow.account_id)
-            .where(ChallengePlayerRow.code == code)
-            .order_by(ChallengePlayerRow.joined_at, ChallengePlayerRow.id)
+    seats: dict[int, tuple[str, int | None, str | None]] = {}
+    teams: dict[int, str] = {}
+    for seat_id, name, account, username, team in session.execute(
+        select(
+            ChallengePlayerRow.id,
+            ChallengePlayerRow.name,
+            ChallengePlayerRow.account_id,
+            AccountRow.username,
+            ChallengePlayerRow.team,
         )
-    }
-    facts = _Facts(challenge, rounds, seats)
+        .outerjoin(AccountRow, AccountRow.id == ChallengePlayerRow.account_id)
+        .where(ChallengePlayerRow.code == code)
+        .order_by(ChallengePlayerRow.joined_at, ChallengePlayerRow.id)
+    ):
+        seats[seat_id] = (name, account, username)
+        if team is not None:
+            teams[seat_id] = team
+    facts = _Facts(challenge, rounds, seats, teams)
     for seat_id, number, game_id, scored, ended_at, deadline in session.execute(
         select(
             ChallengeGameRow.player_id,
@@ -964,6 +1130,7 @@ def _view(facts: _Facts, viewer_seat: int | None, now: float) -> ChallengeView:
     }
     round_views = []
     totals: dict[str, dict[int, int]] = {}
+    team_totals: dict[str, dict[int, int]] = {}
     behind = False
     for round_row in facts.rounds:
         stored = round_row.standings
@@ -982,10 +1149,20 @@ def _view(facts: _Facts, viewer_seat: int | None, now: float) -> ChallengeView:
         )
         for name, player in (stored or {}).get("players", {}).items():
             totals.setdefault(name, {})[round_row.number] = int(player["score"])
+        for team in (stored or {}).get("team_standings", []):
+            team_totals.setdefault(team["team"], {})[round_row.number] = int(team["score"])
+    team_of = {facts.seats[seat][0]: team for seat, team in facts.teams.items()}
     order = sorted(totals, key=lambda name: (-sum(totals[name].values()), name))
     places = competition_places(order, lambda name: sum(totals[name].values()))
     standings = tuple(
-        Standing(name, members.get(name), places[name], sum(totals[name].values()), totals[name])
+        Standing(
+            name,
+            members.get(name),
+            places[name],
+            sum(totals[name].values()),
+            totals[name],
+            team_of.get(name),
+        )
         for name in order
     )
     seats = []
@@ -999,12 +1176,19 @@ def _view(facts: _Facts, viewer_seat: int | None, now: float) -> ChallengeView:
             None,
         )
         seats.append(
-            Seat(name, members.get(name), finished, playing, sum(totals.get(name, {}).values()))
+            Seat(
+                name,
+                members.get(name),
+                finished,
+                playing,
+                sum(totals.get(name, {}).values()),
+                team_of.get(name),
+            )
         )
         if seat_id == viewer_seat:
             taken = {n for (s, n) in facts.games if s == seat_id}
             left = [n for n in range(1, challenge.rounds + 1) if n not in taken]
-            you = You(name, finished, playing, left[0] if left else None)
+            you = You(name, finished, playing, left[0] if left else None, team_of.get(name))
     can_play, why_not = _can_play(challenge, you, len(facts.seats), closed)
     final = closed and not unfinished_rounds and not behind
     return ChallengeView(
@@ -1024,6 +1208,28 @@ def _view(facts: _Facts, viewer_seat: int | None, now: float) -> ChallengeView:
         you=you,
         can_play=can_play,
         why_not=why_not,
+        teams=_team_lists(challenge.teams, seats),
+        team_standings=_team_standings(team_totals),
+    )
+
+
+def _team_lists(
+    teams: Sequence[str] | None, seats: Sequence[Seat]
+) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    """Each team and the names of the players who play for it (in the order they joined)."""
+    if teams is None:
+        return None
+    return tuple((team, tuple(seat.name for seat in seats if seat.team == team)) for team in teams)
+
+
+def _team_standings(totals: Mapping[str, Mapping[int, int]]) -> tuple[TeamStanding, ...]:
+    """The teams' places over all rounds from each one's round scores (equal totals share a
+    place); a team that nobody has finished a round for is not among them."""
+    order = sorted(totals, key=lambda team: (-sum(totals[team].values()), team))
+    places = competition_places(order, lambda team: sum(totals[team].values()))
+    return tuple(
+        TeamStanding(team, places[team], sum(totals[team].values()), dict(totals[team]))
+        for team in order
     )
 
 
@@ -1050,8 +1256,10 @@ __all__ = [
     "ChallengeView",
     "Challenges",
     "MemberChallenge",
+    "clean_teams",
     "member_challenges",
     "normal_code",
+    "pick_team",
     "score_challenge_round",
     "shown_code",
 ]
