@@ -1,7 +1,8 @@
-"""A challenge passed between three browsers at different times, in Chromium: Ann makes it from
-the form and plays, Bob (a phone) and then Cy open the link, each sees the others' scores but no
-word before finishing their own round, and afterwards everyone's words with crossing off and
-what nobody found; the copy button copies the link and says so, the share button hands the
+"""A team challenge passed between three browsers at different times, in Chromium: Ann makes it
+from the form (teams Red and Blue) and plays for Red, Bob (a phone, Blue) and then Cy (Red) open
+the link, each sees the others' scores but no word before finishing their own round, and
+afterwards everyone's words with crossing off between the teams (team-mates' common words
+kept), the team standings, and what nobody found; the copy button copies the link and says so, the share button hands the
 link to the Web Share API; a finished solo game's results make a challenge in one click; the
 pages are clean for axe-core at both widths."""
 
@@ -35,14 +36,21 @@ def axe_clean(tab: Any, where: str) -> None:
 
 
 def play_round(
-    tab: Any, server: LiveServer, name: str | None, pick: Callable[[list[str]], list[str]]
+    tab: Any,
+    server: LiveServer,
+    name: str | None,
+    pick: Callable[[list[str]], list[str]],
+    team: str | None = None,
 ) -> list[str]:
-    """On the challenge's page: play the next round under ``name``, enter the words ``pick``
-    chooses from the board's, end the game, and come back to the standings. The words."""
+    """On the challenge's page: play the next round under ``name`` (for ``team``), enter the
+    words ``pick`` chooses from the board's, end the game, and come back to the standings.
+    The words."""
     from playwright.sync_api import expect
 
     if name is not None:
         tab.get_by_label("Your name").fill(name)
+    if team is not None:
+        tab.get_by_label("Your team").select_option(team)
     tab.get_by_role("button", name="Play").click()
     expect(tab.locator("#word")).to_be_enabled(timeout=SLOW)
     expect(tab.get_by_role("meter")).to_be_visible()  # drawn by the page's script: it runs
@@ -68,12 +76,24 @@ def play_round(
 STANDARD = Dictionary.builtin("standard")
 
 
+def last_game_key(tab: Any, code: str) -> str:
+    """The key this browser keeps for its round 1 game in challenge ``code`` (its seat's proof)."""
+    key: str = tab.evaluate(
+        """(code) => {
+          const mine = JSON.parse(localStorage.getItem(`bigboggle:challenge:${code}`));
+          return localStorage.getItem(`bigboggle:key:${mine.games[1]}`);
+        }""",
+        code,
+    )
+    return key
+
+
 def test_a_challenge_passed_between_three_browsers(
     server: LiveServer, open_page: Callable[..., Any]
 ) -> None:
     from playwright.sync_api import expect
 
-    # Ann makes a one-round classic challenge from the form, by keyboard.
+    # Ann makes a one-round classic team challenge from the form, by keyboard.
     ann = open_page(DESKTOP["width"], DESKTOP["height"], name="ann")
     ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
     ann.add_init_script(
@@ -84,6 +104,8 @@ def test_a_challenge_passed_between_three_browsers(
     axe_clean(ann, "the new challenge form")
     ann.get_by_label("Game").select_option("classic")
     ann.get_by_label("Timer").select_option("60")
+    ann.get_by_label("Teams (optional)").fill("Red, Blue")
+    shot(ann, "challenge-form-with-teams")
     ann.get_by_role("button", name="Make the challenge").press("Enter")
     expect(ann.locator("h1")).to_contain_text("Challenge")
     link = ann.locator("#share-link").input_value()
@@ -95,8 +117,13 @@ def test_a_challenge_passed_between_three_browsers(
     ann.get_by_role("button", name="Share…").click()
     expect(ann.locator("#share-status")).to_contain_text("Shared")
     assert ann.evaluate("window.__shared[0].url") == link
+    expect(ann.locator("#team-list")).to_contain_text("Red (nobody yet)")
     axe_clean(ann, "a fresh challenge, desktop")
-    ann_words = play_round(ann, server, "Ann", lambda w: w[:3])
+    ann.get_by_label("Your name").fill("Ann")
+    ann.get_by_role("button", name="Play").click()  # no team chosen: the form says so
+    expect(ann.locator("#team:invalid")).to_have_count(1)
+    assert ann.url == link
+    ann_words = play_round(ann, server, "Ann", lambda w: w[:3], team="Red")
     expect(ann.locator("#overall")).to_contain_text("Ann")
     expect(ann.locator(".round-lists")).to_contain_text(ann_words[0])  # her own words, shown
     shot(ann, "challenge-ann-after-her-round")
@@ -110,7 +137,7 @@ def test_a_challenge_passed_between_three_browsers(
         expect(bob.locator("main")).not_to_contain_text(word)
     axe_clean(bob, "the challenge before playing, phone")
     shot(bob, "challenge-bob-before")
-    bob_words = play_round(bob, server, "Bob", lambda w: [w[0], w[5]])
+    bob_words = play_round(bob, server, "Bob", lambda w: [w[0], w[5]], team="Blue")
     bob_lists = bob.locator(".round-lists")
     expect(bob_lists).to_contain_text(ann_words[1])  # Ann's words, now that his round is done
     expect(bob_lists.get_by_role("list", name="Ann's words")).to_contain_text("crossed off")
@@ -123,10 +150,14 @@ def test_a_challenge_passed_between_three_browsers(
     expect(cy.locator("#overall")).to_contain_text("Bob")
     for word in set(ann_words + bob_words):
         expect(cy.locator("main")).not_to_contain_text(word)
-    play_round(cy, server, "Cy", lambda w: [w[5], w[7]])
+    cy_words = play_round(cy, server, "Cy", lambda w: [w[2], w[5], w[7]], team="Red")
     cy_lists = cy.locator(".round-lists")
     expect(cy_lists.get_by_role("list", name="Bob's words")).to_contain_text(bob_words[1])
     expect(cy.locator("#overall tbody tr")).to_have_count(3)
+    teams = cy.locator("#team-standings tbody tr")
+    expect(teams).to_have_count(2)
+    expect(teams.filter(has_text="Red")).to_contain_text("Ann, Cy")
+    expect(teams.filter(has_text="Blue")).to_contain_text("Bob")
     rare = cy.locator("ul.missed li.rare")
     if rare.count():  # the rarer missed words wait behind a box, ticked by keyboard
         expect(rare.first).to_be_hidden()
@@ -136,6 +167,18 @@ def test_a_challenge_passed_between_three_browsers(
     status, results = server.call("GET", f"/api/challenges/{code}/results")
     assert status == 200
     assert results["round_results"][0]["finished"] == 3
+    status, mine = server.call(
+        "GET", f"/api/challenges/{code}/results", headers={"X-Game-Key": last_game_key(cy, code)}
+    )
+    assert status == 200
+    verdicts = {
+        player["name"]: {word["word"]: word["verdict"] for word in player["words"]}
+        for player in mine["round_results"][0]["players"]
+    }
+    # Ann and Cy (Red) both found cy_words[0]: kept for both; Bob (Blue) crosses off the rest.
+    assert verdicts["Ann"][cy_words[0]] == verdicts["Cy"][cy_words[0]] == "scored"
+    assert verdicts["Ann"][bob_words[0]] == verdicts["Bob"][bob_words[0]] == "crossed_off"
+    assert verdicts["Cy"][bob_words[1]] == verdicts["Bob"][bob_words[1]] == "crossed_off"
     axe_clean(cy, "the standings of three, desktop")
     cy.set_viewport_size(PHONE)
     axe_clean(cy, "the standings of three, phone")

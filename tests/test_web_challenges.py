@@ -185,6 +185,84 @@ BAD_BODIES: list[tuple[dict[str, Any], str]] = [
 ]
 
 
+TEAM_BODIES: list[tuple[dict[str, Any], str]] = [
+    ({"teams": ["Red"]}, "teams: 1 given"),
+    ({"teams": [f"t{n}" for n in range(9)]}, "teams: 9 given"),
+    ({"teams": ["Red", "red"]}, "teams[1]: 'Red' and 'red' are the same name"),
+    ({"teams": ["Red", 3]}, "teams[1]: Input should be a valid string"),
+    ({"teams": ["Red", ""]}, "teams[1]"),
+    ({"teams": "Red,Blue"}, "teams"),
+    ({"teams": ["Red", "Blue"], "team": "Red"}, "team: only with from_game"),
+]
+
+
+def test_bad_teams_are_named(client: TestClient) -> None:
+    for body, named in TEAM_BODIES:
+        answer = client.post("/api/challenges", json=body)
+        assert answer.status_code == 400, (body, answer.text)
+        assert named in answer.json()["error"], (body, answer.json()["error"])
+
+
+def test_a_team_challenge_over_http(client: TestClient, standard: Dictionary) -> None:
+    made = client.post("/api/challenges", json={"timer": 30, "rounds": 2, "teams": ["Red", "Blue"]})
+    assert made.status_code == 201, made.text
+    code = made.json()["code"]
+    assert made.json()["teams"] == [
+        {"name": "Red", "players": []},
+        {"name": "Blue", "players": []},
+    ]
+    url = f"/api/challenges/{code}/play"
+    missing = client.post(url, json={"player": "Ann"})
+    assert missing.status_code == 400
+    assert (
+        missing.json()["error"]
+        == "team: this challenge is played in teams; choose one of 'Red', 'Blue'"
+    )
+    unknown = client.post(url, json={"player": "Ann", "team": "Green"})
+    assert unknown.status_code == 400 and "'Green' is not a team here" in unknown.json()["error"]
+    too_long = client.post(url, json={"player": "Ann", "team": "x" * 41})
+    assert too_long.status_code == 400 and "team" in too_long.json()["error"]
+    ann = play(client, code, {"player": "Ann", "team": "Red"})
+    w = words_of(ann["board"], standard)
+    enter(client, ann, [w[0], w[1]])
+    cy = play(client, code, {"player": "Cy", "team": "Red"})
+    enter(client, cy, [w[0]])
+    bob = play(client, code, {"player": "Bob", "team": "Blue"})
+    enter(client, bob, [w[1], w[2]])
+    changed = client.post(url, json={"team": "Blue"}, headers={"X-Game-Key": ann["key"]})
+    assert changed.status_code == 400 and "fixed" in changed.json()["error"]
+    shown = client.get(f"/api/challenges/{code}", headers={"X-Game-Key": ann["key"]}).json()
+    assert shown["teams"] == [
+        {"name": "Red", "players": ["Ann", "Cy"]},
+        {"name": "Blue", "players": ["Bob"]},
+    ]
+    assert shown["you"]["team"] == "Red"
+    assert [p["team"] for p in shown["players"]] == ["Red", "Red", "Blue"]
+    results = client.get(f"/api/challenges/{code}/results", headers={"X-Game-Key": ann["key"]})
+    round_one = results.json()["round_results"][0]
+    found = {
+        player["name"]: {word["word"]: word["verdict"] for word in player["words"]}
+        for player in round_one["players"]
+    }
+    assert found == {
+        "Ann": {w[0]: "scored", w[1]: "crossed_off"},
+        "Cy": {w[0]: "scored"},
+        "Bob": {w[1]: "crossed_off", w[2]: "scored"},
+    }
+    teams = {team["team"]: team for team in round_one["team_standings"]}
+    assert teams["Red"]["members"] == ["Ann", "Cy"] and teams["Blue"]["members"] == ["Bob"]
+    overall = {team["team"]: team["total"] for team in results.json()["team_standings"]}
+    assert overall == {"Red": teams["Red"]["score"], "Blue": teams["Blue"]["score"]}
+    # The page's standings: the teams' table, for anyone.
+    page = client.get(f"/challenges/{code}").text
+    assert 'id="team-standings"' in page and "Red" in page
+    assert 'id="team"' in page  # the play form's team choice
+    plain = client.post("/api/challenges", json={}).json()["code"]
+    refused = client.post(f"/api/challenges/{plain}/play", json={"player": "Ann", "team": "Red"})
+    assert refused.status_code == 400 and "has no teams" in refused.json()["error"]
+    assert 'id="team"' not in client.get(f"/challenges/{plain}").text
+
+
 def test_bad_bodies_are_named(client: TestClient) -> None:
     for body, named in BAD_BODIES:
         answer = client.post("/api/challenges", json=body)

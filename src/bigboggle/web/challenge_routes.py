@@ -24,6 +24,7 @@ from ..board import Board
 from ..limits import (
     CHALLENGE_MAX_HOURS,
     CHALLENGE_MAX_ROUNDS,
+    CHALLENGE_MAX_TEAMS,
     MAX_KEY_LENGTH,
     MAX_NAME_LENGTH,
 )
@@ -69,12 +70,29 @@ class NewChallenge(_Strict):
     hours: int | None = Field(
         None, ge=1, le=CHALLENGE_MAX_HOURS, description="Hours it stays open (default 7 days)"
     )
+    teams: list[str] | None = Field(
+        None,
+        description=f"Team names (2 to {CHALLENGE_MAX_TEAMS}): each player plays for one, and "
+        "words found by team-mates are not crossed off against each other",
+    )
+    team: str | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        description="With from_game and teams: the team the game's player plays for",
+    )
 
 
 class PlayChallenge(_Strict):
     """``POST /api/challenges/{code}/play``: who plays (a member may leave it out)."""
 
     player: str | None = Field(None, min_length=1, max_length=MAX_NAME_LENGTH)
+    team: str | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_NAME_LENGTH,
+        description="In a team challenge: your team (needed at your first play, then fixed)",
+    )
 
 
 Code = Annotated[str, Path(min_length=1, max_length=MAX_CODE_TYPED, description="A code")]
@@ -128,6 +146,8 @@ async def create_challenge(request: Request, key: GameKey = None) -> JSONRespons
             from_game=asked.from_game,
             key=key,
             account_id=member.id if member is not None else None,
+            teams=asked.teams,
+            team=asked.team,
         )
     )
     return _private(JSONResponse(view.to_json(), status_code=201))
@@ -156,7 +176,11 @@ async def play_challenge(request: Request, code: Code, key: GameKey = None) -> J
     member = await viewer(request)
     view, number = await run_in_threadpool(
         lambda: found.challenges.play(
-            code, asked.player, key=key, account_id=member.id if member is not None else None
+            code,
+            asked.player,
+            key=key,
+            account_id=member.id if member is not None else None,
+            team=asked.team,
         )
     )
     # Others read a challenge game's results: ended and scored at its deadline, words or not.
@@ -207,6 +231,7 @@ def new_challenge_page(request: Request) -> Response:
         "challenges.html",
         max_rounds=CHALLENGE_MAX_ROUNDS,
         max_hours=CHALLENGE_MAX_HOURS,
+        max_teams=CHALLENGE_MAX_TEAMS,
     )
 
 

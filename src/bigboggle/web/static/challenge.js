@@ -1,7 +1,9 @@
 // Asynchronous challenges in the browser: making one (the form on /challenges, and the
 // "Challenge a friend" button on a finished solo game's results), the challenge's page (share
 // and copy the link, play your next round, the standings with the words of the rounds you
-// finished), and the way back from a challenge game's results to its standings.
+// finished), and the way back from a challenge game's results to its standings. A team
+// challenge has a team choice on the play form (fixed once you have played: the server says
+// which is yours).
 //
 // Who you are in a challenge: this browser keeps, per challenge, your name and your games
 // (localStorage "bigboggle:challenge:CODE" = {name, games: {round: id}}), and each game's key
@@ -109,11 +111,16 @@ function showPlayState(state) {
   const line = document.getElementById("play-state");
   const button = document.getElementById("play-button");
   const name = document.getElementById("player");
+  const team = document.getElementById("team");
   if (!line || !button) return;
   if (state.you) {
     if (name) {
       name.value = state.you.name;
       name.readOnly = true;
+    }
+    if (team && state.you.team) {
+      team.value = state.you.team;
+      team.disabled = true; // a player's team is fixed after their first round
     }
     if (state.you.next_round && state.can_play) {
       line.textContent = `Your next round: round ${state.you.next_round} of ${state.rounds}.`;
@@ -155,8 +162,11 @@ async function challengePage(root) {
     errorNode.hidden = true;
     button.disabled = true;
     const player = nameField.value.trim();
+    const body = { player };
+    const team = document.getElementById("team");
+    if (team && team.value) body.team = team.value;
     try {
-      const game = await api("POST", `/api/challenges/${encodeURIComponent(code)}/play`, { player }, proof(code));
+      const game = await api("POST", `/api/challenges/${encodeURIComponent(code)}/play`, body, proof(code));
       remember(code, game.player, game.round, game);
       location.href = `/games/${encodeURIComponent(game.id)}`;
     } catch (err) {
@@ -183,6 +193,11 @@ function makeForm(form) {
     if (value("timer")) request.timer = Number(value("timer"));
     if (Object.keys(options).length) request.options = options;
     if (checked("keep")) request.duplicates = "keep";
+    const teams = value("teams")
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
+    if (teams.length) request.teams = teams;
     try {
       const made = await api("POST", "/api/challenges", request);
       location.href = made.url;
