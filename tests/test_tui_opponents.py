@@ -72,12 +72,17 @@ def test_solo_against_opponents_counts_on_the_clock_and_crosses_off(standard: Di
         await until(pilot, lambda: text_of(app, "#rivals") == line)
         assert text_of(app, "#rivals") == line  # counts, never words
         assert not any(word in text_of(app, "#rivals") for _, word in solver)
+        # Your running score counts your words alone, not the opponents' written so far.
+        other = next(w for _, w in solver if len(w) == 4 and w != "lines")
+        await pilot.press(*other, "enter")
+        await pilot.pause()
+        assert text_of(app, "#score") == "Found: 2 words, 3 points"
         clock.now += 90
         await until(pilot, lambda: isinstance(app.screen, ResultsScreen))
         assert isinstance(app.screen, ResultsScreen)
         result = app.screen.result
         lists = {
-            PLAYER: ["lines", "xyzzy"],
+            PLAYER: ["lines", "xyzzy", other],
             "Club bot": [word for _, word in club],
             "Solver bot": [word for _, word in solver],
         }
@@ -86,10 +91,11 @@ def test_solo_against_opponents_counts_on_the_clock_and_crosses_off(standard: Di
         assert [w.verdict.value for w in result.players[PLAYER].words] == [
             "crossed_off",
             "not_on_board",
+            "crossed_off",
         ]
         assert result.players[PLAYER].score == 0 and result.missed == ()
         summary = text_of(app, "#summary")
-        assert "1 word of yours crossed off" in summary
+        assert "2 words of yours crossed off" in summary
         places = result.places
         ranking = ", ".join(f"{places[n]}. {n} {result.scores[n]}" for n in result.ranking)
         assert f"Ranking: {ranking}" in summary and ranking.startswith("1. Solver bot")

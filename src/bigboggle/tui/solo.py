@@ -208,8 +208,10 @@ class PlayScreen(GameScreen):
             found.add_row(*cells(result.word, result.score))
             found.move_cursor(row=found.row_count - 1)
             self.query_one("#board", BoardView).highlight(result.path)
-            total = sum(
-                sub.result.score for sub in game.submissions if sub.result.verdict is Verdict.SCORED
+            total = sum(  # the player's own points: the opponents' words are submissions too
+                sub.result.score
+                for sub in game.submissions
+                if sub.player == PLAYER and sub.result.verdict is Verdict.SCORED
             )
             self.query_one("#score", Static).update(
                 f"Found: {plural(found.row_count, 'word')}, {plural(total, 'point')}"
