@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from bigboggle import Board, Dictionary, Rules, solve
 from bigboggle.cli import cli
@@ -97,9 +97,12 @@ def make_challenge(server: LiveServer, rounds: int = 2) -> str:
     return code
 
 
-def play_over_api(server: LiveServer, code: str, name: str, words: list[str]) -> dict[str, Any]:
-    """Someone else's round, played through the API as a browser would."""
-    status, game = server.call("POST", f"/api/challenges/{code}/play", {"player": name})
+def play_over_api(
+    server: LiveServer, code: str, name: str, words: list[str], team: str | None = None
+) -> dict[str, Any]:
+    """Someone else's round (for ``team``), played through the API as a browser would."""
+    body = {"player": name} if team is None else {"player": name, "team": team}
+    status, game = server.call("POST", f"/api/challenges/{code}/play", body)
     assert status == 201, game
     headers = {"X-Game-Key": game["key"]}
     for word in words:
@@ -182,6 +185,73 @@ def test_a_challenge_played_in_the_terminal(
         assert isinstance(again.screen, ChallengeIntroScreen)
 
     run(again, later)
+
+
+def test_a_team_challenge_in_the_terminal(server: LiveServer, standard: Dictionary) -> None:
+    status, made = server.call(
+        "POST", "/api/challenges", {"rules": "big", "timer": 60, "teams": ["Red", "Blue"]}
+    )
+    assert status == 201, made
+    code = made["code"]
+    cy = play_over_api(server, code, "cy", [], team="Red")
+    best = [found.word for found in solve(cy["board"], standard, Rules.preset("big")).words]
+    mates, rivals = best[0], best[1]
+    play_over_api(server, code, "cy2", [mates], team="Red")
+    play_over_api(server, code, "bob", [rivals], team="Blue")
+    runner = CliRunner()
+    plain = make_challenge(server, rounds=1)
+    for args, message in [
+        (["--team", "Green"], "--team: 'Green' is not a team of challenge"),
+        (["--team", "\u200b"], "--team"),
+    ]:
+        answer = runner.invoke(cli, ["play", "--challenge", code, "--server", server.url, *args])
+        assert answer.exit_code == 2, (args, answer.output)
+        assert message in answer.output and "Traceback" not in answer.output
+    answer = runner.invoke(
+        cli, ["play", "--challenge", code, "--server", server.url, "--team", "x"]
+    )
+    assert "choose one of Red, Blue" in answer.output
+    answer = runner.invoke(
+        cli, ["play", "--challenge", plain, "--server", server.url, "--team", "Red"]
+    )
+    assert answer.exit_code == 2 and "has no teams; drop --team" in answer.output
+    answer = runner.invoke(cli, ["play", "--team", "Red"])
+    assert answer.exit_code == 2 and "add --challenge CODE" in answer.output
+
+    client = ChallengeClient(server.url)
+    app = ChallengeApp(client, code, client.challenge(code), clock=FakeClock(), key_guard=0)
+
+    async def script(pilot: Pilot[None]) -> None:
+        intro = text_of(app, "#summary")
+        assert "Teams: Red (cy, cy2); Blue (bob)." in intro
+        await pilot.press(*"ann", "enter")
+        await pilot.pause()
+        # No --team: the terminal asks for one, naming the choices.
+        assert "Choose your team first: one of Red, Blue." in text_of(app, "#status")
+        await pilot.press(*"green", "enter")
+        await until(pilot, lambda: "not a team" in text_of(app, "#status"))
+        assert "'green' is not a team here; choose one of 'Red', 'Blue'" in text_of(app, "#status")
+        app.screen.query_one("#team", Input).value = ""
+        await pilot.press(*"red", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ChallengePlayScreen))
+        assert isinstance(app.screen, ChallengePlayScreen)
+        for word in (mates, rivals):
+            await pilot.press(*word, "enter")
+            await until(pilot, lambda w=word: w.upper() in text_of(app, "#verdict"))
+        await pilot.press("ctrl+e")
+        await until(pilot, lambda: isinstance(app.screen, ChallengeResultsScreen))
+        assert isinstance(app.screen, ChallengeResultsScreen)
+        shown = rows(app)
+        # A team-mate's common word stays scored; a word the other team found is crossed off.
+        assert any(row[:3] == ["ann", mates, "scored"] for row in shown)
+        assert any(row[:3] == ["cy2", mates, "scored"] for row in shown)
+        assert ["ann", rivals, "crossed off", ""] in shown
+        assert ["bob", rivals, "crossed off", ""] in shown
+        summary = text_of(app, "#summary")
+        assert "Teams, round 1: 1. Red" in summary and "Blue 0" in summary
+        assert app.team == "Red"
+
+    run(app, script)
 
 
 def test_a_server_gone_mid_round_is_a_message(server: LiveServer) -> None:

@@ -1153,9 +1153,12 @@ _NOT_WITH_A_CHALLENGE = {
 }
 
 
-def _play_challenge(code: str, server: str | None, name: str | None) -> None:
+def _play_challenge(
+    code: str, server: str | None, name: str | None, team: str | None = None
+) -> None:
     """``play --challenge CODE``: the challenge read from the server (an error here is exit 2),
-    then its next round in the terminal."""
+    then its next round in the terminal (for ``team`` in a team challenge: one of its teams;
+    without it the terminal asks at one's first round)."""
     from .tui import ChallengeApp
     from .tui.remote import ChallengeClient, KeyFile, RemoteError, check_code
 
@@ -1175,10 +1178,34 @@ def _play_challenge(code: str, server: str | None, name: str | None) -> None:
         info = client.challenge(code, kept["key"] if kept is not None else None)
     except RemoteError as exc:
         _fail(str(exc))
-    app = ChallengeApp(client, code, info, player=name, keys=keys)
+    if team is not None:
+        team = _challenge_team(info, team)
+    app = ChallengeApp(client, code, info, player=name, keys=keys, team=team)
     app.run()
     if app.return_code:
         sys.exit(app.return_code)
+
+
+def _challenge_team(info: dict[str, Any], team: str) -> str:
+    """``--team``'s team as the challenge spells it; exit 2 naming the choices when it is
+    none of them, or when the challenge has no teams."""
+    from .names import clean_name, name_key
+
+    shown = info.get("shown_code") or info.get("code")
+    teams = [str(t.get("name")) for t in info.get("teams") or [] if isinstance(t, dict)]
+    if not teams:
+        _fail(f"--team: challenge {shown} has no teams; drop --team")
+    try:
+        wanted = name_key(clean_name(team, "--team"))
+    except BoggleError as exc:
+        _fail(str(exc))
+    for name in teams:
+        if name_key(name) == wanted:
+            return name
+    _fail(
+        f"--team: {quoted(team, 40)} is not a team of challenge {shown}; "
+        f"choose one of {', '.join(teams)}"
+    )
 
 
 def _check_opponents(strengths: Sequence[str]) -> None:
@@ -1231,6 +1258,14 @@ def _check_opponents(strengths: Sequence[str]) -> None:
 )
 @click.option(
     "--name", "player_name", default=None, metavar="NAME", help="With --challenge CODE: your name."
+)
+@click.option(
+    "--team",
+    "team_name",
+    default=None,
+    metavar="NAME",
+    help="With --challenge CODE, in a team challenge: your team (asked for if not given; "
+    "fixed after your first round).",
 )
 @click.option("--advanced", is_flag=True, help="Advanced play: words of 5+ letters.")
 @click.option(
@@ -1290,6 +1325,7 @@ def play_command(
     challenge_code: str | None,
     server: str | None,
     player_name: str | None,
+    team_name: str | None,
     advanced: bool,
     duplicates: str | None,
     min_length: int | None,
@@ -1317,14 +1353,15 @@ def play_command(
       bigboggle play --band rich
       bigboggle play --opponent club --opponent expert --seed 7
       bigboggle play --challenge BCDF-2345 --server https://boggle.example --name ann
+      bigboggle play --challenge BCDF-2345 --name ann --team red
       bigboggle play --players ann,bob,kid --handicap kid=3 --target 50
       bigboggle play --players ann,bob,cat,dan --teams red=ann+bob,blue=cat+dan
     """
     if challenge_code:
-        _play_challenge(challenge_code, server, player_name)
+        _play_challenge(challenge_code, server, player_name, team_name)
         return
-    if server is not None or player_name is not None:
-        _fail("--server and --name are for a challenge: add --challenge CODE")
+    if server is not None or player_name is not None or team_name is not None:
+        _fail("--server, --name and --team are for a challenge: add --challenge CODE")
     rules = _load_rules(
         rules_name,
         challenge=challenge_code is not None or None,

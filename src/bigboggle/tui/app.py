@@ -146,6 +146,7 @@ class ChallengeApp(App[None]):
     ``info`` is the challenge as the server described it (read before the app starts, so a
     wrong code or an unreachable server is an error on the command line). ``player`` is the
     name to play under (else the one kept in ``keys`` for this challenge, else asked for);
+    ``team`` the team to play for in a team challenge (else your seat's, else asked for);
     ``keys`` keeps each challenge's seat (a game key) for the next round.
     """
 
@@ -163,11 +164,13 @@ class ChallengeApp(App[None]):
         keys: KeyFile | None = None,
         clock: Clock = time.monotonic,
         key_guard: float = 1.0,
+        team: str | None = None,
     ) -> None:
         super().__init__()
         self.client = client
         self.code = code
         self.info = info
+        self.team: str | None = team
         self.clock = clock
         self.key_guard = key_guard
         self.keys = keys

@@ -1,10 +1,12 @@
 """A challenge played in the terminal: its next round on a bigboggle server, then the standings.
 
 ``bigboggle play --challenge CODE`` plays over the server's JSON API (:mod:`.remote`): the
-challenge's page in words (its rules, who has played so far, your next round), your name, then
-the round on the server's clock - every word judged by the server as on the web, the verdict at
+challenge's page in words (its rules, who has played so far, your next round), your name (and
+in a team challenge your team: ``--team``, your seat's, or typed at the first round), then the
+round on the server's clock - every word judged by the server as on the web, the verdict at
 once - and, once you finish (or time is up), the round's results with crossing off among all
-who have played it, the overall standings and what nobody found. The server decides every rule;
+who have played it, the teams' standings in a team challenge, the overall standings and what
+nobody found. The server decides every rule;
 these screens only draw its answers. Calls run in a thread (never on the event loop) and a
 failed one is shown with what went wrong, never a traceback.
 
@@ -54,6 +56,8 @@ class ChallengeHost(Protocol):
     key_guard: float
     #: Your name in the challenge, once known (``--name``, a kept seat, or typed).
     player: str | None
+    #: Your team in a team challenge, once known (``--team``, your seat's, or typed).
+    team: str | None
     #: The key of one of your games in this challenge: the proof of your seat.
     key: str | None
     #: Where seats are kept between sessions (None: nowhere).
@@ -87,6 +91,42 @@ def closes_text(info: Mapping[str, Any]) -> str:
     return f"closed {when}" if info.get("closed") else f"open until {when}"
 
 
+def team_names(info: Mapping[str, Any]) -> list[str]:
+    """A team challenge's team names (none without teams)."""
+    teams = info.get("teams")
+    if not isinstance(teams, Sequence) or isinstance(teams, str):
+        return []
+    return [str(team["name"]) for team in teams if isinstance(team, Mapping) and "name" in team]
+
+
+def seat_team(info: Mapping[str, Any]) -> str | None:
+    """The team your seat plays for, as the server says (``you.team``), if any."""
+    you = info.get("you")
+    team = you.get("team") if isinstance(you, Mapping) else None
+    return team if isinstance(team, str) else None
+
+
+def teams_line(info: Mapping[str, Any]) -> str | None:
+    """Each team and who plays for it, in a line (None without teams)."""
+    teams = [team for team in info.get("teams") or [] if isinstance(team, Mapping)]
+    if not teams:
+        return None
+    return "Teams: " + "; ".join(
+        f"{team.get('name')} ({', '.join(map(str, team.get('players') or [])) or 'nobody yet'})"
+        for team in teams
+    )
+
+
+def team_standings_line(label: str, rows: object, key: str) -> str | None:
+    """Teams in their places (``key``: each row's points) in a line, or None for no rows."""
+    teams = [row for row in rows if isinstance(row, Mapping)] if isinstance(rows, list) else []
+    if not teams:
+        return None
+    return f"{label}: " + ", ".join(
+        f"{row.get('place')}. {row.get('team')} {row.get(key)}" for row in teams
+    )
+
+
 def intro_text(info: Mapping[str, Any]) -> str:
     """The challenge in words: its rules and rounds, who has played, what you may do now."""
     code = info.get("shown_code") or info.get("code") or "?"
@@ -100,6 +140,12 @@ def intro_text(info: Mapping[str, Any]) -> str:
     ]
     if info.get("maker"):
         lines.append(f"Made by {info['maker']}.")
+    teams = teams_line(info)
+    if teams is not None:
+        lines.append(f"{teams}. Team-mates' common words are not crossed off.")
+        overall = team_standings_line("Team standings", info.get("team_standings"), "total")
+        if overall is not None:
+            lines.append(overall)
     standings = [row for row in info.get("standings", []) if isinstance(row, Mapping)]
     if standings:
         lines.append(
@@ -116,8 +162,9 @@ def intro_text(info: Mapping[str, Any]) -> str:
     you = info.get("you")
     if isinstance(you, Mapping) and you.get("name"):
         step = you.get("next_round")
+        team = f" for {you['team']}" if you.get("team") else ""
         lines.append(
-            f"You play as {you['name']}: "
+            f"You play as {you['name']}{team}: "
             + (f"round {step} is next." if step else "you have played every round.")
         )
     if not info.get("can_play", True) and info.get("why_not"):
@@ -136,7 +183,8 @@ class ChallengeIntroScreen(ChallengeScreen):
         self.starting = False
 
     def compose(self) -> ComposeResult:
-        yield Plain(intro_text(self.host.info), id="summary")
+        info = self.host.info
+        yield Plain(intro_text(info), id="summary")
         yield Plain("\nYour name in the challenge (Enter plays your next round):")
         yield Input(
             value=self.host.player or "",
@@ -144,6 +192,15 @@ class ChallengeIntroScreen(ChallengeScreen):
             id="name",
             max_length=40,
         )
+        teams = team_names(info)
+        if teams and seat_team(info) is None:  # a team is chosen at one's first round
+            yield Plain(f"Your team, one of {', '.join(teams)}:")
+            yield Input(
+                value=self.host.team or "",
+                placeholder=f"Your team ({', '.join(teams)}), then Enter",
+                id="team",
+                max_length=40,
+            )
         yield Plain("", id="status")
         yield Footer()
 
@@ -151,22 +208,35 @@ class ChallengeIntroScreen(ChallengeScreen):
         self.query_one("#name", Input).focus()
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
-        name = event.value.strip()
+        name = self.query_one("#name", Input).value.strip()
         status = self.query_one("#status", Static)
         if not name:
             status.update("Type your name first (it is how the others will see you).")
+            self.query_one("#name", Input).focus()
             return
+        host = self.host
+        team = seat_team(host.info) or host.team
+        if self.query("#team"):
+            team = self.query_one("#team", Input).value.strip() or None
+            if team is None:
+                status.update(f"Choose your team first: one of {', '.join(team_names(host.info))}.")
+                self.query_one("#team", Input).focus()
+                return
         if self.starting:
             return
         self.starting = True
         status.update("Starting your round…")
-        host = self.host
         try:
-            played = await asyncio.to_thread(host.client.play, host.code, name, host.key)
+            played = await asyncio.to_thread(host.client.play, host.code, name, host.key, team)
         except RemoteError as exc:
             status.update(str(exc))
             self.starting = False
             return
+        # As the challenge spells it (the server matched it as names are matched).
+        host.team = next(
+            (one for one in team_names(host.info) if team and one.casefold() == team.casefold()),
+            team,
+        )
         keep_seat(host, name, played)
         host.switch_or_push(ChallengePlayScreen(played))
 
@@ -393,7 +463,21 @@ class ChallengeResultsScreen(ChallengeScreen):
             )
         else:
             lines.append("No round of yours to show yet: the words appear once you finish one.")
+        if shown:
+            round_teams = team_standings_line(
+                f"Teams, round {shown.get('number')}", shown.get("team_standings"), "score"
+            )
+            if round_teams is not None:
+                lines.append(
+                    f"{round_teams} (team-mates' common words count once, not crossed off)"
+                )
         rounds = results.get("rounds", 1)
+        if rounds != 1:
+            overall_teams = team_standings_line(
+                "Teams overall", results.get("team_standings"), "total"
+            )
+            if overall_teams is not None:
+                lines.append(overall_teams)
         standings = [row for row in results.get("standings", []) if isinstance(row, Mapping)]
         if rounds != 1 and standings:
             lines.append(
@@ -477,7 +561,9 @@ class ChallengeResultsScreen(ChallengeScreen):
             return
         self.starting = True
         try:
-            played = await asyncio.to_thread(host.client.play, host.code, host.player, host.key)
+            played = await asyncio.to_thread(
+                host.client.play, host.code, host.player, host.key, host.team
+            )
         except RemoteError as exc:
             self.notify(str(exc), severity="error", timeout=8)
             self.starting = False

@@ -125,12 +125,16 @@ class ChallengeClient:
         """``GET /api/challenges/CODE``: its settings, who has played, your seat (by ``key``)."""
         return self._call("GET", f"/api/challenges/{_segment(code)}", key=key, what="challenge")
 
-    def play(self, code: str, player: str, key: str | None = None) -> RemoteRound:
-        """``POST /api/challenges/CODE/play``: your next round, started now on the server."""
+    def play(
+        self, code: str, player: str, key: str | None = None, team: str | None = None
+    ) -> RemoteRound:
+        """``POST /api/challenges/CODE/play``: your next round, started now on the server (for
+        ``team`` in a team challenge)."""
+        body = {"player": player} if team is None else {"player": player, "team": team}
         data = self._call(
             "POST",
             f"/api/challenges/{_segment(code)}/play",
-            {"player": player},
+            body,
             key=key,
             what="challenge",
         )
