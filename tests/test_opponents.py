@@ -3,6 +3,7 @@ its times, its slips, its strengths' calibration, the job the services run and t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -183,6 +184,12 @@ def test_a_short_round_is_the_first_part_of_a_usual_one(seconds: float) -> None:
             usual = Opponent(strength, seed).play_solution(solution, STANDARD, BIG)
             short = Opponent(strength, seed).play_solution(solution, STANDARD, BIG, seconds)
             assert short == [(at, entry) for at, entry in usual if at <= seconds - margin]
+            # The same when the game's rules carry the short timer (a solo game's options).
+            timed = (
+                dataclasses.replace(BIG, timer=int(seconds)) if seconds == int(seconds) else None
+            )
+            if timed is not None:
+                assert Opponent(strength, seed).play_solution(solution, STANDARD, timed) == short
         everything = Opponent("solver", seed).play_solution(solution, STANDARD, BIG, seconds)
         assert {entry for _, entry in everything} == {found.word for found in solution}
     expert = [

@@ -29,9 +29,10 @@ An :class:`Opponent` of a named strength turns a board's solution into a timed l
   also waits :data:`WAIT_PER_LETTER` of the round a letter beyond four: long words are built
   late, from short ones. Every time is strictly inside ``(0, seconds)``, at least
   :data:`READING_SECONDS` from either end (a twentieth of a short round): nobody writes a
-  word before reading the board. A round shorter than the rules' timer is the first part of
-  a usual round (:func:`_in_round`): a person does not find words faster because the timer
-  is short. Only the solver, a machine, fits everything into any round.
+  word before reading the board. A round shorter than three minutes (:data:`USUAL_SECONDS`)
+  is the first part of a usual round (:func:`_in_round`): a person does not find words
+  faster because the timer is short. Only the solver, a machine, fits everything into any
+  round.
 - **Slips.** People write words that are not valid. For each word found an opponent slips
   with its strength's :data:`SLIP_RATE` and writes, a moment later, one of the three most
   plausible invalid entries beside that word (:func:`slip_candidates`): a wrong plural or
@@ -122,6 +123,9 @@ WAIT_PER_LETTER = 0.05
 MOST_WAIT = 0.4
 #: Seconds at either end of the round with no word (at most a twentieth of the round).
 READING_SECONDS = 2.0
+#: The round the strengths are calibrated on (Big Boggle's three minutes): a shorter round is
+#: the first part of one this long (:func:`_in_round`), whatever a game's timer says.
+USUAL_SECONDS = 180.0
 #: The chance that a word whose stem the opponent has written follows the stem at once.
 WITH_STEM = 0.6
 
@@ -214,7 +218,6 @@ class Opponent:
             lambda length: _play(self.strength, solution, words, dictionary, rng, length),
             self.strength,
             span,
-            float(rules.timer),
         )
 
 
@@ -528,21 +531,18 @@ def _play(
 
 
 def _in_round(
-    play: Callable[[float], list[tuple[float, str]]],
-    strength: str,
-    seconds: float,
-    usual: float,
+    play: Callable[[float], list[tuple[float, str]]], strength: str, seconds: float
 ) -> list[tuple[float, str]]:
     """The list written in a round of ``seconds``, from ``play`` (the list of a round of a given
-    length). A person's pace does not change with the timer: in a round shorter than the rules'
-    ``usual`` one, an opponent plays the usual round on the usual clock and only what it wrote
+    length). A person's pace does not change with the timer: in a round shorter than
+    :data:`USUAL_SECONDS`, an opponent plays a usual round on its clock and only what it wrote
     in the first ``seconds`` counts (an expert's 15-second round is that round's first 15
     seconds, not its whole list squeezed in). The solver, a machine that finds everything, and
     a round at least as long as the usual one, spread the list over the whole round."""
-    if strength == "solver" or seconds >= usual:
+    if strength == "solver" or seconds >= USUAL_SECONDS:
         return play(seconds)
     last = seconds - min(READING_SECONDS, seconds / 20)
-    return [(at, entry) for at, entry in play(usual) if at <= last]
+    return [(at, entry) for at, entry in play(USUAL_SECONDS) if at <= last]
 
 
 def _tidy(at: float, seconds: float) -> float:
