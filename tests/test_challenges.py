@@ -565,6 +565,8 @@ def test_a_team_is_required_refused_and_fixed(
         challenges.play(made.code, "Ann", team="")
     assert challenges.get(made.code).seats == ()  # nothing seated by a refused play
     ann = play_team(challenges, made.code, "Ann", "Red", [])
+    with pytest.raises(NotOwnerError, match="has played this challenge"):  # not "choose a team"
+        challenges.play(made.code, "ANN")
     with pytest.raises(RulesError, match=r"'Ann' plays for 'Red'.*fixed"):
         challenges.play(made.code, "Ann", key=ann.key, team="Blue")
     again, number = challenges.play(made.code, "Ann", key=ann.key, team="RED")

@@ -558,7 +558,6 @@ class Challenges:
                 if player is None:
                     raise NotFoundError("that member's account no longer exists")
             name = clean_name(player, "player")
-            chosen = pick_team(challenge.teams, team) if challenge.teams is not None else None
             named = session.scalar(
                 select(ChallengePlayerRow).where(
                     ChallengePlayerRow.code == challenge.code,
@@ -571,6 +570,7 @@ class Challenges:
                     "round, send the key of one of their games here (X-Game-Key) or log in "
                     "as that member; or choose another name"
                 )
+            chosen = pick_team(challenge.teams, team) if challenge.teams is not None else None
         try:
             with self.store.write_session() as session:
                 seats = session.scalar(
