@@ -141,4 +141,16 @@ def test_opponents_words_arrive_and_cross_off_on_a_phone_in_the_dark(
     expect(solver.locator(".v-crossed_off").first).to_be_visible()
     expect(tab.locator("#ranking tbody tr").first).to_contain_text("Solver bot")
     expect(tab.locator("#hints-used li")).to_contain_text("the word was")
+    # A missed word the solver found says so on a line of its own: the word is never broken.
+    found_by = tab.locator("#missed-words li:not([hidden]) .word:has(.found-by)").first
+    expect(found_by.locator(".found-by")).to_contain_text("found by Solver bot")
+    word_box = found_by.locator(".w").bounding_box()
+    note_box = found_by.locator(".found-by").bounding_box()
+    assert word_box is not None and note_box is not None
+    line = tab.evaluate(
+        "(el) => parseFloat(getComputedStyle(el).lineHeight) || 1.5 * parseFloat(getComputedStyle(el).fontSize)",
+        found_by.locator(".w").element_handle(),
+    )
+    assert word_box["height"] < 1.5 * line, "the missed word wrapped inside itself"
+    assert note_box["y"] >= word_box["y"] + word_box["height"] - 1
     assert_axe_clean(tab, "the results on a phone, dark")
