@@ -111,7 +111,7 @@ def test_a_challenge_passed_between_three_browsers(
     shot(ann, "challenge-form-with-teams-phone")
     ann.set_viewport_size(DESKTOP)
     ann.get_by_role("button", name="Make the challenge").press("Enter")
-    expect(ann.locator("h1")).to_contain_text("Challenge")
+    expect(ann.locator("h1")).to_contain_text("Challenge", timeout=SLOW)
     link = ann.locator("#share-link").input_value()
     code = link.rsplit("/", 1)[-1]
     assert link == f"{server.url}/challenges/{code}"

@@ -86,7 +86,7 @@ from ..limits import (
 from ..names import clean_name, name_key
 from ..round_setup import same_name_error
 from ..rules import Rules
-from ..scoring import competition_places, score_round
+from ..scoring import PlayerResult, competition_places, score_round
 from . import history, jobs
 from .challenge_views import (
     ChallengeView,
@@ -214,7 +214,7 @@ def score_challenge_round(
     return data
 
 
-def _player_ranking(players: Mapping[str, Any]) -> list[str]:
+def _player_ranking(players: Mapping[str, PlayerResult]) -> list[str]:
     """Players first to last as a round without teams ranks them: points, then the longer
     words (longest first), then name."""
 
