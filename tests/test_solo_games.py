@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pytest
-from sqlalchemy import null, update
+from sqlalchemy import null, select, update
 
 from bigboggle import Board, Dictionary, Round, Rules, solve
 from bigboggle.analysis import Band
@@ -24,9 +24,9 @@ from bigboggle.services.compute import run_here
 from bigboggle.services.daily import check_date, utc_date
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
-from bigboggle.services.store import SoloGameRow, SoloWordRow, Store
+from bigboggle.services.store import PlayRow, SoloGameRow, SoloWordRow, Store
 from bigboggle.verdicts import Verdict
-from conftest import FakeClock
+from conftest import FakeClock, make_member
 
 pytestmark = pytest.mark.once
 T = TypeVar("T")
@@ -308,6 +308,35 @@ def test_only_the_key_holder_plays_or_sees_a_running_game(games: SoloGames) -> N
     assert [w["word"] for w in games.get(game_id, started.key).to_json()["words"]] == ["lines"]
     games.finish(game_id, started.key)
     assert [w["word"] for w in games.get(game_id).to_json()["words"]] == ["lines"]  # over: public
+
+
+def test_a_private_games_words_are_its_players_alone_until_its_time(
+    db_url: str, clock: FakeClock
+) -> None:
+    """A challenge's round (private until the challenge closes): anyone but its player sees its
+    score, never its words, on the API and in the member's public history, until then."""
+    store = Store(db_url)
+    games = SoloGames(store, DictionaryShelf(), clock)
+    ann = make_member(store, "ann")
+    closes = clock.now + 3600
+    started = games.start("big", board=BOARD, account_id=ann, private_until=closes)
+    games.submit(started.game.id, "lines", started.key)
+    games.finish(started.game.id, started.key)
+    stranger = games.get(started.game.id).to_json()
+    assert stranger["sealed"] is True and stranger["private_until"] == closes
+    assert stranger["score"] == 2 and stranger["found"] == 1
+    assert not {"words", "missed", "opponents", "ranking", "hints"} & stranger.keys()
+    assert "lines" not in str(stranger)
+    own = games.get(started.game.id, started.key).to_json()
+    assert "sealed" not in own and [w["word"] for w in own["words"]] == ["lines"]
+    with store.session() as session:
+        play = session.scalars(select(PlayRow).where(PlayRow.account_id == ann)).one()
+    assert play.score == 2 and play.best_word is None and play.longest_word is None
+    clock.advance(3600)
+    public = games.get(started.game.id).to_json()
+    assert "sealed" not in public and [w["word"] for w in public["words"]] == ["lines"]
+    with pytest.raises(ValueError, match="finite"):
+        games.start("big", board=BOARD, private_until=float("nan"))
 
 
 def test_words_sent_at_once_are_all_stored(games: SoloGames, standard: Dictionary) -> None:

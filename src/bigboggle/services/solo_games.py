@@ -27,6 +27,7 @@ owner keys :mod:`~bigboggle.services.keys`'.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 import threading
 import time
@@ -326,6 +327,7 @@ class SoloGames:
         opponents: Sequence[OpponentChoice | str] = (),
         practice: bool = False,
         hints: bool = False,
+        private_until: float | None = None,
     ) -> SoloView:
         """Start a game now: a shake of the preset's dice (``seed``, or a fresh one; the first
         shake inside ``band`` if given), or a given ``board``; or today's daily board.
@@ -401,6 +403,7 @@ class SoloGames:
             max_score=max_score,
             practice=practice or None,
             hints_allowed=hints or None,
+            private_until=_checked_private_until(private_until, now),
         )
         try:
             with self.store.write_session() as session:
@@ -1017,8 +1020,18 @@ def record_solo_play(session: Session, row: SoloGameRow) -> bool:
         ref=row.id,
         played_at=row.ended_at if row.ended_at is not None else row.deadline,
         daily_date=row.daily_date,
-        facts=history.facts_of_solo(row.result),
+        facts=_public_facts(row),
     )
+
+
+def _public_facts(row: SoloGameRow) -> history.PlayFacts:
+    """What a member's history keeps of a scored game: a private game's (a challenge round's)
+    without its best and longest words, which a profile shows anyone, so that no word of a
+    round leaks before the challenge closes."""
+    facts = history.facts_of_solo(row.result or {})
+    if row.private_until is None:
+        return facts
+    return replace(facts, longest_word=None, best_word=None, best_word_points=None)
 
 
 def _game_of(row: SoloGameRow) -> SoloGame:
@@ -1040,7 +1053,15 @@ def _game_of(row: SoloGameRow) -> SoloGame:
         has_owner=row.owner_hash is not None,
         practice=bool(row.practice),
         hints_allowed=bool(row.hints_allowed),
+        private_until=row.private_until,
     )
+
+
+def _checked_private_until(until: float | None, now: float) -> float | None:
+    """``until`` for a private game: a finite time (what a service asks for, never input)."""
+    if until is not None and not (isinstance(until, int | float) and math.isfinite(until)):
+        raise ValueError(f"private_until must be a finite time, not {until!r:.40}")
+    return None if until is None else float(until)
 
 
 def _check_opponents(opponents: Sequence[OpponentChoice | str] | None) -> list[OpponentChoice]:

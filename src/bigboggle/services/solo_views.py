@@ -50,6 +50,8 @@ class SoloGame:
     practice: bool = False
     #: Whether its player may ask for hints at their cost (:data:`bigboggle.hints.HINT_COSTS`).
     hints_allowed: bool = False
+    #: Until when its words are its player's alone (a challenge's round: until it closes).
+    private_until: float | None = None
 
     @property
     def hints_on(self) -> bool:
@@ -125,6 +127,10 @@ class OpponentSeat:
         }
 
 
+#: What a sealed game's results show anyone but its player: how it went, no word of it.
+SEALED_KEYS = ("score", "max_score", "share", "found", "total_words")
+
+
 @dataclass(frozen=True)
 class SoloView:
     """A solo game as the player sees it at ``now``: the board, the clock, the words so far and,
@@ -154,6 +160,13 @@ class SoloView:
     @property
     def over(self) -> bool:
         return self.results is not None
+
+    @property
+    def sealed(self) -> bool:
+        """Whether this view withholds the game's words: a private game (a challenge's round)
+        seen by anyone but its player before its :attr:`SoloGame.private_until`."""
+        until = self.game.private_until
+        return not self.owner and until is not None and self.now < until
 
     @property
     def time_left(self) -> float:
@@ -198,6 +211,12 @@ class SoloView:
             data["hints"] = self._hints_json()
             return data
         data["ended_at"] = game.ended_at
+        if self.sealed:
+            # A challenge's round: its score, never its words, until the challenge closes.
+            data.update({key: self.results[key] for key in SEALED_KEYS if key in self.results})
+            data["sealed"] = True
+            data["private_until"] = game.private_until
+            return data
         data.update(self.results)
         return data
 

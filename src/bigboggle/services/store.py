@@ -112,6 +112,10 @@ class SoloGameRow(Base):
     practice: Mapped[bool | None] = mapped_column(Boolean)
     #: Whether hints may be asked for, at their cost (:data:`bigboggle.hints.HINT_COSTS`).
     hints_allowed: Mapped[bool | None] = mapped_column(Boolean)
+    #: Until when (seconds since the epoch) its finished words are its player's alone: a round
+    #: of an asynchronous challenge, whose words nobody else may see before the challenge
+    #: closes. None: shown to anyone once over, as every other game.
+    private_until: Mapped[float | None] = mapped_column(Float)
     #: Never loaded with the game (a list of 2,000 words per submit): query SoloWordRow instead.
     words: Mapped[list[SoloWordRow]] = relationship(
         back_populates="game",

@@ -4,7 +4,8 @@ New tables: ``game_opponents`` (each computer opponent of a solo game: its seat 
 seed and timed list, made once at the start) and ``game_hints`` (each hint a solo game's player
 used: kind, what it revealed, the word it was about, its cost, when). ``games`` gains
 ``practice`` (free hints, no member's history) and ``hints_allowed`` (hints at their cost);
-both NULL, read as false, for every game from before this revision.
+both NULL, read as false, for every game from before this revision; and ``private_until``
+(a challenge round's words are its player's alone until then; NULL: public once over).
 
 Revision ID: 0012
 Revises: 0011
@@ -25,6 +26,7 @@ def upgrade() -> None:
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.add_column(sa.Column("practice", sa.Boolean(), nullable=True))
         batch_op.add_column(sa.Column("hints_allowed", sa.Boolean(), nullable=True))
+        batch_op.add_column(sa.Column("private_until", sa.Float(), nullable=True))
     op.create_table(
         "game_opponents",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
@@ -66,5 +68,6 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_game_opponents_game_id"))
     op.drop_table("game_opponents")
     with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.drop_column("private_until")
         batch_op.drop_column("hints_allowed")
         batch_op.drop_column("practice")
