@@ -62,6 +62,21 @@ def test_a_guest_turned_member_is_marked_in_the_room_and_on_the_daily_board(
     # The room: the seat is marked too.
     page.goto(server.url + room_path)
     expect(players.locator(".member-badge")).to_have_attribute("href", "/players/Mara")
+    # A solo game from /play and from the home page's "Play now": played under the user name,
+    # so that a challenge made of it seats the member as Mara, not "you".
+    page.evaluate("localStorage.removeItem('bigboggle:name')")
+    page.goto(server.url + "/play")
+    expect(page.locator("#player")).to_have_value("Mara")
+    for start in ("/play", "/"):
+        page.goto(server.url + start)
+        page.locator("#start-button" if start == "/play" else "#quick-play button").click()
+        page.wait_for_url("**/games/*")
+        game_id = page.url.rsplit("/", 1)[1]
+        status, game = server.call("GET", f"/api/games/{game_id}")
+        assert status == 200 and game["player"] == "Mara", game
+        page.locator("#end-button").click()
+        expect(page.locator("#score-heading")).to_be_visible(timeout=20_000)
+    assert page.evaluate("localStorage.getItem('bigboggle:name')") is None  # not a guest's name
     if not AXE.exists():
         pytest.skip("axe-core is not installed (run `npm ci` at the repository's root)")
     tour = Tour(page, AXE)

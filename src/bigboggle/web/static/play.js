@@ -27,6 +27,10 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   showError(errorNode, "");
   const request = { rules: value("rules"), player: value("player") || "you", options: {} };
+  // A member under their own user name sends none: the server seats them under it, and this
+  // browser does not keep it as the name a guest plays under after logging out.
+  const member = document.getElementById("player").dataset.member;
+  if (member && request.player === member) delete request.player;
   if (value("timer")) request.options.timer = Number(value("timer"));
   if (document.getElementById("advanced").checked) request.options.advanced = true;
   if (document.getElementById("challenge").checked) request.options.challenge = true;

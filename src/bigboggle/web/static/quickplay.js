@@ -12,7 +12,9 @@ if (form) {
     button.disabled = true;
     errorNode.hidden = true;
     try {
-      const player = localStorage.getItem("bigboggle:name") || "you";
+      // A member plays under their user name (the server's choice when no name is sent, and
+      // not kept as this browser's name for a guest); a guest under this browser's last.
+      const player = form.dataset.member ? undefined : localStorage.getItem("bigboggle:name") || "you";
       await startGame({ rules: "big", player, options: {} });
     } catch (err) {
       errorNode.textContent = `The game did not start: ${err.message}`;
