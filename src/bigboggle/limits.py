@@ -243,6 +243,14 @@ MAX_STRENGTH_LENGTH = 40
 #: together are submitted together (each stored at its own time), so five opponents on a rich
 #: board tell the room of their words a few times a second at most.
 OPPONENT_NEWS_INTERVAL = 0.5
+#: Most computer opponents seated in one room at once (``add_opponent``; they count toward
+#: ``max_players`` too): each list is one solve at a round's start, and every word of theirs is
+#: stored in a write transaction. Past it: ``room_full``, naming the limit.
+MAX_ROOM_OPPONENTS = 8
+#: Most computer opponents' words stored in one write transaction: words due together (a timer
+#: late, or the catch-up before scoring) are stored in batches of this many, so no transaction
+#: holds the database (SQLite's one writer) for long and other writes get in between.
+OPPONENT_WORDS_PER_TRANSACTION = 200
 
 #: Most computer opponents one solo game may have (``POST /api/games``'s ``opponents``): each
 #: list is made at the start, one solve through the worker pool each.
@@ -290,9 +298,14 @@ CHALLENGE_SWEEP_ROUNDS = 50
 PROFILE_CHALLENGES = 20
 #: The terminal's client of the challenges' API (``bigboggle play --challenge``): the largest
 #: answer it reads (bytes; a challenge's results with every round's lists fit), and seconds it
-#: waits for one answer before saying the server did not answer.
+#: waits for one answer in all (connecting, the headers, the body) before saying the server did
+#: not answer.
 CLIENT_MAX_ANSWER_BYTES = 16_000_000
 CLIENT_TIMEOUT_SECONDS = 20.0
+#: The most characters of a server's own text (an error message, a reason) the client quotes
+#: in an error, and the deepest nesting of an answer it reads (a challenge's results are ~8).
+CLIENT_MAX_SHOWN_TEXT = 200
+CLIENT_MAX_ANSWER_DEPTH = 32
 #: The terminal's file of challenge seats (a game key per challenge, to play the next round by
 #: the same name): the largest file read (bytes), and the most challenges kept (newest kept).
 CLIENT_KEY_FILE_BYTES = 100_000

@@ -1,11 +1,27 @@
 """The terminal game's HTTP client: a challenge played over a bigboggle server's JSON API.
 
-The standard library's ``urllib`` is enough for a handful of JSON calls a minute (no new
-dependency). Every answer is bounded before it is parsed (``CLIENT_MAX_ANSWER_BYTES``), every
-call has a timeout (``CLIENT_TIMEOUT_SECONDS``), and every failure - the server unreachable, a
-timeout, an error answer, an answer that is not the JSON expected - is one
-:class:`RemoteError` whose message says what happened and where, for the command line to print
-(exit 2) or a screen to show: never a traceback.
+The standard library's ``http.client`` is enough for a handful of JSON calls a minute (no new
+dependency). The server may be anyone's, so everything it sends is a stranger's input bound for
+the player's terminal (:mod:`.untrusted`):
+
+- each call has one deadline in all, ``CLIENT_TIMEOUT_SECONDS`` for connecting, the headers
+  and the body together (at it the socket is shut, so a server dripping a byte at a time cannot
+  hold the client), and every answer is bounded (``CLIENT_MAX_ANSWER_BYTES``) before it is
+  parsed;
+- redirects are **never followed**: the API answers every call itself, so a 3xx answer is an
+  error naming its status and the server (following one could carry the game's key to another
+  host, or to another scheme);
+- an answer is parsed strictly (no ``NaN``/``Infinity``, no float overflowing to infinity),
+  every string in it has its control characters and bidi overrides replaced by ``U+FFFD``
+  (:func:`~.untrusted.safe_text`), and the fields the screens read are checked for type and
+  range (:data:`CHALLENGE`, :data:`RESULTS`, :data:`ROUND`, :data:`VERDICT`);
+- the server's own text quoted in an error (its ``error`` message, its reason phrase) is cut to
+  ``CLIENT_MAX_SHOWN_TEXT`` characters.
+
+So every failure - the server unreachable, out of time, an error answer, an answer that is not
+the JSON expected - is one :class:`RemoteError` whose message says what happened and where, safe
+to print, for the command line (exit 2) or a screen to show: never a traceback, and nothing a
+caller returns carries a character a terminal would obey.
 
 The calls are the challenges' contract (``GET /api/challenges/CODE``, ``POST
 /api/challenges/CODE/play``, ``GET /api/challenges/CODE/results``) and the solo games' (``POST
@@ -17,13 +33,17 @@ next round can be played later, by the same name.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
+import socket
+import ssl
 import tempfile
-import urllib.error
+import threading
+import time
 import urllib.parse
-import urllib.request
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path as FilePath
 from typing import Any
@@ -32,6 +52,7 @@ from .._version import __version__
 from ..board import Board
 from ..errors import BoggleError, quoted
 from ..limits import (
+    CHALLENGE_MAX_ROUNDS,
     CLIENT_KEY_FILE_BYTES,
     CLIENT_MAX_ANSWER_BYTES,
     CLIENT_MAX_KEPT_CHALLENGES,
@@ -39,15 +60,37 @@ from ..limits import (
     MAX_ENTRY_LENGTH,
 )
 from ..verdicts import Verdict, WordResult
+from .untrusted import (
+    Shape,
+    Unexpected,
+    flag,
+    list_of,
+    number,
+    optional,
+    pair,
+    parse_json,
+    record,
+    safe_text,
+    shown,
+    table_of,
+    text,
+    whole,
+)
 
 #: The longest server address taken (a URL, not a document).
 MAX_SERVER_URL = 2000
 #: The longest challenge code taken as typed (``BCDF-2345``, spaces and dashes allowed).
 MAX_CODE_LENGTH = 20
+#: The longest game id or key taken from a server (they are short tokens).
+MAX_TOKEN_LENGTH = 200
 
 
 class RemoteError(Exception):
-    """A call to the server failed; the message says what happened, for a person to read."""
+    """A call to the server failed; the message says what happened, for a person to read
+    (made safe to print: :func:`~.untrusted.safe_text`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(safe_text(message))
 
 
 def check_server(url: str) -> str:
@@ -56,10 +99,14 @@ def check_server(url: str) -> str:
     if len(url) > MAX_SERVER_URL:
         raise RemoteError(f"--server: {quoted(url)} is too long for a server's address")
     parts = urllib.parse.urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    if parts.scheme not in ("http", "https") or not parts.hostname:
         raise RemoteError(f"--server: {quoted(url)} is not an http:// or https:// address")
     if parts.query or parts.fragment:
         raise RemoteError(f"--server: {quoted(url)}: give the server's address alone")
+    try:
+        parts.port  # noqa: B018 - read for its check: a port out of range raises
+    except ValueError:
+        raise RemoteError(f"--server: {quoted(url)} has no valid port") from None
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", ""))
 
 
@@ -74,6 +121,143 @@ def check_code(code: str) -> str:
     ):
         raise RemoteError(f"--challenge: {quoted(code)} is not a challenge code (like BCDF-2345)")
     return cleaned
+
+
+# -- what the callers read of each answer, checked -------------------------------------------
+
+#: Points, places, counts: far beyond any real game, small enough for any screen.
+_MOST = 10**9
+_POINTS = whole(-_MOST, _MOST)
+_COUNT = whole(0, _MOST)
+#: A round's number (from 1): a challenge has at most ``CHALLENGE_MAX_ROUNDS``, with room.
+_ROUND_NUMBER = whole(1, CHALLENGE_MAX_ROUNDS * 100)
+#: A Unix time (seconds): from 1970 to the year 5138, which any date formatting takes.
+_TIME = number(0, 1e11)
+#: A timer or the time left, in seconds (up to about 115 days: any clock shows it).
+_SECONDS = number(0, 1e7)
+#: A cell of a board: (row, column), boards being at most a few dozen cells a side.
+_PATH = list_of(pair(whole(0, 1000), whole(0, 1000)))
+
+
+def _token(value: object, where: str) -> None:
+    """A game's id or key: printable ASCII, short (it goes back in a URL or a header)."""
+    if (
+        not isinstance(value, str)
+        or not 0 < len(value) <= MAX_TOKEN_LENGTH
+        or not all("!" <= char <= "~" for char in value)
+    ):
+        raise Unexpected(f"{where} is {quoted(value, 60)}, not a token (printable ASCII)")
+
+
+_WORD_FIELDS: dict[str, Shape] = {
+    "word": text,
+    "entry": text,
+    "verdict": text,
+    "score": _POINTS,
+    "bonus": _POINTS,
+    "path": optional(_PATH),
+}
+_WORD = record(_WORD_FIELDS)
+_TEAM_STANDING = record(
+    {"team": text, "place": _COUNT, "total": _POINTS, "score": _POINTS, "members": list_of(text)}
+)
+_SETTINGS = {
+    "code": text,
+    "shown_code": text,
+    "title": text,
+    "rules": text,
+    "maker": optional(text),
+    "closes": _TIME,
+    "closed": flag,
+    "final": flag,
+    "now": _TIME,
+    "timer": _SECONDS,
+    "min_length": whole(1, MAX_ENTRY_LENGTH),
+    "duplicates": text,
+    "rounds": _ROUND_NUMBER,
+    "teams": optional(list_of(record({"name": text, "players": list_of(text)}))),
+    "standings": list_of(
+        record(
+            {
+                "name": text,
+                "place": _COUNT,
+                "total": _POINTS,
+                "rounds": table_of(_POINTS),
+                "rounds_played": _COUNT,
+                "team": optional(text),
+            }
+        )
+    ),
+    "team_standings": list_of(_TEAM_STANDING),
+    "you": optional(
+        record(
+            {
+                "name": text,
+                "next_round": optional(_ROUND_NUMBER),
+                "playing": optional(_ROUND_NUMBER),
+                "finished": list_of(_ROUND_NUMBER),
+                "team": optional(text),
+            }
+        )
+    ),
+}
+
+#: ``GET /api/challenges/CODE``: what the intro screen and the command line read.
+CHALLENGE: Shape = record({**_SETTINGS, "can_play": flag, "why_not": optional(text)})
+
+#: ``GET /api/challenges/CODE/results``: what the results screen reads.
+RESULTS: Shape = record(
+    {
+        **_SETTINGS,
+        "round_results": list_of(
+            record(
+                {
+                    "number": _ROUND_NUMBER,
+                    "visible": flag,
+                    "board": text,
+                    "players": list_of(
+                        record(
+                            {
+                                "name": text,
+                                "place": _COUNT,
+                                "score": _POINTS,
+                                "found": _COUNT,
+                                "words": list_of(_WORD),
+                                "team": optional(text),
+                            }
+                        )
+                    ),
+                    "missed": list_of(
+                        record(
+                            {"word": text, "score": _POINTS, "rare": flag, "path": optional(_PATH)}
+                        )
+                    ),
+                    "team_standings": list_of(_TEAM_STANDING),
+                }
+            )
+        ),
+    }
+)
+
+#: ``POST /api/challenges/CODE/play``: the round's solo game.
+ROUND: Shape = record(
+    {
+        "id": _token,
+        "key": _token,
+        "board": text,
+        "round": _ROUND_NUMBER,
+        "time_left": _SECONDS,
+        "rules": text,
+        "min_length": whole(1, MAX_ENTRY_LENGTH),
+    },
+    required=("id", "key", "board", "time_left"),
+)
+
+#: A word's verdict (``{"word", "verdict", "score", "bonus", "entry"?, "path"?}``).
+VERDICT: Shape = record(_WORD_FIELDS, required=("word", "verdict"))
+
+#: ``POST /api/games/ID/words``: the verdict and the seconds left.
+SUBMITTED: Shape = record({"result": VERDICT, "time_left": _SECONDS}, required=("result",))
 
 
 @dataclass(frozen=True)
@@ -94,22 +278,115 @@ class RemoteRound:
 
 
 def word_result(data: object) -> WordResult:
-    """A verdict from the server's JSON (``{"word", "verdict", "score", "bonus", "entry"?,
-    "path"?}``); :class:`RemoteError` for an answer of another shape."""
-    if not isinstance(data, Mapping):
-        raise RemoteError(f"the server's verdict is not an object: {quoted(data)}")
+    """A verdict from the server's JSON (:data:`VERDICT`, its strings already made safe);
+    :class:`RemoteError` for an answer of another shape."""
     try:
-        word = data["word"]
+        VERDICT(data, "result")
+    except Unexpected as exc:
+        raise RemoteError(f"the server's answer is not a word's verdict: {exc}") from None
+    assert isinstance(data, Mapping)  # as VERDICT checked
+    try:
         verdict = Verdict(data["verdict"])
-        score, bonus = int(data.get("score", 0)), int(data.get("bonus", 0))
-        entry = data.get("entry", word)
-        path = data.get("path")
-        if not isinstance(word, str) or not isinstance(entry, str):
-            raise TypeError("word and entry are text")
-        steps = None if path is None else tuple((int(row), int(col)) for row, col in path)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RemoteError(f"the server's verdict {quoted(data)} is not one ({exc})") from None
-    return WordResult(entry, word, verdict, score, bonus, steps)
+    except ValueError:
+        raise RemoteError(
+            f"the server's answer is not a word's verdict: result.verdict is"
+            f" {quoted(data['verdict'], 60)}, none of {', '.join(v.value for v in Verdict)}"
+        ) from None
+    word = data["word"]
+    path = data.get("path")
+    steps = None if path is None else tuple((row, col) for row, col in path)
+    return WordResult(
+        data.get("entry", word),
+        word,
+        verdict,
+        data.get("score", 0),
+        data.get("bonus", 0),
+        steps,
+    )
+
+
+class _Deadline:
+    """The moment a call must be over by. A socket's timeout counts per read, so a server
+    sending a byte at a time could hold the client for ever; at the deadline this shuts the
+    call's socket down, which ends whatever read or write is blocked on it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.at = time.monotonic() + seconds
+        #: Whether the deadline has come (then the call's outcome is "did not answer").
+        self.passed = False
+        self._socket: socket.socket | None = None
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def left(self) -> float:
+        """Seconds until the deadline (a little above 0 once it has passed)."""
+        return max(self.at - time.monotonic(), 0.001)
+
+    def watch(self, sock: socket.socket) -> None:
+        """Shut ``sock`` down at the deadline (at once if it has passed)."""
+        with self._lock:
+            self._socket = sock
+            if self.passed:
+                _shut(sock)
+
+    def _expire(self) -> None:
+        with self._lock:
+            self.passed = True
+            if self._socket is not None:
+                _shut(self._socket)
+
+    def close(self) -> None:
+        """The call is over: no shutting down."""
+        self._timer.cancel()
+
+
+def _shut(sock: socket.socket) -> None:
+    with suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+
+
+class _Connection(http.client.HTTPConnection):
+    """A plain connection whose socket the call's deadline watches."""
+
+    def __init__(self, host: str, port: int | None, deadline: _Deadline) -> None:
+        super().__init__(host, port, timeout=deadline.left())
+        self.deadline = deadline
+
+    def connect(self) -> None:
+        super().connect()
+        self.deadline.watch(self.sock)
+
+
+class _SecureConnection(http.client.HTTPSConnection):
+    """A TLS connection whose socket the call's deadline watches, the handshake included."""
+
+    def __init__(self, host: str, port: int | None, deadline: _Deadline) -> None:
+        self.context = ssl.create_default_context()
+        self.context.set_alpn_protocols(["http/1.1"])
+        super().__init__(host, port, timeout=deadline.left(), context=self.context)
+        self.deadline = deadline
+
+    def connect(self) -> None:
+        http.client.HTTPConnection.connect(self)  # the TCP connection alone, watched at once
+        self.deadline.watch(self.sock)
+        secure = self.context.wrap_socket(
+            self.sock, server_hostname=self.host, do_handshake_on_connect=False
+        )
+        self.sock = secure
+        self.deadline.watch(secure)
+        secure.do_handshake()
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """An HTTP answer as read: its status, reason phrase, ``Location`` and body (bounded)."""
+
+    status: int
+    reason: str
+    location: str
+    body: bytes
 
 
 class ChallengeClient:
@@ -118,12 +395,19 @@ class ChallengeClient:
     def __init__(self, server: str, timeout: float = CLIENT_TIMEOUT_SECONDS) -> None:
         self.server = check_server(server)
         self.timeout = timeout
+        parts = urllib.parse.urlsplit(self.server)
+        self._secure = parts.scheme == "https"
+        self._host = parts.hostname or ""
+        self._port = parts.port
+        self._base = parts.path
 
     # -- the challenge -----------------------------------------------------------------------
 
     def challenge(self, code: str, key: str | None = None) -> dict[str, Any]:
-        """``GET /api/challenges/CODE``: its settings, who has played, your seat (by ``key``)."""
-        return self._call("GET", f"/api/challenges/{_segment(code)}", key=key, what="challenge")
+        """``GET /api/challenges/CODE``: its settings, who has played, your seat (by ``key``);
+        checked (:data:`CHALLENGE`)."""
+        path = f"/api/challenges/{_segment(code)}"
+        return self._call("GET", path, key=key, shape=CHALLENGE, what="a challenge", challenge=True)
 
     def play(
         self, code: str, player: str, key: str | None = None, team: str | None = None
@@ -136,33 +420,32 @@ class ChallengeClient:
             f"/api/challenges/{_segment(code)}/play",
             body,
             key=key,
-            what="challenge",
+            shape=ROUND,
+            what="a challenge's round",
+            challenge=True,
         )
         try:
-            board = Board.parse(_text(data, "board"))
-            number, left = data.get("round", 1), data.get("time_left")
-            if isinstance(number, bool) or not isinstance(number, int):
-                raise TypeError(f"round {quoted(number)}")
-            if isinstance(left, bool) or not isinstance(left, int | float) or left < 0:
-                raise TypeError(f"time_left {quoted(left)}")
-            min_length = data.get("min_length", 3)
-            return RemoteRound(
-                code=code,
-                number=number,
-                game_id=_text(data, "id"),
-                key=_text(data, "key"),
-                board=board,
-                time_left=float(left),
-                rules=str(data.get("rules", "")),
-                min_length=min_length if isinstance(min_length, int) else 3,
-            )
-        except (BoggleError, TypeError) as exc:
+            board = Board.parse(data["board"])
+        except BoggleError as exc:
             raise RemoteError(f"the server's round is not one this game can play: {exc}") from None
+        return RemoteRound(
+            code=code,
+            number=data.get("round", 1),
+            game_id=data["id"],
+            key=data["key"],
+            board=board,
+            time_left=float(data["time_left"]),
+            rules=data.get("rules", ""),
+            min_length=data.get("min_length", 3),
+        )
 
     def results(self, code: str, key: str | None = None) -> dict[str, Any]:
-        """``GET /api/challenges/CODE/results``: the standings (words where you may see them)."""
+        """``GET /api/challenges/CODE/results``: the standings (words where you may see them);
+        checked (:data:`RESULTS`)."""
         path = f"/api/challenges/{_segment(code)}/results"
-        return self._call("GET", path, key=key, what="challenge")
+        return self._call(
+            "GET", path, key=key, shape=RESULTS, what="a challenge's results", challenge=True
+        )
 
     # -- the round's solo game ---------------------------------------------------------------
 
@@ -171,16 +454,19 @@ class ChallengeClient:
         if len(word) > MAX_ENTRY_LENGTH:
             raise RemoteError(f"{quoted(word)} is longer than any word ({MAX_ENTRY_LENGTH})")
         data = self._call(
-            "POST", f"/api/games/{_segment(game.game_id)}/words", {"word": word}, key=game.key
+            "POST",
+            f"/api/games/{_segment(game.game_id)}/words",
+            {"word": word},
+            key=game.key,
+            shape=SUBMITTED,
+            what="a word's verdict",
         )
-        left = data.get("time_left", 0.0)
-        if isinstance(left, bool) or not isinstance(left, int | float):
-            left = 0.0
-        return word_result(data.get("result")), float(left)
+        return word_result(data["result"]), float(data.get("time_left", 0.0))
 
     def finish(self, game: RemoteRound) -> dict[str, Any]:
         """``POST /api/games/ID/finish``: the round ended now (its results stored)."""
-        return self._call("POST", f"/api/games/{_segment(game.game_id)}/finish", key=game.key)
+        path = f"/api/games/{_segment(game.game_id)}/finish"
+        return self._call("POST", path, key=game.key, shape=record({}), what="a finished game")
 
     # -- one call ----------------------------------------------------------------------------
 
@@ -190,79 +476,119 @@ class ChallengeClient:
         path: str,
         body: Mapping[str, Any] | None = None,
         *,
-        key: str | None = None,
-        what: str = "game",
+        key: str | None,
+        shape: Shape,
+        what: str,
+        challenge: bool = False,
     ) -> dict[str, Any]:
-        """One JSON call; the answer's object, or :class:`RemoteError` saying what failed."""
+        """One JSON call; the answer's object (every string made safe, checked by ``shape``:
+        ``what`` it should be), or :class:`RemoteError` saying what failed (a 404 of a
+        ``challenge`` call: no such challenge)."""
         headers = {"Accept": "application/json", "User-Agent": f"bigboggle/{__version__}"}
-        data = None
+        payload = None
         if body is not None:
-            data = json.dumps(body).encode()
+            payload = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
         if key is not None:
             headers["X-Game-Key"] = key
-        request = urllib.request.Request(
-            self.server + path, data=data, method=method, headers=headers
-        )
         where = f"{self.server}{path}"
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as answer:
-                raw = answer.read(CLIENT_MAX_ANSWER_BYTES + 1)
-        except urllib.error.HTTPError as error:
-            with error:
-                raise RemoteError(_refusal(error, what)) from None
-        except TimeoutError:
-            raise RemoteError(self._no_answer()) from None
-        except urllib.error.URLError as error:
-            if isinstance(error.reason, TimeoutError):
-                raise RemoteError(self._no_answer()) from None
-            reason = getattr(error.reason, "strerror", None) or str(error.reason)
-            raise RemoteError(f"cannot reach the server at {self.server}: {reason}") from None
-        except (OSError, ValueError) as error:  # a reset connection, a bad port in the URL...
-            raise RemoteError(f"cannot talk to the server at {self.server}: {error}") from None
-        if len(raw) > CLIENT_MAX_ANSWER_BYTES:
+        answer = self._exchange(method, path, payload, headers)
+        if 300 <= answer.status < 400:
             raise RemoteError(
-                f"the answer of {where} is over {CLIENT_MAX_ANSWER_BYTES:,} bytes: not read"
+                f"the server at {self.server} answered {answer.status} {shown(answer.reason, 60)},"
+                f" a redirect to {quoted(shown(answer.location))}: not followed"
+                " (a bigboggle server answers its API itself)"
             )
+        if not 200 <= answer.status < 300:
+            raise RemoteError(_refusal(answer, challenge))
         try:
-            parsed = json.loads(raw)
-        except (UnicodeDecodeError, ValueError):
+            parsed = parse_json(answer.body)
+        except Unexpected as exc:
+            raise RemoteError(f"the server's answer is not {what}: {exc}") from None
+        except ValueError:  # UnicodeDecodeError among them
+            excerpt = shown(answer.body[:60].decode(errors="replace"), 60)
             raise RemoteError(
-                f"the answer of {where} is not JSON: {quoted(raw[:60].decode(errors='replace'))}"
-                " (is this a bigboggle server?)"
+                f"the answer of {where} is not JSON: {quoted(excerpt)} (is this a bigboggle server?)"
             ) from None
         if not isinstance(parsed, dict):
             raise RemoteError(f"the answer of {where} is not a JSON object")
+        try:
+            shape(parsed, "")
+        except Unexpected as exc:
+            raise RemoteError(f"the server's answer is not {what}: {exc}") from None
         return parsed
+
+    def _exchange(
+        self, method: str, path: str, payload: bytes | None, headers: Mapping[str, str]
+    ) -> _Answer:
+        """One request and its answer, all within the deadline; :class:`RemoteError` for a
+        failure on the way (unreachable, out of time, a broken answer)."""
+        deadline = _Deadline(self.timeout)
+        kind = _SecureConnection if self._secure else _Connection
+        connection = kind(self._host, self._port, deadline)
+        try:
+            try:
+                connection.connect()
+            except OSError as error:
+                if deadline.passed or isinstance(error, TimeoutError):
+                    raise RemoteError(self._no_answer()) from None
+                raise RemoteError(
+                    f"cannot reach the server at {self.server}: {_reason(error)}"
+                ) from None
+            connection.request(method, self._base + path, body=payload, headers=dict(headers))
+            answer = connection.getresponse()
+            if answer.length is not None and answer.length > CLIENT_MAX_ANSWER_BYTES:
+                raise RemoteError(self._too_big(path))
+            body = answer.read(CLIENT_MAX_ANSWER_BYTES + 1)
+            if deadline.passed:  # the socket was shut under a read: what came is not all
+                raise RemoteError(self._no_answer())
+            if len(body) > CLIENT_MAX_ANSWER_BYTES:
+                raise RemoteError(self._too_big(path))
+            location = answer.getheader("Location") or ""
+            return _Answer(answer.status, answer.reason, location, body)
+        except (OSError, http.client.HTTPException, ValueError) as error:
+            if deadline.passed or isinstance(error, TimeoutError):
+                raise RemoteError(self._no_answer()) from None
+            raise RemoteError(
+                f"cannot talk to the server at {self.server}: {_reason(error)}"
+            ) from None
+        finally:
+            deadline.close()
+            connection.close()
 
     def _no_answer(self) -> str:
         return f"the server at {self.server} did not answer within {self.timeout:g} s"
 
+    def _too_big(self, path: str) -> str:
+        return (
+            f"the answer of {self.server}{path} is over {CLIENT_MAX_ANSWER_BYTES:,} bytes: not read"
+        )
 
-def _refusal(error: urllib.error.HTTPError, what: str) -> str:
-    """An error answer as a sentence: the server's own ``{"error": ...}`` message if any."""
+
+def _reason(error: BaseException) -> str:
+    """Why a connection failed, in a few words (the server's bytes in it made safe, cut)."""
+    return shown(getattr(error, "strerror", None) or str(error) or type(error).__name__)
+
+
+def _refusal(answer: _Answer, challenge: bool) -> str:
+    """An error answer as a sentence: the server's own ``{"error": ...}`` message if any
+    (made safe and cut to ``CLIENT_MAX_SHOWN_TEXT`` characters)."""
     try:
-        body = json.loads(error.read(CLIENT_MAX_ANSWER_BYTES))
+        body = parse_json(answer.body)
         message = body.get("error") if isinstance(body, dict) else None
-    except (OSError, ValueError):
+    except ValueError:
         message = None
-    if not isinstance(message, str) or not message:
-        message = f"HTTP {error.code} {error.reason}"
-    if error.code == 404 and what == "challenge":
+    if not isinstance(message, str) or not message.strip():
+        message = f"HTTP {answer.status} {answer.reason}"
+    message = shown(message)
+    if answer.status == 404 and challenge:
         return f"no such challenge on this server: {message}"
-    return f"the server refused it ({error.code}): {message}"
+    return f"the server refused it ({answer.status}): {message}"
 
 
 def _segment(text: str) -> str:
     """``text`` quoted as one segment of a URL's path."""
     return urllib.parse.quote(text, safe="")
-
-
-def _text(data: Mapping[str, Any], name: str) -> str:
-    value = data.get(name)
-    if not isinstance(value, str) or not value:
-        raise TypeError(f"{name} {quoted(value)}")
-    return value
 
 
 class KeyFile:
