@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -333,6 +334,26 @@ def test_a_deck_round_trips_as_json() -> None:
         (lambda d: card(d, board=None), r"both or neither"),
         (lambda d: card(d, hack=1), r"cards\[0\]: unknown key 'hack'"),
         (lambda d: {**d, "cards": d["cards"] * (TRAINER_MAX_CARDS + 1)}, "at most 500 cards"),
+        # Numbers are bounded before they become floats: a 401-digit time has no float.
+        (lambda d: card(d, due=10**400), r"cards\[0\]\.due: expected a number 0-7\.25"),
+        (lambda d: card(d, added=-(10**400)), r"cards\[0\]\.added: expected a number"),
+        (lambda d: card(d, due=7_258_118_401), r"cards\[0\]\.due"),  # after 2200
+        (lambda d: card(d, misses=10**400), r"cards\[0\]\.misses: expected a whole number"),
+        (lambda d: card(d, difficulty=10**400), r"cards\[0\]\.difficulty"),
+        # The schedule as a whole: what FSRS asserts, and what schedule() never writes.
+        (lambda d: answered(d, state=2, stability=None), r"cards\[0\]\.stability: a card answ"),
+        (lambda d: answered(d, state=3, difficulty=None), r"cards\[0\]\.difficulty"),
+        (lambda d: answered(d, last_review=None), r"cards\[0\]\.last_review"),
+        (lambda d: answered(d, first_review=None), r"cards\[0\]\.first_review"),
+        (lambda d: answered(d, state=3, step=None), r"cards\[0\]\.step: a card in its"),
+        (lambda d: answered(d, state=2, step=0), r"cards\[0\]\.step: a card in review"),
+        (lambda d: answered(d, step=11), r"cards\[0\]\.step: expected a whole number 0-10"),
+        (lambda d: answered(d, lapses=2), r"cards\[0\]\.lapses: at most one lapse per"),
+        (lambda d: card(d, state=2), r"cards\[0\]\.state: a new card \(reps 0\) has state 1"),
+        (lambda d: card(d, step=None), r"cards\[0\]\.step: a new card"),
+        (lambda d: card(d, stability=3.0), r"cards\[0\]\.stability: a new card"),
+        (lambda d: card(d, last_review=NOW), r"cards\[0\]\.last_review: a new card"),
+        (lambda d: card(d, lapses=1), r"cards\[0\]\.lapses: a new card"),
     ],
 )
 def test_a_corrupt_or_hostile_deck_is_refused_with_a_clear_error(change, message) -> None:  # type: ignore[no-untyped-def]
@@ -345,6 +366,54 @@ def test_a_corrupt_or_hostile_deck_is_refused_with_a_clear_error(change, message
 
 def card(deck: dict, **changes: object) -> dict:  # type: ignore[type-arg]
     return {**deck, "cards": [{**deck["cards"][0], **changes}]}
+
+
+def answered(deck: dict, **changes: object) -> dict:  # type: ignore[type-arg]
+    """``deck``'s card answered once (Good: learning, step 1), then ``changes``."""
+    reviewed = schedule(Card("lines", added=NOW, due=NOW), fsrs.Rating.Good, NOW).to_json()
+    kept = {key: reviewed[key] for key in reviewed if key not in ("word", "board", "path")}
+    return card(deck, **{**kept, **changes})
+
+
+def test_a_forged_schedule_is_refused_at_load_never_inside_fsrs(standard: Dictionary) -> None:
+    """A few hundred random cards (each field drawn from what is legal, off by one kind, or
+    absent) through Deck.from_json, the queue and answer_card: each is a DeckError at load or
+    a clean answer, never an error from FSRS (the shape of review 16's M4: a card in review
+    without its stability made FSRS assert, a 500)."""
+    rng = random.Random(16)
+    choices: dict[str, list[object]] = {
+        "reps": [0, 1, 2, 7, _MAX],
+        "lapses": [0, 1, 3],
+        "state": [1, 2, 3],
+        "step": [None, 0, 1, 2, 10],
+        "stability": [None, 1e-4, 0.5, 3.0, 1e6],
+        "difficulty": [None, 1.0, 5.5, 10.0],
+        "due": [0, NOW - 30 * DAY, NOW, NOW + DAY, _LAST],
+        "last_review": [None, 0, NOW - 400 * DAY, NOW - 60, NOW + 3 * DAY, _LAST],
+        "first_review": [None, 0, NOW - DAY, NOW],
+    }
+    loaded = answers = 0
+    for _ in range(400):
+        fields = {key: rng.choice(values) for key, values in choices.items()}
+        data = {"version": 1, "cards": [{**Card("stone").to_json(), "added": NOW, **fields}]}
+        try:
+            deck = Deck.from_json(data)
+        except DeckError:
+            continue
+        loaded += 1
+        held = deck.cards["stone"]
+        assert deck.queue(_LAST) == [held]  # (due by the last time a deck holds)
+        for how in ({"answer": "stone"}, {"answer": "xyz"}, {"answer": "", "gave_up": True}):
+            again = Deck.from_json(data)
+            done = answer_card(again, held.id, how.pop("answer"), standard, NOW, **how)  # type: ignore[arg-type]
+            assert done.card.reps == min(_MAX, held.reps + 1)
+            Deck.from_json(again.to_json())  # what it writes, it reads back
+            answers += 1
+    assert loaded > 40 and answers == 3 * loaded  # (both kinds of deck were drawn)
+
+
+_MAX = 1_000_000
+_LAST = 7_258_118_400.0  # 2200-01-01 UTC: the latest time a deck may hold
 
 
 def test_deck_text_is_bounded_before_it_is_parsed() -> None:
@@ -366,7 +435,7 @@ def test_deck_text_is_bounded_before_it_is_parsed() -> None:
         reps=999_999,
         lapses=999_999,
         state=3,
-        step=None,
+        step=0,
         stability=1234.567890123,
         difficulty=5.43210987654,
         due=NOW + 0.123456789,
@@ -507,14 +576,27 @@ def test_the_terminal_trainer_drills_judges_and_keeps_progress(
     assert {card.lapses for card in kept} == {0}  # Again while still learning is no lapse
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{broken",
+        # Review 16, M4: this card made FSRS assert once answered (a crash screen).
+        json.dumps(
+            {
+                "version": 1,
+                "cards": [{**Card("cat").to_json(), "reps": 1, "state": 2, "step": None}],
+            }
+        ),
+    ],
+)
 def test_the_terminal_trainer_says_what_is_wrong_with_a_bad_deck(
-    tmp_path: Path, standard: Dictionary
+    tmp_path: Path, standard: Dictionary, text: str
 ) -> None:
     from bigboggle.tui.board_view import Plain
     from bigboggle.tui.trainer import TrainerApp
 
     path = tmp_path / "deck.json"
-    path.write_text("{broken")
+    path.write_text(text)
 
     async def main() -> None:
         app = TrainerApp(DeckFile(path), standard)

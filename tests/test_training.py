@@ -5,6 +5,7 @@ bounds and errors."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -29,7 +30,7 @@ from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
 from bigboggle.services.store import MissedWordsRow, SoloGameRow, Store, TrainerCardRow
 from bigboggle.services.training import Training, missed_of_result
-from bigboggle.trainer import Card, Deck, drill_for, schedule
+from bigboggle.trainer import Card, Deck, card_id, drill_for, schedule
 from bigboggle.web import create_app
 from bigboggle.web.auth import SESSION_COOKIE
 from conftest import FakeClock, make_member
@@ -309,6 +310,31 @@ def test_the_guest_routes(client: TestClient) -> None:
         "/api/trainer/guest", json={"games": [game]}, headers={"Origin": "https://evil.example"}
     )
     assert cross.status_code == 403
+
+
+FORGED = {"word": "cat", "reps": 1, "state": 2, "step": None, "stability": None}
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        # Review 16, M4: a card in review without its stability made FSRS assert (a 500).
+        (FORGED, r"deck.cards[0].stability: a card answered (reps 1) needs its stability"),
+        # Review 16, L1: a 401-digit time has no float (an OverflowError, a 500).
+        ({"word": "cat", "due": 10**400}, "deck.cards[0].due: expected a number 0-7.25812e+09"),
+    ],
+)
+def test_a_forged_guest_deck_is_a_400_naming_the_card(
+    client: TestClient, changes: dict[str, object], message: str
+) -> None:
+    card = {**Card("dog").to_json(), **changes}
+    text = json.dumps({"deck": {"version": 1, "cards": [card]}})
+    headers = {"Content-Type": "application/json"}
+    state = client.post("/api/trainer/guest", content=text, headers=headers)
+    assert state.status_code == 400 and state.json()["error"].startswith(message)
+    body = text[:-1] + f', "card": "{card_id("cat")}", "answer": "cat"}}'
+    answer = client.post("/api/trainer/guest/answer", content=body, headers=headers)
+    assert answer.status_code == 400 and answer.json()["error"].startswith(message)
 
 
 def test_the_member_routes(client: TestClient, clock: FakeClock) -> None:

@@ -73,9 +73,16 @@ DECK_VERSION = 1
 MAX_FRAGMENT_SIDE = 6
 #: Cells a path search on a fragment may try (an answer is judged in bounded work).
 _SEARCH_STEPS = 20_000
-#: Times and counts a card may hold (past them, a deck is not one this module wrote).
-_MAX_TIME = 1e11
+#: Times and counts a card may hold (past them, a deck is not one this module wrote): a time
+#: is seconds since the epoch before 2200-01-01 UTC, a count a whole number up to a million.
+_MAX_TIME = 7_258_118_400.0
 _MAX_COUNT = 1_000_000
+#: The stability a card may hold (days; FSRS's grows without bound, but past the longest
+#: interval it changes nothing, so :func:`schedule` keeps it within what a deck reads back).
+_STABILITY = (1e-4, 1e6)
+#: The largest step a card in its (re)learning steps may be at (FSRS moves a card past its
+#: last step on to review).
+_MAX_STEP = 10
 #: The scheduler: FSRS's default parameters, no fuzzing (the same answers, the same dates).
 _SCHEDULER = fsrs.Scheduler(enable_fuzzing=False, maximum_interval=3650)
 #: The dice whose faces fill a fragment's other cells.
@@ -369,14 +376,54 @@ def card_from_json(data: object, where: str) -> Card:
         reps=_count(data.get("reps"), f"{where}.reps"),
         lapses=_count(data.get("lapses"), f"{where}.lapses"),
         state=int(state),
-        step=_optional(_count, data.get("step"), f"{where}.step", most=10),
-        stability=_optional(_real, data.get("stability"), f"{where}.stability", 1e-4, 1e6),
+        step=_optional(_count, data.get("step"), f"{where}.step", most=_MAX_STEP),
+        stability=_optional(_real, data.get("stability"), f"{where}.stability", *_STABILITY),
         difficulty=_optional(_real, data.get("difficulty"), f"{where}.difficulty", 1.0, 10.0),
         due=_time(data.get("due"), f"{where}.due"),
         last_review=_optional(_time, data.get("last_review"), f"{where}.last_review"),
         first_review=_optional(_time, data.get("first_review"), f"{where}.first_review"),
     )
+    _check_schedule(card, where)
     return _placed(card, place) if place is not None else card
+
+
+def _check_schedule(card: Card, where: str) -> None:
+    """Refuse a card whose schedule is not one :func:`schedule` writes (:class:`DeckError`
+    naming the card's field): a new card (``reps`` 0) is at its first learning step with no
+    memory state and no review yet; an answered one has its stability, difficulty and review
+    times, at most one lapse per review, and a step exactly when it is (re)learning. FSRS
+    asserts these, so a forged deck would otherwise fail inside it."""
+    if card.is_new:
+        expected: dict[str, object] = {
+            "state": int(fsrs.State.Learning),
+            "step": 0,
+            "lapses": 0,
+            "stability": None,
+            "difficulty": None,
+            "last_review": None,
+            "first_review": None,
+        }
+        for key, value in expected.items():
+            if getattr(card, key) != value:
+                raise DeckError(
+                    f"{where}.{key}: a new card (reps 0) has {key} {value!r}, "
+                    f"got {quoted(getattr(card, key))}"
+                )
+        return
+    for key in ("stability", "difficulty", "last_review", "first_review"):
+        if getattr(card, key) is None:
+            raise DeckError(f"{where}.{key}: a card answered (reps {card.reps}) needs its {key}")
+    if card.lapses > card.reps:
+        raise DeckError(
+            f"{where}.lapses: at most one lapse per review ({card.reps}), got {card.lapses}"
+        )
+    in_review = card.state == int(fsrs.State.Review)
+    if in_review and card.step is not None:
+        raise DeckError(f"{where}.step: a card in review (state 2) has no step, got {card.step}")
+    if not in_review and card.step is None:
+        raise DeckError(
+            f"{where}.step: a card in its (re)learning steps (state {card.state}) needs its step"
+        )
 
 
 def _count(value: object, where: str, least: int = 0, most: int = _MAX_COUNT) -> int:
@@ -388,7 +435,9 @@ def _count(value: object, where: str, least: int = 0, most: int = _MAX_COUNT) ->
 def _real(value: object, where: str, least: float, most: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise DeckError(f"{where}: expected a number, got {quoted(value)}")
-    number = float(value)
+    # A whole number is compared before it becomes a float (10**400 has no float).
+    in_range = least <= value <= most if isinstance(value, int) else True
+    number = float(value) if in_range else math.inf
     if not (math.isfinite(number) and least <= number <= most):
         raise DeckError(f"{where}: expected a number {least:g}-{most:g}, got {quoted(value)}")
     return number
@@ -494,7 +543,9 @@ def schedule(card: Card, rating: fsrs.Rating, now: float) -> Card:
         lapses=min(_MAX_COUNT, card.lapses + (rating == fsrs.Rating.Again and lapsed)),
         state=int(after.state),
         step=after.step,
-        stability=after.stability,
+        stability=min(max(after.stability, _STABILITY[0]), _STABILITY[1])
+        if after.stability is not None
+        else None,
         difficulty=after.difficulty,
         due=after.due.timestamp(),
         last_review=now,
