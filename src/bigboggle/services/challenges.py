@@ -324,7 +324,7 @@ class Challenges:
         while len(boards) < rounds:
             seed = new_seed()
             boards.append((str(shake(ruleset.dice, seed, challenge=ruleset.challenge).board), seed))
-        maker = first.player if first is not None else None
+        maker = self._player_of(first) if first is not None else None
         if maker is None and account_id is not None:
             with self.store.session() as session:
                 maker = username_of(session, account_id)
@@ -460,14 +460,30 @@ class Challenges:
                 continue
         raise GameStateError("could not find a free challenge code; try again")
 
+    def _player_of(self, game: SoloGameRow) -> str:
+        """The name a game's player is seated under: a member's user name (whatever name the
+        game was played under: one name per member here), else the game's."""
+        if game.account_id is not None:
+            with self.store.session() as session:
+                username = username_of(session, game.account_id)
+            if username is not None:
+                return username
+        return game.player
+
     def _seat_first(self, code: str, game: SoloGameRow, now: float, team: str | None) -> None:
         """Seat the player of the game a challenge was made from, with it as their round 1
-        (on ``team`` in a team challenge)."""
+        (on ``team`` in a team challenge). The game becomes private until the challenge
+        closes, as every round played in it is."""
+        name = self._player_of(game)
+        closes = self._challenge(code).closes_at
         with self.store.write_session() as session:
+            held = session.get(SoloGameRow, game.id)
+            if held is not None:
+                held.private_until = closes
             seat = ChallengePlayerRow(
                 code=code,
-                name=game.player,
-                name_key=name_key(game.player),
+                name=name,
+                name_key=name_key(name),
                 account_id=game.account_id,
                 joined_at=now,
                 team=team,
@@ -614,7 +630,17 @@ class Challenges:
     def _reserve(self, challenge: ChallengeRow, seat_id: int, now: float) -> int:
         """Reserve the seat's next round (its number): the round after the last one it has a
         game of, once that game is over. A reservation whose game never started is given up
-        after :data:`RESERVATION_SECONDS`."""
+        after :data:`RESERVATION_SECONDS`. Two plays of one seat at once (two tabs, a retry):
+        one reserves the round, the other is told it is being started (the unique key on seat
+        and round decides, on databases that do not serialise writers)."""
+        try:
+            return self._reserve_next(challenge, seat_id, now)
+        except IntegrityError:
+            raise GameStateError(
+                "your next round is being started already (another request of yours): open it"
+            ) from None
+
+    def _reserve_next(self, challenge: ChallengeRow, seat_id: int, now: float) -> int:
         with self.store.write_session() as session:
             rows = session.execute(
                 select(ChallengeGameRow, SoloGameRow)
@@ -671,6 +697,9 @@ class Challenges:
             board=board,
             player=seat.name,
             account_id=account_id,
+            # Its words are its player's alone until the challenge closes (its page, the
+            # member's public history): nobody sees them before playing the round.
+            private_until=challenge.closes_at,
         )
 
     def _drop_reservation(self, seat_id: int, number: int, new_seat: bool) -> None:

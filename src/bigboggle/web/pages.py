@@ -23,6 +23,7 @@ from ..services.daily import check_date, utc_date
 from ..services.rooms import strength_choices
 from ..solver import Solution
 from .account_pages import viewer_here
+from .player_routes import utc_time
 from .plumbing import services
 
 router = APIRouter(include_in_schema=False)
@@ -206,6 +207,7 @@ def game_page(request: Request, game_id: Annotated[str, Path(max_length=16)]) ->
         data=view.to_json(),
         board=Board.parse(view.game.board),
         hint_labels=HINT_LABELS,
+        utc_time=utc_time,
     )
 
 
