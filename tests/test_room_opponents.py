@@ -8,11 +8,13 @@ The service on SQLite and PostgreSQL; the protocol through the ASGI test client.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
+from sqlalchemy import event, select
+from sqlalchemy.orm import Session
 from starlette.testclient import WebSocketTestSession
 
 from bigboggle import Dictionary, Rules, solve
@@ -23,7 +25,12 @@ from bigboggle.errors import (
     RoomFullError,
     RoundInputError,
 )
-from bigboggle.limits import MAX_STRENGTH_LENGTH, OPPONENT_NEWS_INTERVAL
+from bigboggle.limits import (
+    MAX_ROOM_OPPONENTS,
+    MAX_STRENGTH_LENGTH,
+    OPPONENT_NEWS_INTERVAL,
+    OPPONENT_WORDS_PER_TRANSACTION,
+)
 from bigboggle.services import jobs
 from bigboggle.services.compute import run_here
 from bigboggle.services.ratings import Ratings, room_contest_key
@@ -128,6 +135,19 @@ def test_only_the_host_adds_known_strengths_within_the_rooms_size(rooms: Rooms) 
         rooms.join(code, "cy")
 
 
+def test_a_room_seats_at_most_max_room_opponents_opponents(rooms: Rooms) -> None:
+    """However many seats the room has: each opponent's list is a solve at every start and
+    its words are writes (review 16, H1)."""
+    code = room_of(rooms, max_players=50)
+    names = [rooms.add_opponent(host(code), "beginner") for _ in range(MAX_ROOM_OPPONENTS)]
+    with pytest.raises(RoomFullError, match=f"already has {MAX_ROOM_OPPONENTS} computer opponents"):
+        rooms.add_opponent(host(code), "solver")
+    rooms.join(code, "bob")  # people still find seats
+    rooms.remove_opponent(host(code), names[0])
+    rooms.add_opponent(host(code), "solver")  # a removed one's place is free again
+    assert len(rooms.public(code).to_json()["opponents"]) == MAX_ROOM_OPPONENTS
+
+
 def test_removing_an_opponent_is_the_hosts_and_for_opponents_seats_only(rooms: Rooms) -> None:
     code = room_of(rooms)
     rooms.join(code, "bob")
@@ -142,7 +162,8 @@ def test_removing_an_opponent_is_the_hosts_and_for_opponents_seats_only(rooms: R
     assert rooms.players(code) == [ANN, "bob"]
     with pytest.raises(NotFoundError):  # removed once
         rooms.remove_opponent(host(code), name)
-    assert rooms.add_opponent(host(code), "casual") == "Casual bot 2"  # the name stays taken
+    # It never played a round: it leaves nothing behind, not even its name.
+    assert rooms.add_opponent(host(code), "casual") == "Casual bot"
 
 
 def test_the_host_role_never_passes_to_an_opponent(rooms: Rooms, clock: FakeClock) -> None:
@@ -300,6 +321,116 @@ def test_a_removed_opponent_plays_no_more_words(
     stored = finish(rooms, clock, code)
     assert len(stored["round"]["players"][name]["words"]) == played  # its words stay
     assert rooms.view(host(code)).to_json()["opponents"] == {}
+
+
+def test_removing_an_opponent_with_words_due_drops_them_and_the_round_is_scored(
+    rooms: Rooms, store: Store, clock: FakeClock
+) -> None:
+    """Words of the removed opponent that were due but not yet played when it was removed
+    are dropped, never an error that rolls back the others' words or wedges the scoring
+    (review 16, M1): both the timer's path and the catch-up before scoring."""
+    code = room_of(rooms)
+    gone = rooms.add_opponent(host(code), "solver")
+    stays = rooms.add_opponent(host(code), "solver")
+    started = rooms.start_round(host(code), seed=6)
+    lists = plan_of(store, code)["lists"]
+    clock.now = started.starts_at + 3
+    assert rooms.play_opponents(code).submitted > 0
+    kept = len(words_of(store, code, gone))
+    clock.now = started.starts_at + 6  # more words of both are due; no timer has played them
+    assert any(3 < at <= 6 for at, _ in lists[gone])
+    rooms.remove_opponent(host(code), gone)
+    played = rooms.play_opponents(code)  # the timer: the other's words only
+    assert played.submitted == len([at for at, _ in lists[stays] if 3 < at <= 6])
+    stored = finish(rooms, clock, code)  # the catch-up: the other's words to the deadline
+    players = stored["round"]["players"]
+    assert kept > 0 and len(players[gone]["words"]) == kept  # its words so far stay
+    assert [w["word"] for w in players[stays]["words"]] == [word for _, word in lists[stays]]
+    assert rooms.start_round(host(code)).number == 2  # the room goes on
+
+
+def seats_of(store: Store, code: str) -> list[tuple[str, bool]]:
+    """The room's seat rows: (name, removed), in join order."""
+    with store.session() as session:
+        return [
+            (name, kicked is not None)
+            for name, kicked in session.execute(
+                select(RoomPlayerRow.name, RoomPlayerRow.kicked_at)
+                .where(RoomPlayerRow.room == code)
+                .order_by(RoomPlayerRow.id)
+            )
+        ]
+
+
+def test_an_opponent_removed_before_it_played_leaves_no_seat_behind(
+    rooms: Rooms, store: Store, clock: FakeClock
+) -> None:
+    """Adding and removing opponents leaves no row for ever (review 16, L7); one that was in
+    a round keeps its removed seat, whose name its results use."""
+    code = room_of(rooms)
+    for _ in range(20):
+        rooms.remove_opponent(host(code), rooms.add_opponent(host(code), "club"))
+    assert seats_of(store, code) == [(ANN, False)]
+    name = rooms.add_opponent(host(code), "solver")
+    started = rooms.start_round(host(code), seed=4)
+    late = rooms.add_opponent(host(code), "club")  # seated during the round: not in it
+    clock.now = started.starts_at + 2
+    rooms.remove_opponent(host(code), late)
+    rooms.remove_opponent(host(code), name)
+    assert seats_of(store, code) == [(ANN, False), (name, True)]
+    stored = finish(rooms, clock, code)
+    assert stored["round"]["players"][name]["opponent"] == "solver"
+    assert rooms.add_opponent(host(code), "solver") == "Solver bot 2"  # its name stays taken
+
+
+def test_words_due_at_once_are_stored_in_bounded_transactions_each_list_read_once(
+    rooms: Rooms, store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The catch-up before scoring stores hundreds of words (no timer fired) in
+    transactions of at most OPPONENT_WORDS_PER_TRANSACTION words, so other writes get in
+    between, and reads each opponent's stored words once a transaction, not once a word
+    (review 16, H1: 9,048 words in one transaction of ~5 minutes)."""
+    code = room_of(rooms, rules="superbig", timer=15)
+    names = [rooms.add_opponent(host(code), "solver") for _ in range(2)]
+    started = rooms.start_round(host(code), seed=7)
+    lists = plan_of(store, code)["lists"]
+    total = sum(len(lists[name]) for name in names)
+    assert total > OPPONENT_WORDS_PER_TRANSACTION  # more than one transaction's worth
+
+    def count_words() -> int:
+        with store.session() as session:
+            return len(session.scalars(select(RoomWordRow.id)).all())
+
+    per_transaction: list[int] = []
+    write_session = store.write_session
+
+    @contextmanager
+    def counted() -> Iterator[Session]:
+        before = count_words()
+        with write_session() as session:
+            yield session
+        per_transaction.append(count_words() - before)
+
+    reads: list[str] = []  # statements reading one player's words of a round
+
+    def on_execute(*args: Any) -> None:
+        statement = " ".join(str(args[2]).split())
+        if statement.startswith("SELECT") and "room_words.player =" in statement:
+            reads.append(statement)
+
+    monkeypatch.setattr(store, "write_session", counted)
+    event.listen(store.engine, "before_cursor_execute", on_execute)
+    try:
+        clock.now = started.deadline + GRACE
+        stored = rooms.end_round_if_due(code)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", on_execute)
+    assert stored is not None
+    assert sum(len(stored["round"]["players"][name]["words"]) for name in names) == total
+    batches = [n for n in per_transaction if n]
+    assert sum(batches) == total and max(batches) <= OPPONENT_WORDS_PER_TRANSACTION
+    assert len(batches) == -(-total // OPPONENT_WORDS_PER_TRANSACTION)
+    assert 0 < len(reads) <= len(names) * len(batches)  # each list once a transaction
 
 
 def test_the_host_ending_the_game_stops_the_words_at_the_end(

@@ -20,20 +20,20 @@ under the round's lock, so no word is submitted twice.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable
+import logging
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ...dice import MAX_SEED, new_seed
 from ...dictionary import normalise
-from ...errors import BoggleError, NotFoundError, RoomFullError, RoundInputError
+from ...errors import BoggleError, GameStateError, NotFoundError, RoomFullError, RoundInputError
 from ...errors import quoted as _quoted
 from ...judge import Judge
-from ...limits import MAX_LIST_LENGTH
+from ...limits import MAX_LIST_LENGTH, MAX_ROOM_OPPONENTS, OPPONENT_WORDS_PER_TRANSACTION
 from ...opponents import Opponent, opponent_name
 from ...round import check_entry
 from ...verdicts import WordResult
@@ -47,11 +47,30 @@ from .queries import bump, current_round, lock_room, lock_round, round_players
 from .seats import Seat
 from .settings import RoomSettings
 
+log = logging.getLogger(__name__)
+
+#: Seconds two server processes' clocks may differ by: an opponent's seat may be in a round
+#: whose start is up to this long before the seat was added by another process's clock.
+CLOCK_SLACK = 60.0
+
 #: An opponent's list as stored: ``[[seconds into the round, entry], …]``, by time.
 Plan = list[list[Any]]
-#: What stores one word through the rooms' judge path, in a session holding the round's lock:
-#: ``(session, round, player, entry, at, judge) -> verdict``.
-StoreWord = Callable[[Session, RoomRoundRow, str, str, float, Judge], WordResult]
+
+
+class RoundWords(Protocol):
+    """The rooms' judge path for many words of one round in one transaction (see
+    :class:`bigboggle.services.rooms.service.RoundWords`)."""
+
+    def removed(self, player: str) -> bool:
+        """Whether the host removed ``player``'s seat."""
+
+    def store(self, player: str, entry: str, now: float) -> WordResult:
+        """Judge ``player``'s ``entry`` at ``now`` and store it with its verdict."""
+
+
+#: What opens the rooms' judge path in a session holding the round's lock:
+#: ``(session, round, judge) -> RoundWords``.
+OpenWords = Callable[[Session, RoomRoundRow, Judge], RoundWords]
 
 
 @dataclass(frozen=True)
@@ -120,7 +139,7 @@ def clean_plan(entries: Iterable[tuple[float, str]], seconds: float) -> Plan:
 class RoomOpponents:
     """The computer opponents of the rooms on ``store``: seats added and removed by the host,
     lists made through ``runner`` (dictionaries named by ``shelf``), words stored through
-    ``store_word`` (the rooms' judge path) with judges from ``judge_of``, on ``clock``."""
+    ``open_words`` (the rooms' judge path) with judges from ``judge_of``, on ``clock``."""
 
     def __init__(
         self,
@@ -129,14 +148,14 @@ class RoomOpponents:
         clock: Callable[[], float],
         runner: Callable[[], Runner],
         judge_of: Callable[[RoomRoundRow], Judge],
-        store_word: StoreWord,
+        open_words: OpenWords,
     ) -> None:
         self.store = store
         self.shelf = shelf
         self.clock = clock
         self._runner = runner
         self._judge_of = judge_of
-        self._store_word = store_word
+        self._open_words = open_words
 
     # -- seats ---------------------------------------------------------------------------------
 
@@ -145,23 +164,30 @@ class RoomOpponents:
         seat hosts the room and that it is open and playing): its name, free in the room
         (``"Club bot"``, ``"Club bot 2"`` …). During a round it plays from the next one.
         :class:`RoundInputError` names the strengths for an unknown one; :class:`RoomFullError`
-        past ``max_players``."""
+        past ``max_players``, or past :data:`~bigboggle.limits.MAX_ROOM_OPPONENTS` opponents
+        seated."""
         chosen = check_strength(strength)
         with self.store.write_session() as session:
             room = lock_room(session, seat.room)
             require(room, seat)
             seats = session.execute(
-                select(RoomPlayerRow.name, RoomPlayerRow.kicked_at).where(
+                select(RoomPlayerRow.name, RoomPlayerRow.kicked_at, RoomPlayerRow.opponent).where(
                     RoomPlayerRow.room == seat.room
                 )
             ).all()
             settings = RoomSettings.from_json(room.settings)
-            if sum(1 for _, kicked in seats if kicked is None) >= settings.max_players:
+            seated = [opponent for _, kicked, opponent in seats if kicked is None]
+            if len(seated) >= settings.max_players:
                 raise RoomFullError(
                     f"room {seat.room} is full ({settings.max_players} players); remove a "
                     "player or an opponent first"
                 )
-            name = opponent_name(chosen, [name for name, _ in seats])
+            if sum(1 for opponent in seated if opponent is not None) >= MAX_ROOM_OPPONENTS:
+                raise RoomFullError(
+                    f"room {seat.room} already has {MAX_ROOM_OPPONENTS} computer opponents, the "
+                    "most a room may seat; remove one first"
+                )
+            name = opponent_name(chosen, [name for name, _, _ in seats])
             session.add(
                 RoomPlayerRow(
                     room=seat.room,
@@ -182,9 +208,13 @@ class RoomOpponents:
 
     def remove(self, seat: Seat, name: object, require: Callable[[Any, Seat], None]) -> None:
         """Remove the opponent seated as ``name`` (the host only): its words already played in
-        a running round stay (crossing off is everybody's), no more come, and it leaves the
-        handicaps and teams; its name stays taken in the room, as a removed player's does.
-        :class:`NotFoundError` for no such seat; :class:`RoundInputError` for a person's."""
+        a running round stay (crossing off is everybody's), no more come (not even those
+        due before now that no timer played yet), and it leaves the handicaps and teams.
+        An opponent that was in a round keeps its seat, marked removed, whose name the
+        rounds' results use (taken in the room, as a removed player's is); one that never
+        was leaves nothing: its seat is deleted, so adding and removing opponents leaves no
+        row behind. :class:`NotFoundError` for no such seat; :class:`RoundInputError` for a
+        person's."""
         if not isinstance(name, str):
             raise RoundInputError(f"seat: expected an opponent's name, not {_quoted(name, 30)}")
         with self.store.write_session() as session:
@@ -204,7 +234,10 @@ class RoomOpponents:
                     f"seat: {_quoted(name, 40)} is a person's seat, not an opponent's; "
                     "the host removes a person with kick"
                 )
-            row.kicked_at = self.clock()
+            if _ever_played(session, row):
+                row.kicked_at = self.clock()
+            else:
+                session.delete(row)
             room.settings = RoomSettings.from_json(room.settings).without(name).to_json()
             room.active_at = self.clock()
             bump(session, seat.room)
@@ -285,54 +318,119 @@ class RoomOpponents:
             return _next_due(current, self._removed(session, current))
 
     def _play(self, current: RoomRoundRow, until: float, *, ended: bool) -> Played:
+        """Submit the words due by ``until`` of ``current``'s opponents still seated, in
+        order of time, in transactions of at most
+        :data:`~bigboggle.limits.OPPONENT_WORDS_PER_TRANSACTION` words (other writes get in
+        between). ``ended``: the round is claimed for scoring (the catch-up); each
+        transaction stops if the round is no longer as expected."""
         judge = self._judge_of(current)  # made outside the lock (it may solve the board)
         submitted = 0
+        while True:
+            batch = self._play_batch(current.id, until, judge, ended=ended)
+            submitted += batch.submitted
+            if not batch.more:
+                return Played(submitted, batch.next_due)
+
+    def _play_batch(self, round_id: int, until: float, judge: Judge, *, ended: bool) -> _Batch:
+        """One transaction of :meth:`_play`: the next words due by ``until``, at most
+        :data:`~bigboggle.limits.OPPONENT_WORDS_PER_TRANSACTION`, and how many are stored
+        with the list. A removed opponent's words are dropped, never an error: its seat is
+        read in the same transaction (and through the same path) as the words are stored."""
         with self.store.write_session() as session:
-            locked = lock_round(session, current.id)
+            locked = lock_round(session, round_id)
             if locked is None or locked.result is not None or not locked.opponents:
-                return Played(0, None)
+                return _Batch(0, None, more=False)
             if (locked.ended_at is not None) != ended:
-                return Played(0, None)  # scored meanwhile, or (catching up) let go
-            removed = self._removed(session, locked)
+                return _Batch(0, None, more=False)  # scored meanwhile, or (catching up) let go
+            words = self._open_words(session, locked, judge)
             lists: dict[str, Plan] = locked.opponents.get("lists", {})
-            played = dict(locked.opponents.get("played", {}))
             players = set(round_players(locked))
-            for name, plan in lists.items():
-                if name not in players:
-                    continue
-                gone = removed.get(name, math.inf)  # a removed one plays no more from then
-                done = int(played.get(name, 0))
-                while done < len(plan):
-                    at = locked.starts_at + float(plan[done][0])
-                    if at > until or at >= locked.deadline or at >= gone:
-                        break
-                    self._store_word(session, locked, name, str(plan[done][1]), at, judge)
-                    done += 1
-                    submitted += 1
-                played[name] = done
-            if submitted:
+            removed = {name for name in lists if name not in players or words.removed(name)}
+            played = {name: int(n) for name, n in locked.opponents.get("played", {}).items()}
+            due = _due(locked, lists, played, removed, until)
+            handled = due[:OPPONENT_WORDS_PER_TRANSACTION]
+            submitted = sum(self._submit(words, name, entry, at) for at, name, entry in handled)
+            for _, name, _ in handled:
+                played[name] = played.get(name, 0) + 1
+            if handled:
                 locked.opponents = {**locked.opponents, "played": played}
             next_due = _next_due(locked, removed)
-        return Played(submitted, next_due)
+        return _Batch(submitted, next_due, more=len(due) > len(handled))
+
+    def _submit(self, words: RoundWords, name: str, entry: str, at: float) -> bool:
+        """Store opponent ``name``'s ``entry`` at ``at``; whether it was. A word the judge
+        path refuses (it should not: the list was cleaned at the start and each word is
+        taken inside the round) is logged and passed over, never blocking the others'
+        words or the round's scoring."""
+        try:
+            words.store(name, entry, at)
+        except (GameStateError, RoundInputError) as exc:
+            log.warning("an opponent's word passed over: %s's %r: %s", name, entry, exc)
+            return False
+        return True
 
     @staticmethod
-    def _removed(session: Session, played: RoomRoundRow) -> dict[str, float]:
-        """The room's opponents whose seat was removed, and when (their words from then on
-        are never played)."""
-        return {
-            name: kicked
-            for name, kicked in session.execute(
-                select(RoomPlayerRow.name, RoomPlayerRow.kicked_at).where(
+    def _removed(session: Session, played: RoomRoundRow) -> set[str]:
+        """The room's opponents whose seat was removed (their words are never played any
+        more)."""
+        return set(
+            session.scalars(
+                select(RoomPlayerRow.name).where(
                     RoomPlayerRow.room == played.room,
                     RoomPlayerRow.kicked_at.is_not(None),
                     RoomPlayerRow.opponent.is_not(None),
                 )
             )
-            if kicked is not None
-        }
+        )
 
 
-def _next_due(played: RoomRoundRow, removed: dict[str, float]) -> float | None:
+@dataclass(frozen=True)
+class _Batch:
+    """One transaction of :meth:`RoomOpponents._play`: words submitted, when the next is due,
+    and whether more were due by then than one transaction takes."""
+
+    submitted: int
+    next_due: float | None
+    more: bool
+
+
+def _due(
+    played: RoomRoundRow,
+    lists: dict[str, Plan],
+    done: dict[str, int],
+    removed: set[str],
+    until: float,
+) -> list[tuple[float, str, str]]:
+    """Every word of ``played``'s opponents (not ``removed``) due by ``until`` and before the
+    deadline, not yet submitted (each list's first ``done`` are): ``(at, name, entry)`` in
+    order of time (each list's words stay in its order)."""
+    due: list[tuple[float, str, str]] = []
+    for name, plan in lists.items():
+        if name in removed:
+            continue
+        for seconds, entry in plan[done.get(name, 0) :]:
+            at = played.starts_at + float(seconds)
+            if at > until or at >= played.deadline:
+                break
+            due.append((at, name, str(entry)))
+    due.sort(key=lambda item: item[0])  # stable: a list's words keep their order
+    return due
+
+
+def _ever_played(session: Session, seat: RoomPlayerRow) -> bool:
+    """Whether the opponent in ``seat`` was among the players of one of its room's rounds
+    (only rounds that started after it was seated may hold it, give or take the clocks'
+    :data:`CLOCK_SLACK`)."""
+    rounds = session.scalars(
+        select(RoomRoundRow.settings).where(
+            RoomRoundRow.room == seat.room,
+            RoomRoundRow.starts_at >= seat.joined_at - CLOCK_SLACK,
+        )
+    )
+    return any(seat.name in (settings or {}).get("players", ()) for settings in rounds)
+
+
+def _next_due(played: RoomRoundRow, removed: Container[str]) -> float | None:
     """When the next word of ``played``'s opponents (not ``removed``) is due, before its
     deadline; ``None`` if none is left."""
     plan = played.opponents or {}

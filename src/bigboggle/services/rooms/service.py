@@ -113,14 +113,14 @@ class Rooms:
         self._judges_lock = threading.Lock()
         #: The end of each round: claimed, scored, stored (with the room's totals).
         self.ends = RoundEnds(store, shelf, clock, runner, self._forget_judge)
-        #: The computer opponents: their seats, lists and words (through :meth:`_store_word`).
+        #: The computer opponents: their seats, lists and words (through :class:`RoundWords`).
         self.opponents = RoomOpponents(
             store,
             shelf,
             lambda: self.clock(),
             lambda: self.runner,
             self._judge,
-            self._store_word,
+            RoundWords,
         )
         self.ends.before_scoring = self.opponents.catch_up
 
@@ -642,44 +642,10 @@ class Rooms:
         judge: Judge,
     ) -> WordResult:
         """Judge ``player``'s ``entry`` at ``now`` in the round ``locked`` (its row locked in
-        ``session``) and store it with its verdict: the one path every word takes, a person's
-        (:meth:`submit`, at the server's clock) and an opponent's (at its own time)."""
-        settings = RoomSettings.from_json(played_settings(locked))
-        players = round_players(locked)
-        played = _resumed(locked, players, settings, judge)
-        played.check_clock(now)
-        if player not in players:
-            raise GameStateError("you joined during this round; play the next one")
-        kicked = session.scalar(
-            select(RoomPlayerRow.kicked_at).where(
-                RoomPlayerRow.room == locked.room, RoomPlayerRow.name == player
-            )
-        )
-        if kicked is not None:
-            raise KickedError(f"the host removed {player} from room {locked.room}")
-        earlier = session.scalars(
-            select(RoomWordRow.entry).where(
-                RoomWordRow.round_id == locked.id, RoomWordRow.player == player
-            )
-        ).all()
-        result = played.judge_next(
-            player,
-            entry,
-            now,
-            earlier={normalise(word) for word in earlier},
-            count=len(earlier),
-        )
-        if result.verdict is not Verdict.REPEATED:
-            session.add(
-                RoomWordRow(
-                    round_id=locked.id,
-                    player=player,
-                    entry=entry,
-                    at=now,
-                    verdict=result.to_json(),
-                )
-            )
-        return result
+        ``session``) and store it with its verdict, through :class:`RoundWords`: the one path
+        every word takes, a person's (:meth:`submit`, at the server's clock) and an
+        opponent's (at its own time, many in one transaction)."""
+        return RoundWords(session, locked, judge).store(player, entry, now)
 
     # -- computer opponents ------------------------------------------------------------------
 
@@ -1028,3 +994,79 @@ def _resumed(
         min_length={name: n for name, n in settings.handicaps.items() if name in players},
         judge=judge,
     )
+
+
+@dataclass
+class _SeatWords:
+    """What one player has entered so far in a round, as stored: the normal forms of the
+    entries, and how many."""
+
+    words: set[str]
+    count: int
+
+
+class RoundWords:
+    """The words of the round ``locked`` (its row locked in ``session``) being judged with
+    ``judge`` and stored, one after another, in that one transaction: the path every word
+    takes. The round's settings and engine are made once, and each player's entries so far
+    are read once (at their first word here) and kept as words are stored, so storing ``n``
+    words costs ``n`` judgements, not a reading of the whole list for each."""
+
+    def __init__(self, session: Session, locked: RoomRoundRow, judge: Judge) -> None:
+        self.session = session
+        self.locked = locked
+        self.players = round_players(locked)
+        settings = RoomSettings.from_json(played_settings(locked))
+        self.engine = _resumed(locked, self.players, settings, judge)
+        self._seats: dict[str, _SeatWords] = {}
+        self._kicked: dict[str, float | None] = {}
+
+    def removed(self, player: str) -> bool:
+        """Whether the host removed ``player``'s seat (read once in this transaction:
+        :meth:`store` refuses a removed seat's words by the same reading)."""
+        if player not in self._kicked:
+            self._kicked[player] = self.session.scalar(
+                select(RoomPlayerRow.kicked_at).where(
+                    RoomPlayerRow.room == self.locked.room, RoomPlayerRow.name == player
+                )
+            )
+        return self._kicked[player] is not None
+
+    def store(self, player: str, entry: str, now: float) -> WordResult:
+        """Judge ``player``'s ``entry`` at ``now`` and store it with its verdict (a repeat is
+        answered, not stored). Refused, in this order: out of the round's time
+        (:meth:`~bigboggle.round.Round.check_clock`), a player who joined after the round
+        started (:class:`GameStateError`), a seat the host removed (:class:`KickedError`);
+        then the engine's own refusals (past the list's limit)."""
+        self.engine.check_clock(now)
+        if player not in self.players:
+            raise GameStateError("you joined during this round; play the next one")
+        if self.removed(player):
+            raise KickedError(f"the host removed {player} from room {self.locked.room}")
+        seat = self._seat(player)
+        result = self.engine.judge_next(player, entry, now, earlier=seat.words, count=seat.count)
+        if result.verdict is not Verdict.REPEATED:
+            self.session.add(
+                RoomWordRow(
+                    round_id=self.locked.id,
+                    player=player,
+                    entry=entry,
+                    at=now,
+                    verdict=result.to_json(),
+                )
+            )
+            seat.words.add(normalise(entry))
+            seat.count += 1
+        return result
+
+    def _seat(self, player: str) -> _SeatWords:
+        seat = self._seats.get(player)
+        if seat is None:
+            earlier = self.session.scalars(
+                select(RoomWordRow.entry).where(
+                    RoomWordRow.round_id == self.locked.id, RoomWordRow.player == player
+                )
+            ).all()
+            seat = _SeatWords({normalise(word) for word in earlier}, len(earlier))
+            self._seats[player] = seat
+        return seat
