@@ -26,6 +26,13 @@ from conftest import FakeClock, postgres_schema
 pytestmark = pytest.mark.once
 
 
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    """No file yet, unlike conftest's copy of a migrated database: these tests are about the
+    store making its database, then reopening it."""
+    return f"sqlite:///{tmp_path / 'bigboggle.sqlite3'}"
+
+
 def test_a_new_database_gets_the_current_schema(db_url: str) -> None:
     store = Store(db_url)
     assert store.schema_version == SCHEMA_VERSION
