@@ -172,6 +172,11 @@ def test_the_limits_and_unknown_strengths_are_refused_before_any_work(
         RulesError, match=r"opponents\[1\]: unknown opponent strength 'grandmaster'"
     ):
         games.start("big", board=BOARD, opponents=["club", "grandmaster"])
+    # Opponents play boards of the presets' sizes: on a given 12x12 board each would write
+    # thousands of words into a game anyone may read.
+    with pytest.raises(RulesError, match=r"up to 36 cells \(6x6\), not 7x7"):
+        games.start("big", board="/".join(["LINESTQ"] * 7), opponents=["solver"])
+    games.start("big", board="/".join(["LINEST"] * 6), opponents=["solver"])  # 6x6 is fine
     with pytest.raises(RulesError, match="beginner, casual, club, expert, solver"):
         games.start("big", board=BOARD, opponents=["grandmaster"])
     with pytest.raises(RulesError, match="daily board is played alone"):

@@ -255,6 +255,10 @@ OPPONENT_WORDS_PER_TRANSACTION = 200
 #: Most computer opponents one solo game may have (``POST /api/games``'s ``opponents``): each
 #: list is made at the start, one solve through the worker pool each.
 MAX_SOLO_OPPONENTS = 5
+#: Largest board (in cells) a solo game seats computer opponents on: the presets' sizes, up to
+#: Super Big Boggle's 6x6. A given board may be up to 12x12, where each opponent (the solver
+#: above all) would write thousands of words into a game anyone may read.
+MAX_OPPONENT_CELLS = 36
 
 # -- hints and the trainer (fixed) -------------------------------------------------------------------
 

@@ -55,6 +55,7 @@ from ..limits import (  # noqa: F401 (MAX_ENTRY_LENGTH: an old path)
     MAX_ENTRY_LENGTH,
     MAX_HINTS_PER_GAME,
     MAX_LIST_LENGTH,
+    MAX_OPPONENT_CELLS,
     MAX_SOLO_OPPONENTS,
     SOLO_ENGINE_CACHE,
 )
@@ -374,6 +375,8 @@ class SoloGames:
                 _check_member_daily_free(session, account_id, ruleset, date)
             seed = self.daily_seed(ruleset.name, date)
         board_text, seed = self._deal(ruleset, options, words, seed, board, band)
+        if choices:
+            _check_opponents_board(board_text)
         # The board's points, known from the start: what the player's meter measures against
         # (nothing is solved on a read). Solving is CPU work a stranger asks for, so it runs
         # through the runner (the web server's bounded worker pool), not in this thread; the
@@ -1055,6 +1058,16 @@ def _game_of(row: SoloGameRow) -> SoloGame:
         hints_allowed=bool(row.hints_allowed),
         private_until=row.private_until,
     )
+
+
+def _check_opponents_board(board: str) -> None:
+    """Computer opponents play boards of the presets' sizes (:data:`MAX_OPPONENT_CELLS`)."""
+    parsed = Board.parse(board)
+    if parsed.rows * parsed.cols > MAX_OPPONENT_CELLS:
+        raise RulesError(
+            f"opponents: computer opponents play boards of up to {MAX_OPPONENT_CELLS} cells "
+            f"(6x6), not {parsed.rows}x{parsed.cols}: play this board alone"
+        )
 
 
 def _checked_private_until(until: float | None, now: float) -> float | None:
