@@ -95,7 +95,7 @@ def test_solo_against_opponents_counts_on_the_clock_and_crosses_off(standard: Di
         ]
         assert result.players[PLAYER].score == 0 and result.missed == ()
         summary = text_of(app, "#summary")
-        assert "2 words of yours crossed off" in summary
+        assert "2 words of yours crossed off: an opponent wrote them too." in summary
         places = result.places
         ranking = ", ".join(f"{places[n]}. {n} {result.scores[n]}" for n in result.ranking)
         assert f"Ranking: {ranking}" in summary and ranking.startswith("1. Solver bot")

@@ -365,7 +365,9 @@ class ResultsScreen(GameScreen):
         lines = [f"Ranking: {ranking}"]
         if crossed:
             lines.insert(
-                0, f"{plural(crossed, 'word')} of yours crossed off: an opponent wrote it too."
+                0,
+                f"{plural(crossed, 'word')} of yours crossed off: "
+                f"an opponent wrote {'it' if crossed == 1 else 'them'} too.",
             )
         return "\n".join(lines) + "\n"
 

@@ -36,6 +36,8 @@ export function opponentCounts(list, opponents) {
         const grew = entry.shown >= 0 && count > entry.shown;
         entry.shown = count;
         entry.node.textContent = String(count);
+        const noun = entry.node.parentElement.querySelector(".noun");
+        if (noun) noun.textContent = count === 1 ? "word" : "words";
         if (grew && !reducedMotion() && entry.node.animate) {
           entry.node.animate([{ transform: "scale(1.3)" }, { transform: "none" }], { duration: 220, easing: "ease-out" });
         }
