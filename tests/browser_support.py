@@ -4,6 +4,8 @@
 - ``server``: one live server per test module, on its own SQLite file.
 - ``browser``: Chromium, launched once per module (fails without it under
   ``BIGBOGGLE_REQUIRE_BROWSER``, else skips).
+- ``axe_source``: axe-core's script from npm (``npm ci``), for the accessibility checks
+  (fails without it under ``BIGBOGGLE_REQUIRE_BROWSER``, else skips, like ``browser``).
 - ``page``: a fresh desktop tab (1200×900); ``open_page(width, height, ...)`` any other size
   (``PHONE`` is 390×844 with touch). Every tab these give fails its test on a JavaScript error
   or a console error, and saves a full-page screenshot under ``test-artifacts/screenshots/``
@@ -26,6 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+#: axe-core, installed by ``npm ci`` at the repository's root (package-lock.json pins it).
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -71,6 +75,35 @@ def browser() -> Iterator[Any]:
         launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
         yield launched
         launched.close()
+
+
+def require_axe() -> Path:
+    """axe-core's script; without it, the test fails under ``BIGBOGGLE_REQUIRE_BROWSER`` (CI,
+    where ``npm ci`` must have installed it) and is skipped elsewhere. For a test that checks
+    other things first, this can be called where its accessibility check begins."""
+    if not AXE.is_file():
+        if os.environ.get("BIGBOGGLE_REQUIRE_BROWSER"):
+            pytest.fail(f"axe-core is required but {AXE} is missing: run `npm ci` in {ROOT}")
+        pytest.skip("axe-core is not installed (run `npm ci` at the repository's root)")
+    return AXE
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> Path:
+    """axe-core's script (:func:`require_axe`: fails under ``BIGBOGGLE_REQUIRE_BROWSER``
+    without it, else skips)."""
+    return require_axe()
+
+
+def axe_clean(tab: Any, where: str) -> None:
+    """No serious or critical axe-core violation in the page's main part (``<main>``: the
+    header and footer are every page's, checked by the tour) as it stands; ``where`` names
+    the state in the failure. axe-core is evaluated as the test's own script, so the page's
+    CSP (scripts from its origin only) stays on."""
+    tab.evaluate(require_axe().read_text())
+    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
+    assert [v for v in bad if v[1] in ("serious", "critical")] == [], f"{where}: {bad}"
 
 
 def watch_errors(tab: Any, errors: list[str]) -> None:

@@ -19,9 +19,9 @@ import pytest
 
 from bigboggle.limits import FORM_BODY_BYTES, MAX_NEXT_PATH
 from bigboggle.web.account_pages import safe_next
-from browser_support import DESKTOP, PHONE, ROOT, shot
+from browser_support import DESKTOP, PHONE, ROOT, require_axe, shot
 from live_server import LiveServer
-from test_web_tour import AXE, Tour
+from test_web_tour import Tour
 
 pytestmark = pytest.mark.once
 
@@ -49,14 +49,14 @@ def _log_in(page: Any, name: str, password: str = GOOD) -> None:
     page.locator("#submit-button").click()
 
 
-def _tour(page: Any) -> Tour | None:
-    """An axe-core tour of ``page`` (every size and theme), or ``None`` without axe-core."""
-    return Tour(page, AXE) if AXE.exists() else None
+def _tour(page: Any) -> Tour:
+    """An axe-core tour of ``page`` (every size and theme). Without axe-core the test fails
+    under ``BIGBOGGLE_REQUIRE_BROWSER`` and is skipped elsewhere (``require_axe``)."""
+    return Tour(page, require_axe())
 
 
-def _look(tour: Tour | None, state: str) -> None:
-    if tour is not None:
-        tour.look(state)
+def _look(tour: Tour, state: str) -> None:
+    tour.look(state)
 
 
 @pytest.mark.skipif(
@@ -187,8 +187,7 @@ def test_a_guest_signs_up_from_the_header_finds_the_game_then_logs_out_and_back_
     expect(guest.locator("#form-status")).to_contain_text(re.compile(r"try again in \d+ minutes"))
     expect(guest.locator("#submit-button")).to_be_enabled()
     guest.wait_for_url("**/login?next=/account")  # still here
-    if tour is not None:
-        tour.check()
+    tour.check()
 
 
 def test_without_javascript_the_forms_sign_up_log_out_and_log_in(
@@ -323,8 +322,7 @@ def test_deleting_an_account_names_what_goes_and_needs_the_password(
     page.wait_for_url("**/account/delete")
     expect(page.locator("main h1")).to_be_visible()
     _look(tour, "account-member-delete")
-    if tour is not None:
-        tour.check()
+    tour.check()
     expect(page.locator(".deleted-list")).to_contain_text("every session")
     expect(page.locator(".deleted-list")).to_contain_text("solo games")
     page.fill("#delete-password", "not my password 9")

@@ -10,20 +10,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
 
-from browser_support import DESKTOP, PHONE, shot
+from browser_support import DESKTOP, PHONE, axe_clean, shot
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once
-
-ROOT = Path(__file__).resolve().parents[1]
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 #: A Big Boggle board built to hold offensive words (sluts, porn, shit, slut) among its 246.
 BOARD = "SLUTS/HEARD/ITMOP/TBCKI/PORNW"
@@ -32,16 +28,6 @@ OFFENSIVE_ON_BOARD = {"sluts", "porn", "shit", "slut"}
 
 def solver_url(server: LiveServer) -> str:
     return f"{server.url}/solve?board={quote(BOARD)}"
-
-
-def assert_axe_clean(tab: Any, where: str) -> None:
-    """No serious or critical axe-core violation in the page's main part as it stands."""
-    if not AXE.is_file():
-        pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
-    tab.evaluate(AXE.read_text())  # the test's own script: the page's CSP stays as it is
-    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
-    assert [v for v in bad if v[1] in ("serious", "critical")] == [], f"{where}: {bad}"
 
 
 def visible_words(tab: Any) -> set[str]:
@@ -71,7 +57,7 @@ def test_the_solver_hides_offensive_words_until_asked_and_remembers(
     shown = visible_words(tab)
     assert len(shown) == 242 and not shown & OFFENSIVE_ON_BOARD
     expect(tab.locator("#filter-count")).to_contain_text("242 words shown")
-    assert_axe_clean(tab, "the solver, offensive words hidden")
+    axe_clean(tab, "the solver, offensive words hidden")
 
     # By keyboard: the toggle follows the filters.
     tab.focus("#filter-start")
@@ -87,7 +73,7 @@ def test_the_solver_hides_offensive_words_until_asked_and_remembers(
     tab.select_option("#filter-length", "4")
     assert {"porn", "shit", "slut"} <= visible_words(tab) and "sluts" not in visible_words(tab)
     tab.select_option("#filter-length", "")
-    assert_axe_clean(tab, "the solver, offensive words shown")
+    axe_clean(tab, "the solver, offensive words shown")
     shot(tab, "family-solver-shown")
 
     tab.reload()
@@ -143,7 +129,7 @@ def test_the_solvers_board_stays_in_view_while_the_words_scroll(
         # At least a third of the screen is left for the words.
         assert board_box["height"] <= height * 0.5, board_box
         assert tab.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
-        assert_axe_clean(tab, "the solver on a phone in the dark theme, scrolled")
+        axe_clean(tab, "the solver on a phone in the dark theme, scrolled")
     shot(tab, f"family-solver-scrolled-{size['width']}")
 
 

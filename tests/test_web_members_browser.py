@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from browser_support import DESKTOP
+from browser_support import DESKTOP, require_axe
 from live_server import LiveServer
-from test_web_tour import AXE, Tour
+from test_web_tour import Tour
 
 pytestmark = pytest.mark.once
 
@@ -77,9 +77,7 @@ def test_a_guest_turned_member_is_marked_in_the_room_and_on_the_daily_board(
         page.locator("#end-button").click()
         expect(page.locator("#score-heading")).to_be_visible(timeout=20_000)
     assert page.evaluate("localStorage.getItem('bigboggle:name')") is None  # not a guest's name
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed (run `npm ci` at the repository's root)")
-    tour = Tour(page, AXE)
+    tour = Tour(page, require_axe())
     tour.look("members-room")
     page.goto(server.url + "/daily")
     expect(badge).to_be_visible()

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bigboggle import Dictionary, Rules, solve
-from browser_support import DESKTOP, PHONE, ROOT, SHOTS, shot
+from browser_support import DESKTOP, PHONE, SHOTS, axe_clean, shot
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once
@@ -25,7 +25,6 @@ pytestmark = pytest.mark.once
 #: A board with a Qu cube (top left), a two-letter face ([Th]) and a blank: "quite" runs
 #: Qu-I-T-E, "theta" starts on [Th], and "porn" (an offensive word) is one of its words.
 BOARD = "QuINES/TARDH/EMOPA/[Th]BCKI/PST.W"
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 #: Records every sound the page starts: each OscillatorNode.start() call, with its wave and
 #: pitch, into window.__sounds (the page's WebAudio is real; this only watches it).
@@ -61,19 +60,6 @@ def lit_cells(tab: Any) -> list[list[int]]:
     return tab.eval_on_selector_all(
         ".board .cell.typing", "cells => cells.map(c => [Number(c.dataset.r), Number(c.dataset.c)])"
     )
-
-
-def assert_axe_clean(tab: Any, where: str) -> None:
-    """No serious or critical axe-core violation in the page's main part as it stands."""
-    if not AXE.is_file():
-        pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
-    # Evaluated as the test's own script: the page's CSP (scripts from its origin only) stays.
-    tab.evaluate(AXE.read_text())
-    # The page's own part (<main>): the header and footer are every page's, checked elsewhere.
-    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
-    bad = [v for v in bad if v[1] in ("serious", "critical")]
-    assert bad == [], f"{where}: {bad}"
 
 
 def test_the_typed_words_path_lights_up_and_a_dead_letter_shows_at_once(
@@ -151,7 +137,7 @@ def test_the_typed_words_path_lights_up_and_a_dead_letter_shows_at_once(
         page.mouse.move(cell["x"] + cell["width"] / 2, cell["y"] + cell["height"] / 2, steps=4)
     page.mouse.up()
     expect(page.locator("#verdict")).to_have_text("theta: scored, 2 points")
-    assert_axe_clean(page, "a running game")
+    axe_clean(page, "a running game")
     # Lit again for a new board (a room's next round): one message line, not two.
     notes = page.evaluate(
         """async () => {
@@ -265,7 +251,7 @@ def test_play_again_opens_a_new_board_with_the_same_settings(page: Any, server: 
     assert status == 200
     page.goto(server.url + f"/games/{game['id']}")
     expect(page.locator("#score-heading")).to_be_focused()
-    assert_axe_clean(page, "a game's results")
+    axe_clean(page, "a game's results")
     page.get_by_role("button", name="Play again").first.click()
     page.wait_for_url(lambda url: url.rsplit("/", 1)[1] != game["id"])
     new_id = page.url.rsplit("/", 1)[1]
@@ -419,7 +405,7 @@ def test_on_a_phone_the_board_field_and_verdict_stay_in_view(
     for selector in (".board", "#word", "#verdict"):
         in_view(selector)
     tab.set_viewport_size(PHONE)
-    assert_axe_clean(tab, "a running game on a phone")
+    axe_clean(tab, "a running game on a phone")
     shot(tab, "play-phone-running")
     tab.screenshot(path=str(SHOTS / "play-phone-running-viewport.png"))  # what the player sees
     tab.once("dialog", lambda dialog: dialog.accept())
@@ -428,7 +414,7 @@ def test_on_a_phone_the_board_field_and_verdict_stay_in_view(
     expect(tab.get_by_role("button", name="Play again").first).to_be_visible()
     in_view("#score-heading")  # the results open at their top, however far play had scrolled
     in_view("#play-again")
-    assert_axe_clean(tab, "a game's results on a phone, dark")
+    axe_clean(tab, "a game's results on a phone, dark")
     shot(tab, "play-phone-results")
     tab.screenshot(path=str(SHOTS / "play-phone-results-viewport.png"))
     tab.goto(server.url + "/daily")

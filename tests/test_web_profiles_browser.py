@@ -29,19 +29,12 @@ from bigboggle.services.store import (
 )
 from browser_support import DESKTOP, PHONE
 from live_server import LiveServer
-from test_web_tour import AXE, Tour
+from test_web_tour import Tour
 
 pytestmark = pytest.mark.once
 
 #: A name that must show as text, never as markup.
 HOSTILE = "<b>Zoë</b>"
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> Path:
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed (run `npm ci` at the repository's root)")
-    return AXE
 
 
 def _today() -> dt.date:

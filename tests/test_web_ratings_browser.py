@@ -11,22 +11,10 @@ from typing import Any
 
 import pytest
 
-from browser_support import DESKTOP, PHONE, ROOT, shot
+from browser_support import DESKTOP, PHONE, axe_clean, shot
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once
-
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-
-
-def axe_clean(tab: Any, where: str) -> None:
-    """No serious or critical axe-core violation in the page's main part as it stands."""
-    if not AXE.is_file():
-        pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
-    tab.evaluate(AXE.read_text())
-    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
-    assert [v for v in bad if v[1] in ("serious", "critical")] == [], f"{where}: {bad}"
 
 
 def test_the_host_turns_a_room_unrated(server: LiveServer, open_page: Callable[..., Any]) -> None:

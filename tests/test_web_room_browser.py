@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 from bigboggle import Dictionary, Rules, solve
-from browser_support import DESKTOP, PHONE, ROOT, shot
+from browser_support import DESKTOP, PHONE, shot
+from browser_support import axe_clean as shared_axe_clean
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 #: A phone's share sheet (Debian's Chromium has none on Linux): it keeps what it was given.
 SHARE_SHEET = "navigator.share = (data) => { window.__shared = data; return Promise.resolve(); };"
@@ -46,14 +46,9 @@ OscillatorNode.prototype.start = function (...args) {
 
 
 def axe_clean(tab: Any, where: str) -> None:
-    """No serious or critical axe-core violation in the page's main part as it stands."""
-    if not AXE.is_file():
-        pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
-    tab.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")  # at rest
-    tab.evaluate(AXE.read_text())
-    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
-    assert [v for v in bad if v[1] in ("serious", "critical")] == [], f"{where}: {bad}"
+    """browser_support's axe check, once the page's animations are at rest."""
+    tab.evaluate("Promise.all(document.getAnimations().map((a) => a.finished))")
+    shared_axe_clean(tab, where)
 
 
 def hosted(

@@ -13,24 +13,12 @@ from typing import Any
 
 import pytest
 
-from browser_support import DESKTOP, PHONE, ROOT, shot
+from browser_support import DESKTOP, PHONE, axe_clean, shot
 from live_server import LiveServer
 
 pytestmark = pytest.mark.once
 
 BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-
-
-def assert_axe_clean(tab: Any, where: str) -> None:
-    """No serious or critical axe-core violation in the page's main part as it stands."""
-    if not AXE.is_file():
-        pytest.fail(f"axe-core is missing at {AXE} (npm ci)")
-    tab.evaluate(AXE.read_text())
-    found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
-    bad = [v for v in bad if v[1] in ("serious", "critical")]
-    assert bad == [], f"{where}: {bad}"
 
 
 def assert_in_view(tab: Any, selectors: tuple[str, ...], where: str) -> None:
@@ -61,7 +49,7 @@ def test_the_play_form_starts_a_game_against_three_opponents_with_hints(
     tab.select_option("#opponent-count", "3")
     tab.select_option("#opponent-strength", "expert")
     tab.check("#hints")
-    assert_axe_clean(tab, "/play with opponents and hints chosen")
+    axe_clean(tab, "/play with opponents and hints chosen")
     tab.click("#start-button")
     expect(tab).to_have_url(re.compile(r"/games/"), timeout=30000)  # three lists made first
     seats = tab.locator("#opponent-counts li")
@@ -74,7 +62,7 @@ def test_the_play_form_starts_a_game_against_three_opponents_with_hints(
     tab.locator("#hints-panel button[data-hint='letters']").click()
     expect(tab.locator("#hint-list li")).to_contain_text("starting with", timeout=15000)
     expect(tab.locator("#hint-cost")).to_have_text("−2")
-    assert_axe_clean(tab, "a game against opponents with a hint used")
+    axe_clean(tab, "a game against opponents with a hint used")
     shot(tab, "solo-opponents-running-desktop")
     # The opponents' counts and the hints take nothing from the play area: the board, the field,
     # the verdict and the meter stay in view, on a desktop and (the page brings the game back
@@ -96,7 +84,7 @@ def test_the_play_form_starts_a_game_against_three_opponents_with_hints(
     expect(tab.locator("#hints-used li")).to_have_count(1)
     expect(tab.locator("#hints-used li")).to_contain_text("the word was")
     expect(tab.locator(".opponent-heading")).to_have_count(3)
-    assert_axe_clean(tab, "the results against opponents")
+    axe_clean(tab, "the results against opponents")
 
 
 def test_opponents_words_arrive_and_cross_off_on_a_phone_in_the_dark(
@@ -132,7 +120,7 @@ def test_opponents_words_arrive_and_cross_off_on_a_phone_in_the_dark(
     assert tab.locator(".board .cell.hint-first").count() == 1
     # The solver's count grows on the clock, from its times alone (no request per second).
     expect(tab.locator("#opponent-counts .count").first).not_to_have_text("0", timeout=8000)
-    assert_axe_clean(tab, "a running game on a phone, dark")
+    axe_clean(tab, "a running game on a phone, dark")
     shot(tab, "solo-opponents-running-phone-dark")
     # The page goes on to the results at the deadline.
     expect(tab.locator("#score-heading")).to_be_visible(timeout=20000)
@@ -153,4 +141,4 @@ def test_opponents_words_arrive_and_cross_off_on_a_phone_in_the_dark(
     )
     assert word_box["height"] < 1.5 * line, "the missed word wrapped inside itself"
     assert note_box["y"] >= word_box["y"] + word_box["height"] - 1
-    assert_axe_clean(tab, "the results on a phone, dark")
+    axe_clean(tab, "the results on a phone, dark")

@@ -12,7 +12,6 @@ One server, one browser; each state is reached once and then looked at in all fo
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,7 +24,6 @@ from live_server import LiveServer
 
 pytestmark = pytest.mark.once
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 STYLE = ROOT / "src" / "bigboggle" / "web" / "static" / "style.css"
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 THEMES = ("light", "dark")
@@ -50,15 +48,6 @@ RUN_AXE = """async () => {
       nodes: v.nodes.slice(0, 4).map((n) => ({ target: n.target.join(" "), why: n.failureSummary })),
     }));
 }"""
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> Path:
-    if not AXE.exists():
-        if os.environ.get("BIGBOGGLE_REQUIRE_BROWSER"):
-            pytest.fail(f"axe-core is required but {AXE} is missing: run `npm ci` in {ROOT}")
-        pytest.skip("axe-core is not installed (run `npm ci` at the repository's root)")
-    return AXE
 
 
 class Tour:

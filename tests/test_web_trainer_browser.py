@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from bigboggle.trainer import Deck
 from browser_support import DESKTOP
 from live_server import LiveServer
-from test_web_tour import AXE, Tour
+from test_web_tour import Tour
 
 pytestmark = pytest.mark.once
 
@@ -38,13 +38,6 @@ PLAY_TWO = """async (boards) => {
     await post(`/api/games/${game.id}/finish`, {}, game.key);
   }
 }"""
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> Path:
-    if not AXE.exists():
-        pytest.skip("axe-core is not installed (run `npm ci` at the repository's root)")
-    return AXE
 
 
 def _word_of(state: dict[str, Any]) -> str:
