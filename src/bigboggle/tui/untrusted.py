@@ -59,24 +59,25 @@ def shown(text: str, limit: int = CLIENT_MAX_SHOWN_TEXT) -> str:
 
 
 def _refuse_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise Unexpected(f"{name} is not a number JSON allows")
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{shown(text, 40)} is too large a number")
+        raise Unexpected(f"{shown(text, 40)} is too large a number")
     return value
 
 
 def parse_json(raw: bytes) -> object:
-    """``raw`` as JSON, strictly (no ``NaN``/``Infinity``, no float overflowing to infinity,
-    nesting bounded), every string cleaned (:func:`cleaned`); :class:`ValueError` (a
-    ``UnicodeDecodeError`` or :class:`Unexpected` among them) for anything else."""
+    """``raw`` as JSON, strictly, every string cleaned (:func:`cleaned`): :class:`Unexpected`
+    for what is JSON of a kind no server should send (``NaN``/``Infinity``, a float
+    overflowing to infinity, nesting past the bound), :class:`ValueError` (a
+    ``UnicodeDecodeError`` among them) for what is not JSON at all."""
     try:
         data = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
     except RecursionError:
-        raise ValueError(f"nested deeper than {CLIENT_MAX_ANSWER_DEPTH} levels") from None
+        raise Unexpected(f"nested deeper than {CLIENT_MAX_ANSWER_DEPTH} levels") from None
     return cleaned(data)
 
 
