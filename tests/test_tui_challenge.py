@@ -352,3 +352,24 @@ def test_the_seats_file_is_bounded(tmp_path: Path) -> None:
     assert keys.load() == {}
     keys.keep("BCDF2345", "ann", "k")
     assert keys.seat("bcdf-2345") == {"player": "ann", "key": "k"}
+
+
+def test_the_results_after_a_round_wait_for_the_standings_to_count_it() -> None:
+    from bigboggle import Board
+    from bigboggle.tui.challenge import counts_round
+    from bigboggle.tui.remote import RemoteRound
+
+    played = RemoteRound(
+        "ABCD2345", 2, "g1", "k1", Board("LINES/TQARD/HEMOP/ABCKI/PSTEW"), 60.0, "big", 4
+    )
+    counted = {
+        "you": {"name": "ann"},
+        "round_results": [{"number": 2, "players": [{"name": "ann"}]}],
+    }
+    not_yet = {
+        "you": {"name": "ann"},
+        "round_results": [{"number": 2, "players": [{"name": "bob"}]}],
+    }
+    assert counts_round(counted, played) and not counts_round(not_yet, played)
+    assert not counts_round({"you": {"name": "ann"}, "round_results": []}, played)
+    assert counts_round(not_yet, None)  # asked for from the start: nothing to wait for

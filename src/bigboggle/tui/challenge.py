@@ -251,15 +251,41 @@ def keep_seat(host: ChallengeHost, name: str, played: RemoteRound) -> None:
         host.keys.keep(host.code, name, played.key)
 
 
+#: After a round, how many more times (a second apart) the standings are asked for while they
+#: do not count the round just finished yet (a busy server counts it a moment after the finish).
+COUNTED_TRIES = 5
+
+
 async def show_results(screen: ChallengeScreen, played: RemoteRound | None) -> None:
-    """Fetch the standings (with your key: the words of rounds you finished) and show them."""
+    """Fetch the standings (with your key: the words of rounds you finished) and show them;
+    after a round, once they count it (asked again a few times, :data:`COUNTED_TRIES`)."""
     host = screen.host
     try:
         results = await asyncio.to_thread(host.client.results, host.code, host.key)
+        for _ in range(COUNTED_TRIES if played is not None else 0):
+            if counts_round(results, played):
+                break
+            await asyncio.sleep(1.0)
+            results = await asyncio.to_thread(host.client.results, host.code, host.key)
     except RemoteError as exc:
         screen.notify(str(exc), severity="error", timeout=8)
         return
     host.switch_or_push(ChallengeResultsScreen(results, played))
+
+
+def counts_round(results: Mapping[str, Any], played: RemoteRound | None) -> bool:
+    """Whether the standings ``results`` list you among the players of the round ``played``."""
+    you = results.get("you")
+    name = you.get("name") if isinstance(you, Mapping) else None
+    if played is None or not isinstance(name, str):
+        return True
+    for shown in results.get("round_results", []):
+        if isinstance(shown, Mapping) and shown.get("number") == played.number:
+            players = shown.get("players")
+            return isinstance(players, list) and any(
+                isinstance(row, Mapping) and row.get("name") == name for row in players
+            )
+    return False
 
 
 class ChallengePlayScreen(ChallengeScreen):
