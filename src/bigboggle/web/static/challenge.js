@@ -145,17 +145,9 @@ async function challengePage(root) {
   const headers = proof(code);
   const nameField = document.getElementById("player");
   if (nameField && !nameField.value) nameField.value = stored(code).name || localStorage.getItem("bigboggle:name") || "";
-  if (headers["X-Game-Key"]) {
-    try {
-      showPlayState(await api("GET", `/api/challenges/${encodeURIComponent(code)}`, undefined, headers));
-    } catch {
-      /* the page as the server drew it stays */
-    }
-    await refreshStandings(code, headers);
-  }
+  // Wired before anything is fetched: a press meanwhile plays (it never reloads the page).
   const form = document.getElementById("play-form");
-  if (!form) return;
-  form.addEventListener("submit", async (event) => {
+  if (form) form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const errorNode = document.getElementById("play-error");
     const button = document.getElementById("play-button");
@@ -175,6 +167,14 @@ async function challengePage(root) {
       button.disabled = false;
     }
   });
+  if (headers["X-Game-Key"]) {
+    try {
+      showPlayState(await api("GET", `/api/challenges/${encodeURIComponent(code)}`, undefined, headers));
+    } catch {
+      /* the page as the server drew it stays */
+    }
+    await refreshStandings(code, headers);
+  }
 }
 
 // The form on /challenges: a fresh challenge, then its page.
