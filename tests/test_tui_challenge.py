@@ -161,7 +161,10 @@ def test_a_challenge_played_in_the_terminal(
         summary = text_of(app, "#summary")
         assert "Round 1, 3 players so far: 1. ann" in summary
         assert "n: play round 2" in summary
-        assert keys.seat(code) == {"player": "ann", "key": app.key}
+        assert keys.seat(server.url, code) == {"player": "ann", "key": app.key}
+        assert keys.seat(server.url, code, "ANN") == {"player": "ann", "key": app.key}
+        assert keys.seat(server.url, code, "bob") is None  # bob's seat is bob's to prove
+        assert keys.seat("http://127.0.0.1:1", code) is None  # never sent to another server
         await pilot.press("n")
         await until(pilot, lambda: isinstance(app.screen, ChallengePlayScreen))
         assert isinstance(app.screen, ChallengePlayScreen) and app.screen.played.number == 2
@@ -174,7 +177,9 @@ def test_a_challenge_played_in_the_terminal(
 
     run(app, script)
     # A later session: the kept seat names you, and the server says every round is played.
-    again = ChallengeApp(client, code, client.challenge(code, keys.seat(code)["key"]), keys=keys)
+    kept = keys.seat(server.url, code)
+    assert kept is not None
+    again = ChallengeApp(client, code, client.challenge(code, kept["key"]), keys=keys)
 
     async def later(pilot: Pilot[None]) -> None:
         assert again.player == "ann"
@@ -337,21 +342,33 @@ def test_bad_answers_and_no_server_are_messages(other_server: str, server: LiveS
         assert message in answer.output and "Traceback" not in answer.output
 
 
-def test_the_seats_file_is_bounded(tmp_path: Path) -> None:
+def test_the_seats_file_is_bounded_and_keeps_a_seat_per_server_and_player(
+    tmp_path: Path,
+) -> None:
+    here, there = "http://127.0.0.1:8000", "https://boggle.example/"
     keys = KeyFile(tmp_path / "keys.json")
-    assert keys.seat("BCDF-2345") is None
+    assert keys.seat(here, "BCDF-2345") is None
     for number in range(CLIENT_MAX_KEPT_CHALLENGES + 5):
-        keys.keep(f"C{number:07d}", "ann", f"key{number}")
+        keys.keep(here, f"C{number:07d}", "ann", f"key{number}")
     kept = keys.load()
     assert len(kept) == CLIENT_MAX_KEPT_CHALLENGES
-    assert "C0000000" not in kept and kept[f"C{CLIENT_MAX_KEPT_CHALLENGES + 4:07d}"]["key"]
-    assert keys.seat("c000-0010") == {"player": "ann", "key": "key10"}  # as typed, any case
+    assert not any("C0000000" in slot for slot in kept)
+    assert keys.seat(here, "c000-0010") == {"player": "ann", "key": "key10"}  # as typed, any case
     keys.path.write_text(json.dumps({"X": {"player": "a", "key": "k" * CLIENT_KEY_FILE_BYTES}}))
     assert keys.load() == {}  # a file past the bound is not read
     keys.path.write_text("not json")
     assert keys.load() == {}
-    keys.keep("BCDF2345", "ann", "k")
-    assert keys.seat("bcdf-2345") == {"player": "ann", "key": "k"}
+    keys.path.write_text(json.dumps({"BCDF2345": {"player": "ann", "key": "old"}}))
+    assert keys.seat(here, "BCDF2345") is None  # a file from before: no server, not sent
+    # Two people at one terminal keep their own seats; a key stays with its server.
+    keys.keep(here, "BCDF2345", "ann", "k1")
+    keys.keep(here, "BCDF2345", "Bob", "k2")
+    keys.keep(there, "BCDF2345", "ann", "k3")
+    assert keys.seat(here, "bcdf-2345", "ann") == {"player": "ann", "key": "k1"}
+    assert keys.seat(here, "bcdf-2345", "BOB") == {"player": "Bob", "key": "k2"}
+    assert keys.seat(here, "bcdf-2345") == {"player": "Bob", "key": "k2"}  # the latest here
+    assert keys.seat("https://boggle.example", "BCDF2345") == {"player": "ann", "key": "k3"}
+    assert keys.seat(here, "bcdf-2345", "cy") is None
 
 
 def test_the_results_after_a_round_wait_for_the_standings_to_count_it() -> None:

@@ -1174,7 +1174,7 @@ def _play_challenge(
         client = ChallengeClient(server or os.environ.get("BIGBOGGLE_SERVER") or DEFAULT_SERVER)
         code = check_code(code)
         keys = KeyFile(KeyFile.default_path())
-        kept = keys.seat(code)
+        kept = keys.seat(client.server, code, name)
         info = client.challenge(code, kept["key"] if kept is not None else None)
     except RemoteError as exc:
         _fail(str(exc))

@@ -174,10 +174,10 @@ class ChallengeApp(App[None]):
         self.clock = clock
         self.key_guard = key_guard
         self.keys = keys
-        kept = keys.seat(code) if keys is not None else None
+        kept = keys.seat(client.server, code, player) if keys is not None else None
         self.player: str | None = player
         self.key: str | None = None
-        if kept is not None and (player is None or player == kept["player"]):
+        if kept is not None:
             self.player, self.key = kept["player"], kept["key"]
 
     def on_mount(self) -> None:

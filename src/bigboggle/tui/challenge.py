@@ -248,7 +248,7 @@ def keep_seat(host: ChallengeHost, name: str, played: RemoteRound) -> None:
     """Remember the name and the new game's key: the proof of the seat for the next round."""
     host.player, host.key = name, played.key
     if host.keys is not None:
-        host.keys.keep(host.code, name, played.key)
+        host.keys.keep(host.client.server, host.code, name, played.key)
 
 
 #: After a round, how many more times (a second apart) the standings are asked for while they
@@ -268,7 +268,7 @@ async def show_results(screen: ChallengeScreen, played: RemoteRound | None) -> N
             await asyncio.sleep(1.0)
             results = await asyncio.to_thread(host.client.results, host.code, host.key)
     except RemoteError as exc:
-        screen.notify(str(exc), severity="error", timeout=8)
+        screen.notify(str(exc), severity="error", timeout=8, markup=False)
         return
     host.switch_or_push(ChallengeResultsScreen(results, played))
 
@@ -591,7 +591,7 @@ class ChallengeResultsScreen(ChallengeScreen):
                 host.client.play, host.code, host.player, host.key, host.team
             )
         except RemoteError as exc:
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(str(exc), severity="error", timeout=8, markup=False)
             self.starting = False
             return
         keep_seat(host, host.player, played)

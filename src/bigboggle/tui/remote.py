@@ -592,11 +592,14 @@ def _segment(text: str) -> str:
 
 
 class KeyFile:
-    """The keys of the challenge rounds played from this terminal: code -> (name, key).
+    """The keys of the challenge rounds played from this terminal, one per server, challenge
+    and player: ``"SERVER CODE NAME-KEY"`` -> (name, key).
 
     A guest's seat in a challenge is proved by the key of one of its games, so a later round is
-    played by the same name with a key kept here. The file is small JSON, read bounded; one that
-    cannot be read (or written) is no reason to stop a game: it is then as if empty.
+    played by the same name with a key kept here. A key is kept for the server it came from
+    (never sent to another server given the same code) and for its player (two people taking
+    turns at one terminal each keep their own seat). The file is small JSON, read bounded; one
+    that cannot be read (or written) is no reason to stop a game: it is then as if empty.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -611,7 +614,8 @@ class KeyFile:
         return FilePath(folder) / "challenge-keys.json"
 
     def load(self) -> dict[str, dict[str, str]]:
-        """Every kept seat: normal code -> ``{"player", "key"}``."""
+        """Every kept seat: ``"SERVER CODE NAME-KEY"`` -> ``{"player", "key"}`` (entries of
+        another shape, such as a file from before keys were kept per server, are left out)."""
         try:
             with self.path.open("rb") as handle:
                 raw = handle.read(CLIENT_KEY_FILE_BYTES + 1)
@@ -621,22 +625,32 @@ class KeyFile:
         if not isinstance(data, dict):
             return {}
         return {
-            code: {"player": seat["player"], "key": seat["key"]}
-            for code, seat in data.items()
-            if isinstance(seat, dict)
+            slot: {"player": seat["player"], "key": seat["key"]}
+            for slot, seat in data.items()
+            if isinstance(slot, str)
+            and slot.count(" ") >= 2
+            and isinstance(seat, dict)
             and isinstance(seat.get("player"), str)
             and isinstance(seat.get("key"), str)
         }
 
-    def seat(self, code: str) -> dict[str, str] | None:
-        """The name and key kept for the challenge ``code``, if any."""
-        return self.load().get(_normal(code))
-
-    def keep(self, code: str, player: str, key: str) -> None:
-        """Keep ``key`` as the proof of ``player``'s seat in ``code`` (the newest few kept)."""
+    def seat(self, server: str, code: str, player: str | None = None) -> dict[str, str] | None:
+        """The name and key kept for ``player`` in the challenge ``code`` on ``server``; with
+        no player, the latest seat played there from this terminal."""
         seats = self.load()
-        seats.pop(_normal(code), None)
-        seats[_normal(code)] = {"player": player, "key": key}
+        if player is not None:
+            return seats.get(_slot(server, code, player))
+        prefix = f"{_slot(server, code, '')}"
+        mine = [seat for slot, seat in seats.items() if slot.startswith(prefix)]
+        return mine[-1] if mine else None
+
+    def keep(self, server: str, code: str, player: str, key: str) -> None:
+        """Keep ``key`` as the proof of ``player``'s seat in ``code`` on ``server`` (the newest
+        few kept)."""
+        seats = self.load()
+        slot = _slot(server, code, player)
+        seats.pop(slot, None)
+        seats[slot] = {"player": player, "key": key}
         kept = dict(list(seats.items())[-CLIENT_MAX_KEPT_CHALLENGES:])
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -649,6 +663,16 @@ class KeyFile:
             os.replace(temporary, self.path)
         except OSError:
             FilePath(temporary).unlink(missing_ok=True)
+
+
+def _slot(server: str, code: str, player: str) -> str:
+    """A kept seat's handle: the server (its URL without a trailing slash), the challenge's
+    normal code and the player's name key (so ``Ann`` and ``ann`` are one seat), apart by
+    spaces, which none of them holds."""
+    from ..names import name_key
+
+    who = name_key(player) if player else ""
+    return f"{server.rstrip('/').replace(' ', '')} {_normal(code)} {who.replace(' ', '')}"
 
 
 def _normal(code: str) -> str:

@@ -191,7 +191,7 @@ class EntryScreen(GameScreen):
                 min_length=settings.min_length or None,
             )
         except BoggleError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         if self.host.tournament is not None:
             self.host.tournament.add(result)
