@@ -382,6 +382,13 @@ def test_the_job_is_the_opponents_play() -> None:
     assert all(0 < at < 60 for at, _ in timed)
     with pytest.raises(RulesError):
         jobs.opponent_entries((), "standard", "big", None, text, "nobody", 5, 60)
+    # Several opponents in one job (the board solved once): each list the same as alone.
+    seats = [("club", 5), ("solver", 6), ("beginner", 7)]
+    together = jobs.opponents_entries((), "standard", "big", {"timer": 60}, text, seats, 60)
+    assert together == [
+        jobs.opponent_entries((), "standard", "big", {"timer": 60}, text, strength, seed, 60)
+        for strength, seed in seats
+    ]
 
 
 def test_the_command_measures_each_strength_beside_its_target() -> None:

@@ -12,12 +12,13 @@ import contextlib
 import multiprocessing
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
 
 from ..analysis import Band, Standing, parse_band, shake_in_band, standing_of
+from ..board import Board
 from ..dice import shake
 from ..dictionary import Dictionary
 from ..errors import RoundInputError
@@ -204,3 +205,23 @@ def opponent_entries(
     ``seconds`` (:meth:`bigboggle.opponents.Opponent.play`): solving the board is CPU work."""
     ruleset = rules_with(rules, options)
     return Opponent(strength, seed).play(board, words(spec, dictionary), ruleset, seconds)
+
+
+def opponents_entries(
+    spec: ShelfSpec,
+    dictionary: str,
+    rules: str,
+    options: Mapping[str, Any] | None,
+    board: str,
+    seats: Sequence[tuple[str, int]],
+    seconds: float,
+) -> list[list[tuple[float, str]]]:
+    """:func:`opponent_entries` for several opponents (``(strength, seed)`` each) on one board,
+    which is solved once for all of them: one job, not one solve per opponent."""
+    ruleset = rules_with(rules, options)
+    found = words(spec, dictionary)
+    solution = solve(Board.parse(board), found, ruleset)
+    return [
+        Opponent(strength, seed).play_solution(solution, found, ruleset, seconds)
+        for strength, seed in seats
+    ]

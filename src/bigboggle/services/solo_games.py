@@ -345,7 +345,7 @@ class SoloGames:
 
         ``opponents`` are computer opponents (at most ``MAX_SOLO_OPPONENTS``; a strength name or
         an :class:`OpponentChoice`): each one's timed list is made now through the runner
-        (``jobs.opponent_entries``) and stored with the game; their words count against the
+        (``jobs.opponents_entries``, one job for all) and stored with the game; their words count against the
         player's at the end, crossed off by the rules. ``practice`` makes hints free and keeps
         the game out of the member's history; ``hints`` allows hints at their cost. The daily
         board allows none of these (it is everyone's same solo board, once a day)."""
@@ -436,19 +436,20 @@ class SoloGames:
         whole round, made through the runner (solving is CPU work), at most a list's length."""
         taken = [player, SEAT]
         seats: list[SoloOpponentRow] = []
-        for index, choice in enumerate(choices):
-            seed = new_seed() if choice.seed is None else choice.seed
-            timed = self.runner(
-                jobs.opponent_entries,
-                self.shelf.spec,
-                words.name,
-                rules.name,
-                options,
-                board,
-                choice.strength,
-                seed,
-                float(rules.timer),
-            )
+        if not choices:
+            return seats
+        seeds = [new_seed() if choice.seed is None else choice.seed for choice in choices]
+        lists = self.runner(  # one job: the board solved once for every opponent
+            jobs.opponents_entries,
+            self.shelf.spec,
+            words.name,
+            rules.name,
+            options,
+            board,
+            [(choice.strength, seed) for choice, seed in zip(choices, seeds, strict=True)],
+            float(rules.timer),
+        )
+        for index, (choice, seed, timed) in enumerate(zip(choices, seeds, lists, strict=True)):
             name = opponent_name(choice.strength, taken)
             taken.append(name)
             seats.append(
