@@ -214,7 +214,8 @@ def test_a_finished_games_results_make_a_challenge(
     make = dee.get_by_role("button", name="Challenge a friend to this board")
     expect(make).to_be_visible(timeout=SLOW)
     axe_clean(dee, "a finished game's results with the challenge button, phone")
+    dee.get_by_label("Rounds").select_option("2")  # a match: this board, then a fresh one
     make.click()
     expect(dee.locator("h1")).to_contain_text("Challenge")
     expect(dee.locator("#overall")).to_contain_text("Dee")
-    expect(dee.locator("#play-state")).to_contain_text("played every round")
+    expect(dee.locator("#play-state")).to_contain_text("round 2 of 2")

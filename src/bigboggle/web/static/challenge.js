@@ -229,13 +229,19 @@ export function gameResults() {
     const key = localStorage.getItem(`bigboggle:key:${id}`);
     if (!key) return; // only the game's player may make a challenge of it
     const button = el("button", { type: "button", id: "make-challenge", text: "Challenge a friend to this board" });
+    // A match: this board is round 1, the rest fresh shakes of the same game.
+    const rounds = el("select", { id: "challenge-rounds" });
+    for (const count of [1, 2, 3, 5]) {
+      rounds.append(el("option", { value: String(count), text: count === 1 ? "1 round (this board)" : `${count} rounds (this board first)` }));
+    }
+    const roundsField = el("label", { for: "challenge-rounds", text: "Rounds " });
     const help = el("p", { class: "help", text: "Anyone with the link plays this board by the same rules and timer; your score is the one to beat." });
     const errorNode = el("p", { class: "error", role: "alert", hidden: true });
     button.addEventListener("click", async () => {
       button.disabled = true;
       errorNode.hidden = true;
       try {
-        const made = await api("POST", "/api/challenges", { from_game: id }, { "X-Game-Key": key });
+        const made = await api("POST", "/api/challenges", { from_game: id, rounds: Number(rounds.value) }, { "X-Game-Key": key });
         const mine = stored(made.code);
         mine.name = made.you ? made.you.name : mine.name;
         mine.games = { ...(mine.games || {}), 1: id };
@@ -248,7 +254,7 @@ export function gameResults() {
         button.disabled = false;
       }
     });
-    box.append(button, help, errorNode);
+    box.append(el("div", { class: "row" }, roundsField, rounds, button), help, errorNode);
   }
   const next = results.querySelector(".next-game");
   if (next) next.after(box);
