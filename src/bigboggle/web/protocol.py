@@ -30,13 +30,17 @@ Client to server (``"v": 1`` may be given; another version is refused)::
                                                            next round, as a person who joins
                                                            then. Errors: not_host; bad_input
                                                            naming the strengths; room_full
-                                                           (it counts toward max_players);
+                                                           (it counts toward max_players, and
+                                                           a room seats at most
+                                                           limits.MAX_ROOM_OPPONENTS);
                                                            not_now once the game is over
     {"type": "remove_opponent", "seat": "Club bot"}        the host: remove that opponent, at
                                                            any time (its words already played
-                                                           stay in the round; no more come;
-                                                           answers state). Errors: not_host;
-                                                           not_found (no such seat); bad_input
+                                                           stay in the round; no more come,
+                                                           not even ones due and not yet
+                                                           played; answers state). Errors:
+                                                           not_host; not_found (no such
+                                                           seat); bad_input
                                                            (a person's seat: that is kick)
 
 Server to client, each with ``"v"`` and the room's event counter ``"seq"`` (a gap means a
