@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -171,10 +172,48 @@ def db_url(tmp_path: Path, migrated_sqlite: Path) -> str:
     return f"sqlite:///{path}"
 
 
+#: The statements (with their parameters) that the store's migrations sent to an empty
+#: PostgreSQL schema, recorded once per test process by :func:`_migration_statements`.
+_MIGRATION_STATEMENTS: list[tuple[str, Any]] = []
+
+
+def _migration_statements(url: str) -> list[tuple[str, Any]]:
+    """Every statement the store's migrations send to the empty schema at ``url``, in order,
+    recorded the first time (the later calls answer the same list). Replayed on another empty
+    schema in one transaction, they make the same tables, indexes, constraints and rows: the
+    same SQL on the same server, without Alembic's work in Python between statements (its
+    introspection's answers and the data migrations' reads are the same on any empty schema).
+    Only the statements of the store opened on ``url`` are kept, by its engine's URL."""
+    import sqlalchemy as sa
+
+    if _MIGRATION_STATEMENTS:
+        return _MIGRATION_STATEMENTS
+    target = sa.make_url(url)
+    recorded: list[tuple[str, Any]] = []
+
+    def record(
+        connection: Any, _cursor: Any, statement: str, parameters: Any, context: Any, many: bool
+    ) -> None:
+        if connection.engine.url == target:
+            assert not many, "a migration sent many rows at once; record them one by one"
+            # None: the driver was given the statement alone (no parameters to bind).
+            recorded.append((statement, None if context.no_parameters else parameters))
+
+    sa.event.listen(sa.engine.Engine, "before_cursor_execute", record)
+    try:
+        Store(url).close()
+    finally:
+        sa.event.remove(sa.engine.Engine, "before_cursor_execute", record)
+    _MIGRATION_STATEMENTS[:] = recorded
+    return _MIGRATION_STATEMENTS
+
+
 @contextmanager
-def postgres_schema(prefix: str) -> Iterator[str]:
+def postgres_schema(prefix: str, *, migrated: bool = False) -> Iterator[str]:
     """The URL of a fresh, empty PostgreSQL schema on ``BIGBOGGLE_TEST_POSTGRES``, dropped
-    afterwards; skips (or, with ``BIGBOGGLE_REQUIRE_SERVICES``, fails) without PostgreSQL."""
+    afterwards; skips (or, with ``BIGBOGGLE_REQUIRE_SERVICES``, fails) without PostgreSQL.
+    With ``migrated``, the schema is up to date: the migrations' statements are replayed on it
+    (:func:`_migration_statements`), so a store opened on it finds nothing to do."""
     import sqlalchemy as sa
 
     postgres = os.environ.get("BIGBOGGLE_TEST_POSTGRES")
@@ -187,8 +226,23 @@ def postgres_schema(prefix: str) -> Iterator[str]:
     with admin.begin() as connection:
         connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
     url = sa.make_url(postgres).update_query_dict({"options": f"-csearch_path={schema}"})
+    shown = url.render_as_string(hide_password=False)
     try:
-        yield url.render_as_string(hide_password=False)
+        if migrated and not _MIGRATION_STATEMENTS:
+            _migration_statements(shown)  # this first schema is migrated by the store itself
+        elif migrated:
+            replay = sa.create_engine(url)
+            try:
+                with replay.begin() as connection:
+                    cursor = connection.connection.cursor()  # the driver's, as the store's
+                    for statement, parameters in _MIGRATION_STATEMENTS:
+                        if parameters is None:
+                            cursor.execute(statement)
+                        else:
+                            cursor.execute(statement, parameters)
+            finally:
+                replay.dispose()
+        yield shown
     finally:
         with admin.begin() as connection:
             connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
@@ -205,7 +259,7 @@ def store(request: pytest.FixtureRequest, db_url: str) -> Iterator[Store]:
         yield opened
         opened.close()
         return
-    with postgres_schema(request.module.__name__.rsplit(".", 1)[-1]) as url:
+    with postgres_schema(request.module.__name__.rsplit(".", 1)[-1], migrated=True) as url:
         opened = Store(url)
         yield opened
         opened.close()

@@ -83,7 +83,7 @@ def store(request: pytest.FixtureRequest, db_url: str) -> Iterator[Store]:
         yield opened
         opened.close()
     else:
-        with postgres_schema("test_accounts") as url:
+        with postgres_schema("test_accounts", migrated=True) as url:
             opened = Store(url)
             yield opened
             opened.close()
