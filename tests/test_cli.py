@@ -1313,3 +1313,13 @@ def test_score_gives_the_same_points_the_same_place_in_the_ranking() -> None:
         "Ranking: 1. ann (2), 1. bob (2)" in result.stdout
         or "1. bob (2), 1. ann (2)" in result.stdout
     )
+
+
+def test_train_add_names_a_deck_it_cannot_save() -> None:
+    """A deck path whose folder cannot be made is one clear line naming the deck."""
+    from click.testing import CliRunner
+
+    deck = "/proc/1/nonexistent/deck.json"  # no folder can be made under /proc/1
+    answer = CliRunner().invoke(cli, ["train", "--deck", deck, "--add", "stone"])
+    assert answer.exit_code == 2, answer.output
+    assert f"cannot save the deck '{deck}'" in answer.output and "Errno" not in answer.output

@@ -1637,8 +1637,10 @@ def train_command(
     try:
         added = deck_file.add_missed(*wanted)
         total = len(deck_file.load())
-    except (BoggleError, OSError) as exc:
+    except BoggleError as exc:
         _fail(str(exc))
+    except OSError as exc:  # a folder that cannot be made, a file that cannot be written
+        _fail(f"cannot save the deck {str(deck_file.path)!r}: {exc.strerror or exc}")
     click.echo(
         f"Added {_plural(added, 'new word')} to {deck_file.path} "
         f"({_plural(total, 'word')} in the deck)."
