@@ -553,6 +553,19 @@ def test_the_protocol_adds_and_removes_opponents_with_its_error_codes(
     assert client.get(f"/api/rooms/{code}").json()["opponents"] == {}
 
 
+def test_the_protocol_refuses_an_opponent_past_the_rooms_limit_as_room_full(
+    client: TestClient,
+) -> None:
+    made = client.post("/api/rooms", json={"host": ANN, "settings": {"max_players": 50}}).json()
+    with client.websocket_connect("/ws") as ann:
+        answer(ann, {"type": "join", "token": made["token"]})
+        for _ in range(MAX_ROOM_OPPONENTS):
+            assert answer(ann, {"type": "add_opponent", "strength": "beginner"})["type"] == "state"
+        refused = answer(ann, {"type": "add_opponent", "strength": "beginner"})
+    assert refused["code"] == "room_full"
+    assert f"already has {MAX_ROOM_OPPONENTS} computer opponents" in refused["message"]
+
+
 def test_words_arrive_on_the_servers_clock_and_the_results_show_them(
     client: TestClient, clock: FakeClock, standard: Dictionary
 ) -> None:
