@@ -11,6 +11,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import fsrs
@@ -34,6 +35,7 @@ from bigboggle.trainer import (
     answer_card,
     drill_for,
     faces_of,
+    is_trainable,
     judge,
     quick_seconds,
     rating_for,
@@ -414,6 +416,57 @@ def test_a_forged_schedule_is_refused_at_load_never_inside_fsrs(standard: Dictio
 
 _MAX = 1_000_000
 _LAST = 7_258_118_400.0  # 2200-01-01 UTC: the latest time a deck may hold
+
+
+def test_a_cards_board_is_checked_as_the_board_parser_reads_it() -> None:
+    """The deck's own cheap check of a card's board (its canonical text, read on every guest
+    request, review 16's M3) agrees with Board on every dice set's boards of at most 6 a side,
+    multi-letter faces, Qu, blanks and the challenge cube included: each card placed on such a
+    board reads back; a board in any other notation, or a path off it, is refused."""
+    from bigboggle.dice import DICE_SETS, shake
+
+    read = 0
+    for name in DICE_SETS:
+        for seed in range(6):
+            board = shake(name, seed, challenge=seed % 2 == 1).board
+            if max(board.rows, board.cols) > 6:
+                break
+            rows = str(board).split("/")
+            blanked = Board("/".join([rows[0][:1] + "." + rows[0][2:], *rows[1:]]))
+            for each in (board, blanked):
+                path = next((p for p in _paths(each) if _fits(each, p)), None)
+                if path is None:
+                    continue
+                deck = Deck()
+                assert deck.add_missed(each.spell(path), NOW, board=each, path=path)
+                assert Deck.from_json(deck.to_json()).cards == deck.cards
+                read += 1
+                data = deck.to_json()
+                lower = card(data, board=str(each).lower())
+                with pytest.raises(DeckError, match="as this module writes it"):
+                    Deck.from_json(lower)
+                off = card(data, path=[[r + each.rows, c] for r, c in path])
+                with pytest.raises(DeckError, match=r"path: does not spell"):
+                    Deck.from_json(off)
+    assert read >= 12
+    for bad in ("AB/C", "AB/CD/", "A*B*/CD", ".*B/CD", "[Qu]B/CD", "[Qa]B/CD", "[Abcd]B/CD"):
+        with pytest.raises(DeckError, match="as this module writes it"):
+            Deck.from_json(
+                card(
+                    Deck().to_json() | {"cards": [Card("abc").to_json()]}, board=bad, path=[[0, 0]]
+                )
+            )
+
+
+def _fits(board: Board, path: tuple[tuple[int, int], ...]) -> bool:
+    return board.is_valid_path(path) and is_trainable(board.spell(path))
+
+
+def _paths(board: Board) -> Iterator[tuple[tuple[int, int], ...]]:
+    """Three-cell paths across ``board``'s first rows (letters or not)."""
+    for top in range(board.cols - 2):
+        yield ((0, top), (0, top + 1), (1, top + 2))
+        yield ((1, top), (0, top + 1), (0, top + 2))
 
 
 def test_deck_text_is_bounded_before_it_is_parsed() -> None:

@@ -37,11 +37,14 @@ default for "now".
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
+import itertools
 import json
 import math
 import os
 import random
+import re
 import tempfile
 import time
 from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -52,7 +55,7 @@ from typing import Any
 
 import fsrs
 
-from .board import Board, Path, Position
+from .board import Board, Path, Position, adjacency
 from .dice import dice_set
 from .dictionary import COMMON_LEVEL, SHORTEST_WORD, Dictionary, normalise
 from .errors import BoardError, DeckError, RoundInputError, SearchBudgetExceeded, quoted
@@ -361,16 +364,18 @@ def card_from_json(data: object, where: str) -> Card:
     word = data.get("word")
     if not isinstance(word, str) or not is_trainable(word):
         raise DeckError(f"{where}.word: expected a word of letters, got {quoted(word)}")
-    board, path = data.get("board"), data.get("path")
-    try:
-        place = _checked_place(word, board, _path_of(path, f"{where}.path"))
-    except (BoardError, RoundInputError) as error:
-        raise DeckError(f"{where}: {error}") from None
+    board, path = data.get("board"), _path_of(data.get("path"), f"{where}.path")
+    if (board is None) != (path is None):
+        raise DeckError(f"{where}: board and path: give both or neither")
+    if board is not None and path is not None:
+        _check_placed(word, board, path, where)
     state = data.get("state")
     if state not in {int(s) for s in fsrs.State}:
         raise DeckError(f"{where}.state: expected 1, 2 or 3, got {quoted(state)}")
     card = Card(
         word=word,
+        board=board,
+        path=path,
         misses=_count(data.get("misses"), f"{where}.misses", least=1),
         added=_time(data.get("added"), f"{where}.added"),
         reps=_count(data.get("reps"), f"{where}.reps"),
@@ -384,7 +389,76 @@ def card_from_json(data: object, where: str) -> Card:
         first_review=_optional(_time, data.get("first_review"), f"{where}.first_review"),
     )
     _check_schedule(card, where)
-    return _placed(card, place) if place is not None else card
+    return card
+
+
+#: One cell of a board's canonical text (``str(Board)``): a letter, ``Qu``, ``.`` for a blank,
+#: or a face of 2-3 letters in brackets (``[Th]``, ``[Qui]``; a ``q`` always with its ``u``),
+#: with ``*`` after the challenge cell.
+_CELL = re.compile(
+    r"([A-PR-Z]|Qu|\.|\[(?=[A-Za-z]{2,3}\])(?!Qu\])(?:[A-PR-Z]|Qu)(?:[a-pr-z]|qu)*\])(\*?)"
+)
+
+
+def _check_placed(word: str, board: object, path: Path, where: str) -> None:
+    """Refuse a card's board that is not a board's canonical text of at most
+    :data:`MAX_FRAGMENT_SIDE` on a side (as :func:`_placed` writes it), or a path that does
+    not spell ``word`` on it (in, adjoining, no cell twice or blank). A cheap check, in one
+    pass over the text: a full deck holds hundreds of boards, read on every request."""
+    if not isinstance(board, str) or len(board) > 400:
+        got = f"{len(board)} characters" if isinstance(board, str) else quoted(board)
+        raise DeckError(f"{where}: board: too long or not text ({got})")
+    plain = board.replace("/", "")
+    if plain.isascii() and plain.isalpha() and plain.isupper() and "Q" not in plain:
+        rows: list[list[str] | None] = [list(row) for row in board.split("/")]  # (the usual)
+    else:
+        rows = [_cells_of(row) for row in board.split("/")]
+    width = len(rows[0]) if rows[0] is not None else 0
+    marks = board.count("*")
+    if not (
+        2 <= len(rows) <= MAX_FRAGMENT_SIDE
+        and 2 <= width <= MAX_FRAGMENT_SIDE
+        and all(row is not None and len(row) == width for row in rows)
+        and marks <= 1
+        and "." + "*" not in board
+    ):
+        raise DeckError(
+            f"{where}: board: expected a board's text as this module writes it (rows like "
+            f"'LINES/TQARD', 2-{MAX_FRAGMENT_SIDE} cells a side), got {quoted(board)}"
+        )
+    faces = [face for row in rows if row is not None for face in row]
+    height = len(rows)
+    cells = [r * width + c if 0 <= r < height and 0 <= c < width else -1 for r, c in path]
+    if (
+        min(cells) < 0
+        or len(set(cells)) != len(cells)
+        or not set(itertools.pairwise(cells)) <= _adjoining(height, width)
+        or "".join([faces[cell] for cell in cells]).lower() != word
+        or not all([faces[cell] for cell in cells])
+    ):
+        raise DeckError(f"{where}: path: does not spell {word!r} on the board")
+
+
+@functools.cache
+def _adjoining(height: int, width: int) -> frozenset[tuple[int, int]]:
+    """The pairs of cells (row-major indices) that adjoin on a ``height`` × ``width`` grid."""
+    near = adjacency(height, width)
+    return frozenset((cell, other) for cell, others in enumerate(near) for other in others)
+
+
+_ROW = re.compile(f"(?:{_CELL.pattern})+")
+
+
+def _cells_of(row: str) -> list[str] | None:
+    """The faces of one row of a board's canonical text (``""`` a blank), ``None`` if it is
+    not one."""
+    if _ROW.fullmatch(row) is None:
+        return None
+    return ["" if face == "." else face.strip("[]") for face, _mark in _CELL.findall(row)]
+
+
+#: A new card's schedule: at its first learning step, no lapse, no memory state, no review.
+_NEW_SCHEDULE = (int(fsrs.State.Learning), 0, 0, None, None, None, None)
 
 
 def _check_schedule(card: Card, where: str) -> None:
@@ -394,6 +468,16 @@ def _check_schedule(card: Card, where: str) -> None:
     times, at most one lapse per review, and a step exactly when it is (re)learning. FSRS
     asserts these, so a forged deck would otherwise fail inside it."""
     if card.is_new:
+        if (
+            card.state,
+            card.step,
+            card.lapses,
+            card.stability,
+            card.difficulty,
+            card.last_review,
+            card.first_review,
+        ) == _NEW_SCHEDULE:
+            return
         expected: dict[str, object] = {
             "state": int(fsrs.State.Learning),
             "step": 0,
@@ -458,10 +542,8 @@ def _path_of(value: object, where: str) -> Path | None:
         raise DeckError(f"{where}: expected a list of [row, column] cells, got {quoted(value)}")
     steps = []
     for index, step in enumerate(value):
-        if not (
-            isinstance(step, list)
-            and len(step) == 2
-            and all(isinstance(n, int) and not isinstance(n, bool) for n in step)
+        if not (  # (type() is: a bool is no cell number; the exact test is the cheap one)
+            type(step) is list and len(step) == 2 and type(step[0]) is int and type(step[1]) is int
         ):
             raise DeckError(f"{where}[{index}]: expected [row, column], got {quoted(step)}")
         steps.append((int(step[0]), int(step[1])))
