@@ -19,6 +19,7 @@ from bigboggle.errors import DeckError, RoundInputError
 from bigboggle.limits import (
     CLAIM_MAX_GAMES,
     TRAINER_DECK_BYTES,
+    TRAINER_FED_GAMES_KEPT,
     TRAINER_FEED_GAMES,
     TRAINER_GUEST_GAMES,
     TRAINER_MAX_CARDS,
@@ -29,7 +30,7 @@ from bigboggle.services.accounts import Accounts
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
 from bigboggle.services.store import MissedWordsRow, SoloGameRow, Store, TrainerCardRow
-from bigboggle.services.training import Training, missed_of_result
+from bigboggle.services.training import FedGame, FedGames, Training, missed_of_result
 from bigboggle.trainer import Card, Deck, card_id, drill_for, schedule
 from bigboggle.web import create_app
 from bigboggle.web.auth import SESSION_COOKIE
@@ -209,6 +210,32 @@ def test_a_guests_deck_comes_from_the_games_whose_keys_match(
         training.guest_state(bad, [])
     with pytest.raises(RoundInputError, match="games"):
         training.guest_state(None, [("g", "k")] * (CLAIM_MAX_GAMES + 1))
+
+
+def test_a_guests_games_are_read_once_and_the_games_kept_are_bounded(
+    store: Store, clock: FakeClock
+) -> None:
+    """A finished game's results never change, so the words it gives a deck are read once per
+    process (review 16's M3: 50 games' results, 100 KB of JSON each, were read and sifted on
+    every guest request, 2 s of CPU), and at most TRAINER_FED_GAMES_KEPT games are kept."""
+    assert TRAINER_FED_GAMES_KEPT == 4096
+    games = SoloGames(store, DictionaryShelf(), clock)
+    training = Training(store, DictionaryShelf(), clock)
+    assert training.fed.most == TRAINER_FED_GAMES_KEPT
+    game = play(games, clock)
+    first = training.guest_state(None, [game])
+    assert first.counts["cards"] == TRAINER_WORDS_PER_GAME
+    with store.write_session() as session:
+        row = session.get(SoloGameRow, game[0])
+        assert row is not None
+        row.result = {**row.result, "missed": []}  # (a change no finished game sees)
+    assert training.guest_state(None, [game]).deck == first.deck  # not read again
+    assert Training(store, DictionaryShelf(), clock).guest_state(None, [game]).counts["cards"] == 0
+    assert training.guest_state(None, [(game[0], "not-its-key")]).counts["cards"] == 0
+    kept = FedGames(most=2)
+    for name in ("a", "b", "c"):
+        kept.put(name, FedGame(None, ()))
+    assert len(kept) == 2 and kept.get("a") is None and kept.get("c") is not None
 
 
 def test_only_the_latest_games_feed_a_deck(

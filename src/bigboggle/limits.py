@@ -281,6 +281,10 @@ TRAINER_DECK_BYTES = 327_680
 TRAINER_FEED_GAMES = 20
 #: A guest's deck is fed from at most this many of this browser's games per request.
 TRAINER_GUEST_GAMES = 50
+#: Finished games whose words for a deck (at most TRAINER_WORDS_PER_GAME, with their board) a
+#: server process keeps in memory: a game's stored results (often 100 KB of JSON) are read once,
+#: not on every trainer request that feeds from them (a finished game's results never change).
+TRAINER_FED_GAMES_KEPT = 4096
 
 # -- asynchronous challenges (fixed) -----------------------------------------------------------------
 

@@ -23,7 +23,9 @@ The dictionary that judges "also a word here" answers is the shelf's default one
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,10 +33,11 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..board import Path
+from ..board import Board, Path
 from ..dictionary import DEFAULT_DICTIONARY, Dictionary
 from ..errors import BoardError, RoundInputError
 from ..limits import (
+    TRAINER_FED_GAMES_KEPT,
     TRAINER_FEED_GAMES,
     TRAINER_GUEST_GAMES,
     TRAINER_WORDS_PER_GAME,
@@ -114,14 +117,70 @@ def missed_of_result(result: object, most: int | None = TRAINER_WORDS_PER_GAME) 
     return [item for item in chosen if isinstance(item, FoundWord)]
 
 
+@dataclass(frozen=True)
+class FedGame:
+    """What a finished game gives a deck: its board (parsed once, ``None`` if it is not a
+    board: its words then come without a fragment) and its missed words worth a card."""
+
+    board: Board | None
+    words: tuple[FoundWord, ...]
+
+    @classmethod
+    def of(cls, board: str, result: object) -> FedGame:
+        try:
+            parsed: Board | None = Board.parse(board)
+        except BoardError:
+            parsed = None
+        return cls(parsed, tuple(missed_of_result(result)))
+
+
+class FedGames:
+    """The :class:`FedGame` of finished games by id, the latest used
+    :data:`~bigboggle.limits.TRAINER_FED_GAMES_KEPT` kept (a finished game's results never
+    change, so each is read and sifted once, not on every request); safe across threads."""
+
+    def __init__(self, most: int = TRAINER_FED_GAMES_KEPT) -> None:
+        self.most = most
+        self._kept: OrderedDict[str, FedGame] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> FedGame | None:
+        with self._lock:
+            found = self._kept.get(game_id)
+            if found is not None:
+                self._kept.move_to_end(game_id)
+            return found
+
+    def put(self, game_id: str, fed: FedGame) -> None:
+        with self._lock:
+            self._kept[game_id] = fed
+            self._kept.move_to_end(game_id)
+            while len(self._kept) > self.most:
+                self._kept.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
 def feed_from_game(
-    deck: Deck, board: str, result: object, now: float, keep: Collection[str] = ()
+    deck: Deck, board: str | Board | None, result: object, now: float, keep: Collection[str] = ()
 ) -> None:
     """Note one game's missed words in ``deck`` (idempotent), each with its path on ``board``
     (without it where the board is too large for a fragment). A full deck gives up a card for
     a new word, never one of ``keep`` (the whole feed's words: :func:`fed_words`)."""
-    for word in missed_of_result(result):
-        _note_placed(deck, word.word, now, (board, word.path), 1, keep)
+    feed_words(deck, board, missed_of_result(result), now, keep)
+
+
+def feed_words(
+    deck: Deck,
+    board: str | Board | None,
+    words: Iterable[FoundWord],
+    now: float,
+    keep: Collection[str] = (),
+) -> None:
+    """Note a game's missed ``words`` in ``deck`` (see :func:`feed_from_game`)."""
+    for word in words:
+        _note_placed(deck, word.word, now, (board, word.path) if board else None, 1, keep)
 
 
 def fed_words(results: Iterable[object]) -> set[str]:
@@ -133,10 +192,13 @@ def _note_placed(
     deck: Deck,
     word: str,
     now: float,
-    place: tuple[str, Path] | None,
+    place: tuple[str | Board, Path] | None,
     misses: int,
     keep: Collection[str] = (),
 ) -> None:
+    held = deck.cards.get(word)
+    if held is not None and held.board is not None:  # placed already: only the count may grow
+        place = None
     if place is not None:
         try:
             deck.note(word, now, board=place[0], path=place[1], misses=misses, keep=keep)
@@ -160,6 +222,7 @@ class Training:
         self.shelf = shelf
         self.clock = clock
         self.dictionary = dictionary
+        self.fed = FedGames()
 
     def words(self) -> Dictionary:
         return self.shelf.get(self.dictionary)
@@ -262,9 +325,9 @@ class Training:
         now = self.clock()
         held = Deck.from_json(deck) if deck is not None else Deck()
         played = self._guest_games(games)
-        keep = fed_words(result for _, result in played)
-        for board, result in played:
-            feed_from_game(held, board, result, now, keep)
+        keep = {word.word for game in played for word in game.words}
+        for game in played:
+            feed_words(held, game.board, game.words, now, keep)
         return state_of(held, now, guest=True)
 
     def guest_answer(
@@ -287,26 +350,36 @@ class Training:
         )
         return AnswerView(answered, state_of(held, now, guest=True), now)
 
-    def _guest_games(self, games: Sequence[tuple[str, str]]) -> list[tuple[str, Any]]:
-        """The boards and results of the finished ``games`` whose keys match (the latest
-        :data:`TRAINER_GUEST_GAMES`)."""
+    def _guest_games(self, games: Sequence[tuple[str, str]]) -> list[FedGame]:
+        """What the finished ``games`` whose keys match give a deck (the latest
+        :data:`TRAINER_GUEST_GAMES`, the latest first). The results of those not met before
+        are read (and kept, :class:`FedGames`); the others' are not read again."""
         keys = dict(checked_games(games, at_most="at once"))
         if not keys:
             return []
         with self.store.session() as session:
             rows = session.execute(
-                select(
-                    SoloGameRow.id, SoloGameRow.owner_hash, SoloGameRow.board, SoloGameRow.result
-                )
+                select(SoloGameRow.id, SoloGameRow.owner_hash)
                 .where(SoloGameRow.id.in_(list(keys)), SoloGameRow.result.is_not(None))
                 .order_by(SoloGameRow.ended_at.desc(), SoloGameRow.id)
             ).all()
-        matching = [
-            (row.board, row.result)
-            for row in rows
-            if row.owner_hash is not None and holds_key(row.owner_hash, keys[row.id])
-        ]
-        return matching[:TRAINER_GUEST_GAMES]
+            matching = [
+                row.id
+                for row in rows
+                if row.owner_hash is not None and holds_key(row.owner_hash, keys[row.id])
+            ][:TRAINER_GUEST_GAMES]
+            found = {game_id: self.fed.get(game_id) for game_id in matching}
+            unread = [game_id for game_id, fed in found.items() if fed is None]
+            if unread:
+                for row in session.execute(
+                    select(SoloGameRow.id, SoloGameRow.board, SoloGameRow.result).where(
+                        SoloGameRow.id.in_(unread)
+                    )
+                ):
+                    fed = FedGame.of(row.board, row.result)
+                    self.fed.put(row.id, fed)
+                    found[row.id] = fed
+        return [fed for fed in found.values() if fed is not None]
 
 
 def _often_missed(summary: object) -> Iterable[tuple[str, int]]:
