@@ -8,7 +8,6 @@ the terminal shows of it, and that every failure is a message, never a traceback
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import http.server
 import json
@@ -38,19 +37,12 @@ from bigboggle.tui.challenge import (
 )
 from bigboggle.tui.remote import ChallengeClient, KeyFile, RemoteError, check_code, check_server
 from live_server import LiveServer, free_port
+from test_tui import FakeClock
+from test_tui import run as run_app
+from test_tui import until as until_app
 
 # Above the solver: the server solves; the terminal only shows its answers.
 pytestmark = pytest.mark.once
-
-
-class FakeClock:
-    """A clock that moves only when the test says so (the countdown's; the server's decides)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture(scope="module")
@@ -62,21 +54,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def run(app: ChallengeApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
+    """Run ``script`` against ``app`` as test_tui does, in a terminal of 100x30."""
+    run_app(app, script, size=(100, 30))  # type: ignore[arg-type]
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 20) -> None:
-    """Let the app run (and its calls to the server finish) until ``condition()`` holds."""
-    deadline = asyncio.get_running_loop().time() + seconds
-    await pilot.pause()
-    while not condition() and asyncio.get_running_loop().time() < deadline:
-        await pilot.pause(0.05)
-    await pilot.pause()
+    """test_tui's until, waiting longer: the app waits on a server here."""
+    await until_app(pilot, condition, seconds)
 
 
 def text_of(app: ChallengeApp, selector: str) -> str:

@@ -11,7 +11,6 @@ or mistyped fields refused as one clear error; the server's own error text cut t
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import http.server
 import json
@@ -36,6 +35,9 @@ from bigboggle.tui.challenge import (
 )
 from bigboggle.tui.remote import ChallengeClient, RemoteError
 from bigboggle.tui.untrusted import PLACEHOLDER, UNSAFE, cleaned, parse_json, safe_text, shown
+from test_tui import FakeClock
+from test_tui import run as run_app
+from test_tui import until as until_app
 
 OSC52 = "\x1b]52;c;UFdORUQtQ0xJUEJPQVJE\x07"  # writes "PWNED-CLIPBOARD" to the clipboard
 TITLE = "\x1b]0;PWNED-TITLE\x07"
@@ -375,29 +377,14 @@ def test_escapes_in_an_error_are_not_printed(hostile: str) -> None:
         assert not UNSAFE.search(answer.output.rstrip("\n")), answer.output
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def run(app: ChallengeApp, script: Callable[[Pilot[None]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
+    """Run ``script`` against ``app`` as test_tui does, in a terminal of 120x40."""
+    run_app(app, script, size=(120, 40))  # type: ignore[arg-type]
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], bool], seconds: float = 20) -> None:
-    deadline = asyncio.get_running_loop().time() + seconds
-    await pilot.pause()
-    while not condition() and asyncio.get_running_loop().time() < deadline:
-        await pilot.pause(0.05)
-    await pilot.pause()
+    """test_tui's until, waiting longer: the app waits on a server here."""
+    await until_app(pilot, condition, seconds)
 
 
 def shown_texts(app: ChallengeApp) -> list[str]:
