@@ -689,3 +689,20 @@ def test_a_saturated_pool_refuses_and_the_rest_keeps_answering(server: LiveServe
     assert status == 400 and "widen the band" in body["error"]
     metrics = server.get("/metrics")[1].decode()
     assert 'bigboggle_refusals_total{reason="503"}' in metrics
+
+
+def test_an_api_parameter_given_twice_or_an_unknown_dictionary_is_refused(
+    client: TestClient,
+) -> None:
+    # No API parameter is a list: taking one of two values would answer another request.
+    twice = client.get("/api/shake", params=[("dictionary", "standard"), ("dictionary", "huge")])
+    assert twice.status_code == 400
+    assert "'dictionary' is given more than once" in twice.json()["error"]
+    assert client.get("/api/shake?seed=1&seed=1").status_code == 400
+    assert client.get("/api/shake?seed=1&rules=big").status_code == 200
+    # A dictionary /api/shake does not use (no band) is still checked.
+    unknown = client.get("/api/shake", params={"dictionary": "nope"})
+    assert unknown.status_code == 400 and "unknown dictionary 'nope'" in unknown.json()["error"]
+    assert client.get("/api/shake", params={"dictionary": "huge"}).status_code == 200
+    # Pages keep their own reading of a query (a form may send a name twice).
+    assert client.get("/play?seed=1&seed=2").status_code == 200

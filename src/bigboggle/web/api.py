@@ -103,9 +103,10 @@ async def shake_board(
     """The JSON of ``bigboggle shake --json``: the same seed and rules give the same board."""
     ruleset = Rules.preset(rules, challenge=challenge or None)
     start: int = new_seed() if seed is None else seed
+    found = services(request)
+    if dictionary is not None or band is not None:  # an unknown name: 400, even if unused
+        found.shelf.check(dictionary or ruleset.dictionary)
     if band is not None:
-        found = services(request)
-        found.shelf.check(dictionary or ruleset.dictionary)  # an unknown name: 400 before queueing
         spec = found.shelf.spec
         return JSONResponse(
             await found.pool.run(jobs.band_shake, spec, rules, challenge, dictionary, band, start)

@@ -20,6 +20,7 @@ import json
 import logging
 import secrets
 import time
+import urllib.parse
 from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 
@@ -93,6 +94,24 @@ def request_id(scope: Scope) -> str:
     """The id :class:`Guard` gave this request ("-" outside it)."""
     found: str = scope.get("state", {}).get("request_id", "-")
     return found
+
+
+def _repeated_parameter(scope: Scope) -> tuple[int, str] | None:
+    """A 400 for an API request that gives one query parameter twice (``?dictionary=a&
+    dictionary=b``): no API parameter is a list, and taking one of the values silently would
+    answer a request other than the one sent. (The query string is bounded by the request
+    line's limit before it gets here.)"""
+    if not str(scope.get("path", "")).startswith("/api/"):
+        return None
+    query = scope.get("query_string", b"")
+    if not query:
+        return None
+    seen: set[str] = set()
+    for name, _ in urllib.parse.parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+        if name in seen:
+            return 400, f"the query parameter {name[:40]!r} is given more than once: give it once"
+        seen.add(name)
+    return None
 
 
 class Guard:
@@ -191,7 +210,7 @@ class Guard:
                 if declared is not None and declared > self.limits.max_body_bytes:
                     self.metrics.refused("413")
                     return 413, str(BodyTooLargeError(self.limits, declared).detail)
-        return None
+        return _repeated_parameter(scope)
 
     def _timed_receive(self, receive: Receive) -> Receive:
         """``receive`` with a deadline for the whole body (from the first read) and a size
