@@ -677,9 +677,26 @@ def test_a_rounds_words_are_private_until_the_challenge_closes(
     seen = solo.get(view.game.id).to_json()
     assert seen["sealed"] is True and word not in json.dumps(seen)
     assert word in json.dumps(solo.get(view.game.id, view.key).to_json())  # its player's own
-    assert word not in json.dumps(Profiles(store, clock).profile("ann").to_json())
-    clock.advance(2 * HOUR + 1)
-    assert word in json.dumps(solo.get(view.game.id).to_json())  # closed: public
+
+    def texts(value: Any) -> set[str]:  # every string value of a JSON document (not its keys)
+        if isinstance(value, str):
+            return {value}
+        if isinstance(value, dict):
+            return set().union(*map(texts, value.values())) if value else set()
+        if isinstance(value, list):
+            return set().union(*map(texts, value)) if value else set()
+        return set()
+
+    shown = texts(Profiles(store, clock).profile("ann").to_json())
+    board_words = set(valid_words(made.round_standings[0].board, standard))
+    assert not board_words & shown  # no word of the board at all
+    # Nor may the game start a challenge of its own (with an earlier close, say).
+    with pytest.raises(GameStateError, match="a round of another challenge"):
+        challenges.create(from_game=view.game.id, key=view.key, hours=1)
+    clock.advance(2 * HOUR + 1)  # closed, but a game started at the close may still run
+    assert solo.get(view.game.id).to_json()["sealed"] is True
+    clock.advance(60 + 61)  # a round's timer and its scoring later: over
+    assert word in json.dumps(solo.get(view.game.id).to_json())
 
 
 def test_a_challenge_of_a_members_game_seats_them_under_their_user_name(

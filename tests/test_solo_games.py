@@ -24,7 +24,7 @@ from bigboggle.services.compute import run_here
 from bigboggle.services.daily import check_date, utc_date
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
-from bigboggle.services.store import PlayRow, SoloGameRow, SoloWordRow, Store
+from bigboggle.services.store import MissedWordsRow, PlayRow, SoloGameRow, SoloWordRow, Store
 from bigboggle.verdicts import Verdict
 from conftest import FakeClock, make_member
 
@@ -325,6 +325,7 @@ def test_a_private_games_words_are_its_players_alone_until_its_time(
     stranger = games.get(started.game.id).to_json()
     assert stranger["sealed"] is True and stranger["private_until"] == closes
     assert stranger["score"] == 2 and stranger["found"] == 1
+    assert stranger["board"] is None and stranger["seed"] is None  # the solver would tell all
     assert not {"words", "missed", "opponents", "ranking", "hints"} & stranger.keys()
     assert "lines" not in str(stranger)
     own = games.get(started.game.id, started.key).to_json()
@@ -332,6 +333,9 @@ def test_a_private_games_words_are_its_players_alone_until_its_time(
     with store.session() as session:
         play = session.scalars(select(PlayRow).where(PlayRow.account_id == ann)).one()
     assert play.score == 2 and play.best_word is None and play.longest_word is None
+    with store.session() as session:  # its missed words are not counted either (a profile
+        summaries = session.scalars(select(MissedWordsRow.summary)).all()  # shows them)
+    assert all(not summary.get("counts") for summary in summaries)
     clock.advance(3600)
     public = games.get(started.game.id).to_json()
     assert "sealed" not in public and [w["word"] for w in public["words"]] == ["lines"]

@@ -159,6 +159,18 @@ def new_code() -> str:
 # -- the scoring job ------------------------------------------------------------------------------
 
 
+#: Seconds after the last game's deadline that its scoring may take, within a challenge's
+#: privacy: its words stay private until then too.
+SCORING_GRACE = 60.0
+
+
+def private_until(challenge: ChallengeRow) -> float:
+    """Until when a challenge's round games keep their words private: past the closing time by
+    a whole round (a game started just before the close ends a timer later) and its scoring."""
+    timer = solo_rules(challenge.rules, dict(challenge.options or {})).timer
+    return challenge.closes_at + timer + SCORING_GRACE
+
+
 def challenge_rules(
     rules: str, options: Mapping[str, Any] | None, duplicates: str = "cancel"
 ) -> Rules:
@@ -364,6 +376,11 @@ class Challenges:
             )
         if row.result is None:
             raise GameStateError(f"game {row.id!r} is not finished: finish it first")
+        if row.private_until is not None:
+            raise GameStateError(
+                f"game {row.id!r} is a round of another challenge: its words are private "
+                "until that one closes, so it cannot start a challenge of its own"
+            )
         if _hints_used(row.result):
             raise GameStateError(
                 f"game {row.id!r} was played with hints: a challenge's first round must not be"
@@ -475,7 +492,7 @@ class Challenges:
         (on ``team`` in a team challenge). The game becomes private until the challenge
         closes, as every round played in it is."""
         name = self._player_of(game)
-        closes = self._challenge(code).closes_at
+        closes = private_until(self._challenge(code))
         with self.store.write_session() as session:
             held = session.get(SoloGameRow, game.id)
             if held is not None:
@@ -698,8 +715,9 @@ class Challenges:
             player=seat.name,
             account_id=account_id,
             # Its words are its player's alone until the challenge closes (its page, the
-            # member's public history): nobody sees them before playing the round.
-            private_until=challenge.closes_at,
+            # member's public history): nobody sees them before playing the round. A game
+            # started just before the close runs a timer past it: the last ones end then.
+            private_until=private_until(challenge),
         )
 
     def _drop_reservation(self, seat_id: int, number: int, new_seat: bool) -> None:

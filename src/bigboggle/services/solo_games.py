@@ -1030,12 +1030,13 @@ def record_solo_play(session: Session, row: SoloGameRow) -> bool:
 
 def _public_facts(row: SoloGameRow) -> history.PlayFacts:
     """What a member's history keeps of a scored game: a private game's (a challenge round's)
-    without its best and longest words, which a profile shows anyone, so that no word of a
-    round leaks before the challenge closes."""
+    without any word of it (its best and longest, and the missed words its summary counts),
+    as a profile shows them to anyone: no word of a round may leak before the challenge
+    closes, and the history is written once, so they stay out for good."""
     facts = history.facts_of_solo(row.result or {})
     if row.private_until is None:
         return facts
-    return replace(facts, longest_word=None, best_word=None, best_word_points=None)
+    return replace(facts, longest_word=None, best_word=None, best_word_points=None, missed=())
 
 
 def _game_of(row: SoloGameRow) -> SoloGame:

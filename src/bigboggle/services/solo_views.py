@@ -212,9 +212,10 @@ class SoloView:
             return data
         data["ended_at"] = game.ended_at
         if self.sealed:
-            # A challenge's round: its score, never its words, until the challenge closes.
+            # A challenge's round: its score, never its words nor its board (the solver would
+            # give every word of it), until the challenge closes.
             data.update({key: self.results[key] for key in SEALED_KEYS if key in self.results})
-            data["sealed"] = True
+            data.update(board=None, seed=None, replay=None, sealed=True)
             data["private_until"] = game.private_until
             return data
         data.update(self.results)
