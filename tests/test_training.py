@@ -5,9 +5,13 @@ bounds and errors."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from typing import Any
 
 import fsrs
 import pytest
@@ -179,6 +183,29 @@ def test_a_full_members_deck_gives_up_its_best_known_cards_for_new_misses(
     # Fed again, the deck is the same: a feed never pushes out its own words.
     training.member_state(ann)
     assert cards_of(store, ann) == stored
+
+
+def test_two_feeds_of_one_members_deck_at_once_both_answer(
+    store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two tabs open /train at once: without a lock on the member, both fed the deck and the
+    # second's insert of the same new cards failed on PostgreSQL's unique key (a 500).
+    games = SoloGames(store, DictionaryShelf(), clock)
+    training = Training(store, DictionaryShelf(), clock)
+    ann = make_member(store, "ann")
+    play(games, clock, account_id=ann)
+    barrier = threading.Barrier(2, timeout=2)
+    feed = Training._feed
+
+    def feed_together(self: Training, *args: Any) -> None:
+        with contextlib.suppress(threading.BrokenBarrierError):  # the other waits on the lock
+            barrier.wait()
+        feed(self, *args)
+
+    monkeypatch.setattr(Training, "_feed", feed_together)
+    with ThreadPoolExecutor(2) as pool:
+        states = list(pool.map(lambda _: training.member_state(ann), range(2)))
+    assert states[0].counts["cards"] == states[1].counts["cards"] > 0
 
 
 def test_a_guests_deck_comes_from_the_games_whose_keys_match(

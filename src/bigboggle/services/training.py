@@ -47,7 +47,7 @@ from ..trainer import Answered, Card, Deck, answer_card, card_from_json, drill_f
 from .claims import checked_games
 from .keys import holds_key
 from .shelf import DictionaryShelf
-from .store import MissedWordsRow, PlayRow, SoloGameRow, Store, TrainerCardRow
+from .store import AccountRow, MissedWordsRow, PlayRow, SoloGameRow, Store, TrainerCardRow
 
 #: Summary words a member's deck takes per family (the most missed first), and how often a
 #: word must have been missed to be taken from a summary.
@@ -233,6 +233,7 @@ class Training:
         """Member ``account_id``'s deck fed from their history, and the drill now."""
         now = self.clock()
         with self.store.write_session() as session:
+            _lock_member(session, account_id)
             deck = self._load(session, account_id)
             before = {card.word: card for card in deck}
             self._feed(session, account_id, deck, now)
@@ -254,6 +255,7 @@ class Training:
         words = self.words()
         now = self.clock()
         with self.store.write_session() as session:
+            _lock_member(session, account_id)
             deck = self._load(session, account_id, lock=True)
             before = {held.word: held for held in deck}
             answered = answer_card(
@@ -380,6 +382,13 @@ class Training:
                     self.fed.put(row.id, fed)
                     found[row.id] = fed
         return [fed for fed in found.values() if fed is not None]
+
+
+def _lock_member(session: Session, account_id: int) -> None:
+    """Hold the member's account row for this transaction: two feeds of one deck at once (two
+    tabs) would otherwise both insert its new cards, and the second fail on the unique key.
+    (SQLite's write transactions are one at a time already.)"""
+    session.execute(select(AccountRow.id).where(AccountRow.id == account_id).with_for_update())
 
 
 def _often_missed(summary: object) -> Iterable[tuple[str, int]]:
