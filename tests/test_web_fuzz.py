@@ -72,7 +72,13 @@ def test_the_api_survives_any_input(case: schemathesis.Case) -> None:
     made["requests"] += 1
     # Every check but "a schema-valid request is accepted": a schema cannot say that a board's
     # rows are of equal length, so some schema-valid boards are rightly refused.
-    case.call_and_validate(excluded_checks=[schemathesis.checks.positive_data_acceptance])
+    excluded = [schemathesis.checks.positive_data_acceptance]
+    response = case.call()
+    if response.status_code == 413:
+        # A body over the route's documented size limit, refused before it is parsed: a right
+        # refusal of invalid data, which schemathesis's list of rejections leaves out.
+        excluded.append(schemathesis.checks.negative_data_rejection)
+    case.validate_response(response, excluded_checks=excluded)
 
 
 def test_the_long_run_made_its_requests() -> None:
