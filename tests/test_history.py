@@ -30,7 +30,7 @@ def store_url(request: pytest.FixtureRequest, db_url: str) -> Iterator[str]:
     if request.param == "sqlite":
         yield db_url
     else:
-        with postgres_schema("test_history") as url:
+        with postgres_schema("test_history", migrated=True) as url:
             yield url
 
 

@@ -1013,7 +1013,7 @@ POSTGRES = os.environ.get("BIGBOGGLE_TEST_POSTGRES")
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A fresh PostgreSQL schema (the row locks of SQLite are the whole database's)."""
-    with postgres_schema("test_rooms") as url:
+    with postgres_schema("test_rooms", migrated=True) as url:
         yield url
 
 
