@@ -406,7 +406,7 @@ class SoloGames:
             max_score=max_score,
             practice=practice or None,
             hints_allowed=hints or None,
-            private_until=_checked_private_until(private_until, now),
+            private_until=_checked_private_until(private_until),
         )
         try:
             with self.store.write_session() as session:
@@ -1072,7 +1072,7 @@ def _check_opponents_board(board: str) -> None:
         )
 
 
-def _checked_private_until(until: float | None, now: float) -> float | None:
+def _checked_private_until(until: float | None) -> float | None:
     """``until`` for a private game: a finite time (what a service asks for, never input)."""
     if until is not None and not (isinstance(until, int | float) and math.isfinite(until)):
         raise ValueError(f"private_until must be a finite time, not {until!r:.40}")
