@@ -63,6 +63,8 @@ function wireResults(root) {
 }
 
 // The share row: the Web Share API where the browser has it, and a copy button with feedback.
+// Both buttons start hidden and appear only once they work, so nobody (a person or a test)
+// clicks a button whose script has not run yet and sees nothing happen.
 function wireShare() {
   const link = document.getElementById("share-link");
   const status = document.getElementById("share-status");
@@ -81,6 +83,7 @@ function wireShare() {
       }
     });
   }
+  copy.hidden = false;
   copy.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(link.value);
