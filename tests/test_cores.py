@@ -203,3 +203,30 @@ def test_compiled_results_are_true_found_words(enable2k: Dictionary) -> None:
     assert type(first) is FoundWord
     assert first == twin and hash(first) == hash(twin)
     assert twin in set(solution.words)
+
+
+def test_compiled_results_share_positions_and_keep_cycle_free_entries_off_the_collector(
+    enable2k: Dictionary,
+) -> None:
+    """Every path holds the same (row, col) tuples, across solves; an entry that cannot hold a
+    reference cycle (a FoundWord, its path) is left to reference counting, but one of a tuple
+    type with a __dict__ (which could) stays with the cycle collector."""
+    import gc
+
+    from bigboggle import _solve_c
+
+    with core("c"):
+        first = solve("PERS/LATG/SINE/TERS", enable2k, Rules.preset("classic"))
+        second = solve("SERS/LATG/PINE/TERS", enable2k, Rules.preset("classic"))
+    steps = [step for solution in (first, second) for found in solution for step in found.path]
+    assert len({id(step) for step in steps}) == len(set(steps)) == 16  # one tuple per cell
+    assert not gc.is_tracked(first.words[0]) and not gc.is_tracked(first.words[0].path)
+
+    class Loose(tuple):  # type: ignore[type-arg]
+        """A tuple with a __dict__: an attribute could point back at it."""
+
+    trie = _solve_c.PackedTrie.build(["cat"])
+    found = _solve_c.solve_cells(
+        trie, ["cat"], ("c", "a", "t", "x"), 2, 2, -1, (0, 0, 0, 1), 0, Loose
+    )
+    assert found == [("cat", ((0, 0), (0, 1), (1, 0)), 1, 0)] and gc.is_tracked(found[0])
