@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -170,6 +172,34 @@ def test_solution_json_contract(standard: Dictionary) -> None:
     first = data["words"][0]
     assert set(first) >= {"word", "score", "path"}
     assert all(isinstance(step, list) and len(step) == 2 for step in first["path"])
+
+
+def test_solution_json_bytes_are_what_encoding_to_json_gives(standard: Dictionary) -> None:
+    """json_bytes (what /api/solve and ``solve --json`` send) is byte for byte the encoding of
+    to_json() plus the extra keys, by the standard library (``solve --json``'s indent of two)
+    and by orjson (the web's compact form): on a shake, a challenge board (bonuses), a board
+    holding an offensive word, a board without words, and two-letter faces and blanks."""
+    from bigboggle.family import OFFENSIVE
+
+    rude = next(w for w in sorted(OFFENSIVE) if len(w) == 4 and w in standard and "q" not in w)
+    boards = [
+        shake("big", 3).board,
+        shake("big", 5, challenge=True).board,
+        Board.parse(f"{rude[:2]}/{rude[2:]}"),
+        Board.parse("XX/XX"),
+        Board.parse("[Th]E./SIN/ERS"),
+    ]
+    extras: list[dict[str, object]] = [{}, {"seed": 2**63 - 1, "standing": {"rank": 0.8842}}]
+    for board in boards:
+        solution = solve(board, standard, Rules.preset("big", min_length=3))
+        for extra in extras:
+            data = {**solution.to_json(), **extra}
+            printed = json.dumps(data, indent=2, ensure_ascii=False).encode()
+            assert solution.json_bytes(extra, indent=True) == printed
+            assert solution.json_bytes(extra) == orjson.dumps(data)
+            assert solution.json_bytes(extra) == json.dumps(data, separators=(",", ":")).encode()
+    assert any(word.get("bonus") for word in solve(boards[1], standard).to_json()["words"])
+    assert any(word.get("offensive") for word in solve(boards[2], standard).to_json()["words"])
 
 
 def test_score_many_threads_agree(standard: Dictionary) -> None:

@@ -321,12 +321,10 @@ def solve_command(
 
     place = standing_of(solution, words)
     if as_json:
-        data = solution.to_json()
-        if seed is not None:
-            data["seed"] = seed
+        extra: dict[str, Any] = {} if seed is None else {"seed": seed}
         if place is not None:
-            data["standing"] = place.to_json()
-        _print_json(data)
+            extra["standing"] = place.to_json()
+        click.echo(solution.json_bytes(extra, indent=True).decode())  # as _print_json prints
         return
     _print_solution(solution, limit, place, show_offensive=show_offensive)
 

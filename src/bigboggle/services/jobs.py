@@ -94,17 +94,45 @@ def solve_board(
 ) -> dict[str, Any]:
     """The JSON of ``bigboggle solve --json``, with where the board stands among shakes;
     ``family`` leaves offensive words out (and says how many in ``offensive_omitted``)."""
+    shown, extra = _solved(spec, board, rules, dictionary, min_length, family)
+    return {**shown.to_json(), **extra}
+
+
+def solve_board_json(
+    spec: ShelfSpec,
+    board: str,
+    rules: str,
+    dictionary: str | None,
+    min_length: int | None,
+    family: bool = False,
+) -> bytes:
+    """:func:`solve_board`'s JSON, encoded here in the worker straight from the found words
+    (:meth:`Solution.json_bytes`): the answer crosses to the server as one bytes object
+    rather than hundreds of dicts to pickle, and the event loop has nothing left to encode."""
+    shown, extra = _solved(spec, board, rules, dictionary, min_length, family)
+    return shown.json_bytes(extra)
+
+
+def _solved(
+    spec: ShelfSpec,
+    board: str,
+    rules: str,
+    dictionary: str | None,
+    min_length: int | None,
+    family: bool,
+) -> tuple[Solution, dict[str, Any]]:
+    """The solution to show and the keys that follow its own in the answer."""
     ruleset = Rules.preset(rules)
     found = words(spec, dictionary or ruleset.dictionary)
     solution = solve(board, found, ruleset, min_length=min_length)
     shown = solution.without_offensive() if family else solution
-    data = shown.to_json()
+    extra: dict[str, Any] = {}
     if family:
-        data["offensive_omitted"] = solution.count - shown.count
+        extra["offensive_omitted"] = solution.count - shown.count
     place = standing_of(solution, found)
     if place is not None:
-        data["standing"] = {**place.to_json(), "text": place.describe()}
-    return data
+        extra["standing"] = {**place.to_json(), "text": place.describe()}
+    return shown, extra
 
 
 def board_points(

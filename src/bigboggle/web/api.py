@@ -116,15 +116,15 @@ async def shake_board(
 
 
 @router.post("/solve", summary="Every word on a board", openapi_extra=body_schema(SolveRequest))
-async def solve_board(request: Request) -> JSONResponse:
+async def solve_board(request: Request) -> Response:
     """The JSON of ``bigboggle solve --json``, with where the board stands among shakes. An
     offensive word carries ``"offensive": true``; ``"family": true`` leaves such words out."""
     asked = await read_model(request, SolveRequest)
     found = services(request)
     ruleset = Rules.preset(asked.rules)
     found.shelf.check(asked.dictionary or ruleset.dictionary)  # an unknown name: 400 at once
-    data = await found.pool.run(
-        jobs.solve_board,
+    answer = await found.pool.run(
+        jobs.solve_board_json,
         found.shelf.spec,
         asked.board,
         asked.rules,
@@ -132,7 +132,7 @@ async def solve_board(request: Request) -> JSONResponse:
         asked.min_length,
         asked.family,
     )
-    return JSONResponse(data)
+    return Response(answer, media_type="application/json")
 
 
 @router.post("/score", summary="Score a round", openapi_extra=body_schema(ScoreRequest))
