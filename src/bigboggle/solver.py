@@ -200,14 +200,17 @@ def solve(
     """
     board = _as_board(board)
     words, rules, minimum = _resolve(dictionary, rules, min_length)
+    letters = board.cell_letters
     found = implementation.core().solve_cells(
         implementation.trie_for(words),
         words.word_list,
-        board.cell_letters,
+        letters,
         board.rows,
         board.cols,
         _challenge(board),
-        points_table(rules, minimum, words.longest),
+        # No word on the board is longer than all its faces together: a table that long is
+        # exact, and it spares a first solve the scan of every word for the longest.
+        points_table(rules, minimum, sum(map(len, letters))),
         rules.challenge_bonus,
         FoundWord,
     )
@@ -221,7 +224,8 @@ def _challenge(board: Board) -> int:
 
 @functools.lru_cache(maxsize=64)
 def points_table(rules: Rules, minimum: int, longest: int) -> tuple[int, ...]:
-    """Points by letter count, for every length up to the dictionary's longest word."""
+    """Points by letter count, for every length up to ``longest`` (the dictionary's longest
+    word, or the most letters a board's path can spell) and one more."""
     return tuple(rules.word_points(length, minimum) for length in range(longest + 2))
 
 
