@@ -1323,3 +1323,28 @@ def test_train_add_names_a_deck_it_cannot_save() -> None:
     answer = CliRunner().invoke(cli, ["train", "--deck", deck, "--add", "stone"])
     assert answer.exit_code == 2, answer.output
     assert f"cannot save the deck '{deck}'" in answer.output and "Errno" not in answer.output
+
+
+def test_solving_loads_no_round_or_opponent_modules_and_the_package_still_names_them() -> None:
+    """``bigboggle solve`` starts without the modules of rounds, scoring and opponents (the
+    package and the CLI import them on first use); their names still come from the package."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, bigboggle, bigboggle.cli; "
+        "print(sorted(m for m in sys.modules if m.startswith('bigboggle.')))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    for module in ("opponents", "round", "round_input", "scoring", "verdicts"):
+        assert f"'bigboggle.{module}'" not in loaded, loaded
+    import bigboggle
+    from bigboggle import round as round_module
+    from bigboggle import scoring
+
+    assert bigboggle.Round is round_module.Round and bigboggle.score_round is scoring.score_round
+    assert set(bigboggle.__all__) <= set(dir(bigboggle)) | set(bigboggle._LAZY)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = bigboggle.nothing  # type: ignore[attr-defined]

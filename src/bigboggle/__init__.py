@@ -9,6 +9,11 @@ for players and teams::
     solution = solve(board, Dictionary.builtin(), Rules.preset("big"))
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from . import implementation
 from ._version import __version__
 from .board import Board, Path, Position
@@ -23,13 +28,44 @@ from .errors import (
     RulesError,
     WordListError,
 )
-from .opponents import Opponent, opponent_name
-from .round import Phase, Round
-from .round_input import RoundRequest, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules, ScoringTable, scoring_table
-from .scoring import PlayerResult, RoundResult, TeamResult, Tournament, score_round
 from .solver import FoundWord, Solution, score, score_many, solve, word_score
-from .verdicts import Verdict, WordResult
+
+if TYPE_CHECKING:
+    from .opponents import Opponent, opponent_name
+    from .round import Phase, Round
+    from .round_input import RoundRequest, parse_round_request
+    from .scoring import PlayerResult, RoundResult, TeamResult, Tournament, score_round
+    from .verdicts import Verdict, WordResult
+
+# Names whose modules load on first use: a program that only solves (``bigboggle solve``, a
+# script calling solve()) then never pays for rounds, opponents and their tables.
+_LAZY = {
+    "Opponent": "opponents",
+    "opponent_name": "opponents",
+    "Phase": "round",
+    "Round": "round",
+    "RoundRequest": "round_input",
+    "parse_round_request": "round_input",
+    "PlayerResult": "scoring",
+    "RoundResult": "scoring",
+    "TeamResult": "scoring",
+    "Tournament": "scoring",
+    "score_round": "scoring",
+    "Verdict": "verdicts",
+    "WordResult": "verdicts",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LAZY`, imported from its module now and kept (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "CHALLENGE_CUBE",

@@ -14,7 +14,6 @@ import bisect
 import functools
 import json
 import math
-import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -50,6 +49,8 @@ class Distribution:
             raise ValueError("a distribution needs at least one value")
         ordered = sorted(values)
         quantiles = tuple(_quantile(ordered, p / 100) for p in range(101))
+        import statistics  # here: only sampling needs it, and it slows every solve's startup
+
         stdev = statistics.pstdev(ordered) if len(ordered) > 1 else 0.0
         return cls(len(ordered), statistics.fmean(ordered), stdev, quantiles)
 

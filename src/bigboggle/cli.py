@@ -12,7 +12,7 @@ import os
 import socket
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -29,11 +29,11 @@ from .limits import (
     MAX_TERMINAL_OPPONENTS,
     ServerLimits,
 )
-from .round_input import load_json, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules
-from .scoring import RoundResult, score_round
 from .solver import Solution, solve
-from .verdicts import Verdict
+
+if TYPE_CHECKING:
+    from .scoring import RoundResult
 
 #: The server ``play --challenge CODE`` plays on unless told (kept here, beside the option's
 #: help, so that the command line loads no client before it is asked for one).
@@ -496,6 +496,9 @@ def score_command(
       bigboggle score round.json --board LINES/TQARD/HEMOP/ABCKI/PSTEW --json
       echo '{"players": {"ann": ["lines"]}}' | bigboggle score - --board LINES/TQARD/HEMOP/ABCKI/PSTEW
     """
+    from .round_input import load_json, parse_round_request  # here: only this command reads rounds
+    from .scoring import score_round
+
     text, label = _read_input(source)
     try:
         data = load_json(text, label)
@@ -568,6 +571,8 @@ def _entry_note(
     entry: Any, player: str, shared: dict[str, tuple[str, ...]], team: str | None
 ) -> str:
     """What the points column does not say: the challenge bonus, a word shared in the team."""
+    from .verdicts import Verdict
+
     notes = []
     if entry.bonus:
         notes.append(f"+{entry.bonus} challenge")
@@ -594,6 +599,8 @@ def _team_line(result: RoundResult, name: str) -> str:
 
 
 def _print_round(result: RoundResult, *, show_offensive: bool = False) -> None:
+    from .verdicts import Verdict
+
     click.echo(result.board.render())
     click.echo()
     click.echo(f"Board {result.board}, rules {result.rules.name} ({result.rules.table.describe()})")
