@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
 
 from bigboggle.errors import BoardError, BoggleError, BudgetExceededError, BusyError, RulesError
@@ -64,6 +65,9 @@ def test_workers_run_below_the_server_s_priority(processes: WorkerPool) -> None:
 def test_results_equal_those_computed_here(processes: WorkerPool) -> None:
     args = ((), BOARD, "big", None, None)
     assert processes.call(jobs.solve_board, *args) == jobs.solve_board(*args)
+    for family in (False, True):  # /api/solve's bytes: the old encoding of solve_board's dict
+        answer = processes.call(jobs.solve_board_json, *args, family)
+        assert answer == orjson.dumps(jobs.solve_board(*args, family))
     round_ = {"board": BOARD, "players": {"ann": ["lines", "hemp"], "bob": ["lines"]}}
     assert processes.call(jobs.score_paper_round, (), round_) == jobs.score_paper_round((), round_)
     shake = ((), "big", False, None, "300-", 7)
