@@ -34,6 +34,12 @@ function fitToScreen(game) {
   };
   fit();
   if (window.visualViewport) window.visualViewport.addEventListener("resize", fit);
+  // The pinned zone's height (it changes with the board's size, a wrapped verdict, the
+  // keyboard): what play.css keeps clear above the words' column when it scrolls to one.
+  const zone = game.querySelector(".play-zone");
+  if (zone && window.ResizeObserver) {
+    new ResizeObserver(() => game.style.setProperty("--play-zone-height", `${Math.ceil(zone.getBoundingClientRect().height)}px`)).observe(zone);
+  }
 }
 
 // The running game: the clock, the words, the feedback.
