@@ -4,7 +4,9 @@ the link, each sees the others' scores but no word before finishing their own ro
 afterwards everyone's words with crossing off between the teams (team-mates' common words
 kept), the team standings, and what nobody found; the copy button copies the link and says so, the share button hands the
 link to the Web Share API; a finished solo game's results make a challenge in one click; the
-pages are clean for axe-core at both widths."""
+pages are clean for axe-core at both widths. Each player's own round's page is whole for them
+(not sealed), and the standings the page draws after a round count it even when their first
+answer lags behind (the page asks again)."""
 
 from __future__ import annotations
 
