@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,20 @@ def _rewrite(entry: Path, change_payload: bool, version: int | None = None) -> N
     entry.write_bytes(bytes(data))
 
 
+def _rewrite_words(entry: Path, change: Callable[[bytes], bytes]) -> None:
+    """Change the entry's word blob (same length) and make the checksum match again."""
+    data = entry.read_bytes()
+    prefix = struct.Struct("<8sII")
+    magic, version, header_length = prefix.unpack_from(data)
+    start = prefix.size + header_length
+    header = json.loads(data[prefix.size : start])
+    words = data[start : start + header["words_bytes"]]
+    payload = change(words) + data[start + len(words) :]
+    header["crc32"] = zlib.crc32(payload)
+    body = json.dumps(header).encode()
+    entry.write_bytes(prefix.pack(magic, version, len(body)) + body + payload)
+
+
 def _replace_header(entry: Path, header: bytes) -> None:
     data = entry.read_bytes()
     prefix = struct.Struct("<8sII")
@@ -115,6 +130,9 @@ def _edit_header(entry: Path, **changes: object) -> None:
         "header nested deep",
         "report of text",
         "count of text",
+        "words not ascii",
+        "a word too few",
+        "longest too long",
     ],
 )
 def test_a_damaged_entry_is_rebuilt_not_used(word_file: Path, damage: str) -> None:
@@ -141,6 +159,12 @@ def test_a_damaged_entry_is_rebuilt_not_used(word_file: Path, damage: str) -> No
         _edit_header(entry, report={"words": "many", "not_letters": "x"})
     elif damage == "count of text":
         _edit_header(entry, word_count="8")
+    elif damage == "words not ascii":  # checksum made to match: only the words' check is left
+        _rewrite_words(entry, lambda words: b"\xc3" + words[1:])
+    elif damage == "a word too few":
+        _rewrite_words(entry, lambda words: words.replace(b"\n", b"x", 1))
+    elif damage == "longest too long":
+        _edit_header(entry, longest=300)
     else:
         entry.write_bytes(b"not a cache file at all" * 100)
     reloaded = Dictionary.from_file(word_file)
