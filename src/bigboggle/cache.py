@@ -3,8 +3,9 @@
 A dictionary is prepared once per word list (a user's file or a built-in) and stored in the
 user cache directory (``$BIGBOGGLE_CACHE_DIR`` overrides it), keyed by a hash of the list's
 content and the format version, so an edited list gets a new entry. Loading an entry is one
-read plus a checksum, with no Python object per word (the words stay one blob until asked
-for, see :class:`bigboggle.dictionary.Dictionary`); a truncated, altered, old-format or unreadable entry is ignored (and then
+mapped read plus checksums (a crc32 of the words and levels; the trie's 64-bit digest, checked
+by the compiled core as it copies the nodes), with no Python object per word (the words stay
+one blob until asked for, see :class:`bigboggle.dictionary.Dictionary`); a truncated, altered, old-format or unreadable entry is ignored (and then
 rewritten), never trusted: the checksum catches damage, the compiled core checks the trie's
 structure so no walk can leave its arrays, and every header field is type-checked. (It guards
 against damage, not against someone able to write the user's files, who could as well change
@@ -30,7 +31,8 @@ from typing import Any
 #: Bump when the layout changes, or the reading of a list: old entries are then ignored.
 #: (4: a list that mixes cases skips its capitalised entries as names. 5: a list mixes cases
 #: only when its all-lowercase entries outnumber those with capitals. 6: the header gives the
-#: longest word's letters, so a load never splits the words to find it.)
+#: longest word's letters, so a load never splits the words to find it, and the crc32 covers
+#: the words and levels while the trie's own digest, checked as it is copied, covers the trie.)
 FORMAT_VERSION = 6
 _MAGIC = b"BBTRIE\x00\x00"
 _PREFIX = struct.Struct("<8sII")  # magic, format version, header length
@@ -109,7 +111,10 @@ def _parse(data: memoryview, key: str, trie_type: Any) -> Entry | None:
     header = json.loads(bytes(data[_PREFIX.size : start]).decode("utf-8"))
     if not isinstance(header, dict) or header.get("key") != key:
         return None
-    counts = ("word_count", "node_count", "words_bytes", "payload_bytes", "crc32", "longest")
+    counts = (
+        *("word_count", "node_count", "words_bytes", "payload_bytes"),
+        *("crc32", "longest", "trie_digest"),
+    )
     report = header.get("report")
     if (
         not all(_whole(header.get(name)) for name in counts)
@@ -119,10 +124,12 @@ def _parse(data: memoryview, key: str, trie_type: Any) -> Entry | None:
     ):
         return None
     payload = data[start:]
-    if len(payload) != header["payload_bytes"] or zlib.crc32(payload) != header["crc32"]:
-        return None
     words_end = header["words_bytes"]
     levels_end = words_end + (header["word_count"] if header["levels"] else 0)
+    if len(payload) != header["payload_bytes"] or levels_end > len(payload):
+        return None
+    if zlib.crc32(payload[:levels_end]) != header["crc32"]:
+        return None
     blob = bytes(payload[:words_end])
     word_count = header["word_count"]
     if not blob.isascii() or (blob.count(b"\n") + 1 if blob else 0) != word_count:
@@ -130,7 +137,9 @@ def _parse(data: memoryview, key: str, trie_type: Any) -> Entry | None:
     if header["longest"] > 255:
         return None
     levels = bytes(payload[words_end:levels_end]) if header["levels"] else None
-    trie = trie_type.from_bytes(payload[levels_end:], header["node_count"], word_count)
+    trie = trie_type.from_bytes(
+        payload[levels_end:], header["node_count"], word_count, header["trie_digest"]
+    )
     return Entry(
         blob=blob,
         word_count=word_count,
@@ -155,9 +164,7 @@ def save(
     ``blob`` is the sorted words, ASCII joined by newlines, ``longest`` the longest's letters.
     """
     pieces = [blob, levels or b"", trie.to_bytes()]
-    crc = 0
-    for piece in pieces:  # the payload's checksum without joining 8 MB into one more copy
-        crc = zlib.crc32(piece, crc)
+    crc = zlib.crc32(levels or b"", zlib.crc32(blob))  # the trie has its own digest
     header = json.dumps(
         {
             "key": key,
@@ -167,6 +174,7 @@ def save(
             "levels": levels is not None,
             "payload_bytes": sum(map(len, pieces)),
             "crc32": crc,
+            "trie_digest": trie.digest(),
             "longest": longest,
             "report": report,
         }
