@@ -695,6 +695,27 @@ def test_a_saturated_pool_refuses_and_the_rest_keeps_answering(server: LiveServe
 NOT_WHOLE_NUMBERS = ("0.0", "1.0", "1e3", " 1", "1 ", "+1", "1_0", "0x1", "")
 
 
+def test_every_integer_path_parameter_takes_digits_only(client: TestClient) -> None:
+    walked = []
+    for path, operations in client.app.openapi()["paths"].items():  # type: ignore[attr-defined]
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] != "path" or parameter["schema"].get("type") != "integer":
+                    continue
+                name = parameter["name"]
+                walked.append(name)
+                for text in [text for text in NOT_WHOLE_NUMBERS if text.strip()]:
+                    url = re.sub(r"\{[^}]+\}", "x", path.replace(f"{{{name}}}", text))
+                    answer = client.request(method, url)
+                    error = answer.json()["error"]
+                    if answer.status_code == 404:  # a path of digits only (":int"): no route
+                        assert error.startswith("nothing at"), (method, url, error)
+                        continue
+                    assert answer.status_code == 400, (method, url, answer.text)
+                    assert error.startswith(f"{name}: "), answer.text
+    assert {"number", "passkey_id"} <= set(walked)  # the walk found them
+
+
 def test_every_integer_query_parameter_takes_digits_only(client: TestClient) -> None:
     walked = []
     for path, operations in client.app.openapi()["paths"].items():  # type: ignore[attr-defined]
