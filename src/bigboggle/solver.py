@@ -16,14 +16,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from . import implementation
 from .board import Board, Path
 from .dictionary import Dictionary
 from .errors import BoardError, RulesError, quoted
 from .family import is_offensive
-from .limits import MAX_BOARD_TEXT
+from .limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
 
 
@@ -319,13 +319,19 @@ def tally_lines(
 #: vanish, few enough that a stream's memory stays small.
 BATCH_CHUNK = 8192
 #: Bytes of a line source read at once.
-LINE_BLOCK = 1 << 20
-#: The longest line a line source may have: a board text of MAX_BOARD_TEXT characters, each up
-#: to four bytes of UTF-8. A longer line is refused before it is read to its end.
-MAX_LINE_BYTES = 4 * MAX_BOARD_TEXT
+LINE_BLOCK = 1 << 18
+
+
+class BinaryReader(Protocol):
+    """A file opened in binary mode, as far as :func:`score_lines` reads it."""
+
+    def read(self, size: int = -1, /) -> bytes | None:
+        """Up to ``size`` bytes; ``b""`` at the end."""
+        ...
+
 
 #: What :func:`score_lines` reads: bytes, or a binary file.
-LineSource = bytes | bytearray | memoryview | BinaryIO
+LineSource = bytes | bytearray | memoryview | BinaryReader
 BoardCells = tuple[tuple[str, ...], int, int, int]
 
 
@@ -491,7 +497,7 @@ def _blocks(read: Callable[[int], bytes]) -> Iterator[tuple[bytes, int]]:
             yield data[:end], line
             line += data.count(b"\n", 0, end)
         carry = data[end:]
-        if len(carry) > MAX_LINE_BYTES:
+        if len(carry) > MAX_BOARD_LINE_BYTES:
             raise _line_too_long(line)
     if carry:
         yield carry, line
@@ -499,7 +505,7 @@ def _blocks(read: Callable[[int], bytes]) -> Iterator[tuple[bytes, int]]:
 
 def _line_too_long(number: int) -> BoardError:
     return BoardError(
-        f"line {number} is longer than any board text (over {MAX_LINE_BYTES} bytes; a board "
+        f"line {number} is longer than any board text (over {MAX_BOARD_LINE_BYTES} bytes; a board "
         f"is at most {MAX_BOARD_TEXT} characters): is this a file of boards, one a line?"
     )
 
@@ -507,7 +513,7 @@ def _line_too_long(number: int) -> BoardError:
 def _line_cells(line: bytes, number: int) -> BoardCells:
     """The cells of line ``number``, parsed by ``Board.parse`` (its error, with a note naming
     the line); a line no board text can be is refused by number."""
-    if len(line) > MAX_LINE_BYTES:
+    if len(line) > MAX_BOARD_LINE_BYTES:
         raise _line_too_long(number)
     try:
         text = line.decode("utf-8")
