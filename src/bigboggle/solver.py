@@ -1,8 +1,10 @@
 """Finding every word on a board, with one path and the points of each.
 
 :func:`solve` returns a :class:`Solution` (every word, a path, its score, counts); :func:`score`
-only the board's total, the fast path; :func:`score_many` the totals of a batch. The points come
-from :func:`word_score`, the one scoring function used wherever points are shown.
+only the board's total, the fast path; :func:`score_many` the totals of a batch (Boards or board texts, which the compiled core parses
+itself), :func:`score_stream` the same as they come and :func:`score_lines` those of a file of
+board texts, both in flat memory. The points come from :func:`word_score`, the one scoring
+function used wherever points are shown.
 """
 
 from __future__ import annotations
