@@ -38,6 +38,9 @@ from bigboggle.limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT
 pytestmark = [pytest.mark.compares_cores]
 
 CORES = sorted(implementation.CORES)
+compiled_only = pytest.mark.skipif(
+    not implementation.compiled_available(), reason="the compiled core is not built here"
+)
 WORDS = Dictionary.from_words(
     ["ate", "tea", "eat", "seat", "quote", "quoin", "thin", "this", "sent", "nest", "rent", "unto"]
 )
@@ -61,6 +64,15 @@ def outcome(action: Callable[[], Any]) -> tuple[str, Any]:
         return ("value", action())
     except Exception as error:  # the type and message are what is compared
         return (type(error).__name__, str(error))
+
+
+def compiled_parse(text: str) -> tuple[tuple[str, ...], int, int, int] | None:
+    """The compiled parser's cells of ``text`` (None: left to Board.parse, or no such core)."""
+    if not implementation.compiled_available():
+        return None
+    from bigboggle import _solve_c
+
+    return _solve_c.parse_text(text)
 
 
 def cells(board: Board) -> tuple[tuple[str, ...], int, int, int]:
@@ -196,10 +208,8 @@ def test_written_boards_are_what_they_say() -> None:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts)
 def test_every_path_gives_board_parse_s_cells_or_its_error(text: str) -> None:
-    from bigboggle import _solve_c
-
     expected = outcome(lambda: cells(Board.parse(text)))
-    own = _solve_c.parse_text(text)
+    own = compiled_parse(text)
     if own is not None:  # accepted by the compiled parser: exactly Board.parse's cells
         assert expected == ("value", own)
     want_score = outcome(lambda: score(text, WORDS, RULES))
@@ -227,10 +237,9 @@ def test_the_compiled_parser_reads_every_common_spelling(
 ) -> None:
     """Not a parser that leaves everything to Board.parse: every text of the common notation is
     its own, and mixed batches of texts and Boards score the same on both cores and as lines."""
-    from bigboggle import _solve_c
-
     for board, text in pairs:
-        assert _solve_c.parse_text(text) == cells(board), text
+        if implementation.compiled_available():
+            assert compiled_parse(text) == cells(board), text
     items = [data.draw(st.sampled_from([text, board])) for board, text in pairs]
     expected = [score(board, WORDS, RULES) for board, _ in pairs]
     lines = b"\n".join(str(board).encode() for board, _ in pairs)
@@ -342,6 +351,7 @@ def test_lines_are_bytes() -> None:
             score_lines(source, WORDS, RULES)  # type: ignore[arg-type]
 
 
+@compiled_only
 def test_the_compiled_text_functions_refuse_bad_arguments_without_crashing() -> None:
     from bigboggle import _solve_c
 
@@ -394,11 +404,12 @@ class BoardLines(io.RawIOBase):
         return b"ATE/SET\n" * lines
 
 
+@compiled_only
 def test_a_million_boards_stream_in_flat_memory() -> None:
     """10^6 2x2 boards (texts and a Board) and 10^6 lines, in the compiled core: the peak is
     the same as for 5 * 10^4 boards (the core's chunk buffers, about 1.5 MB), far below the 8 MB a
     list of the results alone would hold, so nothing grows with the number of boards."""
-    with core("c" if "c" in CORES else CORES[0]):
+    with core("c"):
         boards = ["ATE/SET", "TE*/AS", Board.parse("[Th]I/NS"), "AT ES"]
         expected = [score(b, WORDS, RULES) for b in boards]
 
