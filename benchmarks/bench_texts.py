@@ -2,9 +2,11 @@
 
 Compares, interleaved in one process (per-thread CPU time, medians of ``--repeat`` rounds):
 
-- ``Board.parse`` against the compiled core's own text parser (``_solve_c.parse_text``, which
-  also builds a tuple of faces, so an upper bound of what the core pays inside ``score_many``),
-  and ``score_many`` on texts with a one-word dictionary (the parse plus an all but empty walk);
+- ``Board.parse`` against the compiled core's own text parser: ``_solve_c.parse_text`` (which
+  also builds a tuple of faces, so an upper bound), the core's ``score_texts`` with a one-word
+  dictionary (the parse plus an all but empty walk) beside ``score_batch`` of the same boards as
+  ready cell tuples (the walk and reading the tuples, no parse), and ``score_many`` on texts
+  with that dictionary (everything a caller pays);
 - ``score_many`` on board texts against ``score_many`` on parsed :class:`Board` values (parsed
   beforehand, not timed), and against the old text path (``Board.parse`` per text, then the
   core's ``score_batch``), ENABLE2K, 3+ letters, on 5x5 Big Boggle dice boards and 4x4 boards of
@@ -49,11 +51,18 @@ def uniform_texts(count: int, side: int = 4) -> list[str]:
     letters = string.ascii_lowercase
     return [
         "/".join(
-            "".join("Qu" if ch == "q" else ch.upper() for ch in (draw(letters) for _ in range(side)))
+            "".join(
+                "Qu" if ch == "q" else ch.upper() for ch in (draw(letters) for _ in range(side))
+            )
             for _ in range(side)
         )
         for _ in range(count)
     ]
+
+
+def cells_of(board: Board) -> tuple[tuple[str, ...], int, int, int]:
+    """The core's arguments for a board."""
+    return (board.cell_letters, board.rows, board.cols, _challenge(board))
 
 
 def per_board(count: int, action: Callable[[], object]) -> float:
@@ -66,7 +75,7 @@ def per_board(count: int, action: Callable[[], object]) -> float:
 def old_text_path(texts: list[str], words: Dictionary, rules: Rules) -> list[int]:
     """What score_many did with texts before: a Board per text, then the core's batch."""
     boards = [Board.parse(text) for text in texts]
-    cells = [(b.cell_letters, b.rows, b.cols, _challenge(b)) for b in boards]
+    cells = [cells_of(b) for b in boards]
     points = points_table(rules, rules.min_length, words.longest)
     trie = implementation.trie_for(words)
     return list(implementation.core().score_batch(trie, cells, points, rules.challenge_bonus))
@@ -88,9 +97,17 @@ def bench_parse(texts: list[str], repeat: int) -> None:
     tiny = Dictionary.from_words(["zzzz"])
     rules = Rules.preset("classic", min_length=3)
     n = len(texts)
+    trie, points = tiny.packed_trie, points_table(rules, 3, tiny.longest)
+    tuples = [cells_of(Board.parse(t)) for t in texts]
     figures = interleaved(
         repeat,
         {
+            "core: score_texts, 1-word dictionary": lambda: per_board(
+                n, lambda: _solve_c.score_texts(trie, texts, points, 0, print)
+            ),
+            "core: score_batch of cell tuples (no parse)": lambda: per_board(
+                n, lambda: _solve_c.score_batch(trie, tuples, points, 0)
+            ),
             "Board.parse": lambda: per_board(n, lambda: [Board.parse(t) for t in texts]),
             "_solve_c.parse_text": lambda: per_board(
                 n, lambda: [_solve_c.parse_text(t) for t in texts]
@@ -101,7 +118,7 @@ def bench_parse(texts: list[str], repeat: int) -> None:
         },
     )
     for name, value in figures.items():
-        print(f"  {name:40s} {value:7.2f} µs/board")
+        print(f"  {name:46s} {value:7.2f} µs/board")
 
 
 def bench_score(label: str, texts: list[str], rules: Rules, words: Dictionary, repeat: int) -> None:
