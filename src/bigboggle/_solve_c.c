@@ -1243,7 +1243,12 @@ static PyObject *walk_variant(PyObject *Py_UNUSED(module), PyObject *args) {
     return PyUnicode_FromString("portable");
 }
 
+/* Board texts and lines of them straight to the walk: parse_text, score_texts, tally_texts,
+ * score_lines, tally_lines (see the header). */
+#include "_solve_c_text.h"
+
 static PyMethodDef module_methods[] = {
+    TEXT_METHODS
     {"walk_variant", walk_variant, METH_VARARGS,
      "walk_variant(name=None) -> str: the build of the walk in use; switch with a name."},
     {"solve_cells", solve_cells, METH_VARARGS,

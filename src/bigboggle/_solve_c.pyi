@@ -55,4 +55,33 @@ def tally_batch(
     points: Sequence[int],
     bonus: int,
 ) -> list[tuple[int, int]]: ...
+def parse_text(text: object) -> tuple[tuple[str, ...], int, int, int] | None: ...
+def score_texts(
+    trie: PackedTrie,
+    items: list[Any],
+    points: Sequence[int],
+    bonus: int,
+    fallback: Callable[[Any], tuple[Sequence[str], int, int, int]],
+) -> list[int]: ...
+def tally_texts(
+    trie: PackedTrie,
+    items: list[Any],
+    points: Sequence[int],
+    bonus: int,
+    fallback: Callable[[Any], tuple[Sequence[str], int, int, int]],
+) -> list[tuple[int, int]]: ...
+def score_lines(
+    trie: PackedTrie,
+    data: bytes | bytearray | memoryview,
+    points: Sequence[int],
+    bonus: int,
+    fallback: Callable[[bytes, int], tuple[Sequence[str], int, int, int]],
+) -> list[int]: ...
+def tally_lines(
+    trie: PackedTrie,
+    data: bytes | bytearray | memoryview,
+    points: Sequence[int],
+    bonus: int,
+    fallback: Callable[[bytes, int], tuple[Sequence[str], int, int, int]],
+) -> list[tuple[int, int]]: ...
 def walk_variant(name: str | None = None) -> str: ...
