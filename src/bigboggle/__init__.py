@@ -29,7 +29,19 @@ from .errors import (
     WordListError,
 )
 from .rules import PRESETS, SCORING_TABLES, Rules, ScoringTable, scoring_table
-from .solver import FoundWord, Solution, score, score_many, solve, word_score
+from .solver import (
+    FoundWord,
+    Solution,
+    score,
+    score_lines,
+    score_many,
+    score_stream,
+    solve,
+    tally_lines,
+    tally_many,
+    tally_stream,
+    word_score,
+)
 
 if TYPE_CHECKING:
     from .opponents import Opponent, opponent_name
@@ -106,10 +118,15 @@ __all__ = [
     "opponent_name",
     "parse_round_request",
     "score",
+    "score_lines",
     "score_many",
     "score_round",
+    "score_stream",
     "scoring_table",
     "shake",
     "solve",
+    "tally_lines",
+    "tally_many",
+    "tally_stream",
     "word_score",
 ]
