@@ -37,7 +37,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -279,16 +279,21 @@ class Training:
         ``account_id``'s deck (see the module's doc); how many of its cards are now in the
         member's deck. :class:`~bigboggle.errors.DeckError` names what is wrong in a deck that
         is not one (``trainer_deck.cards[3].due``), before anything changes."""
+        return self.merge_guest_deck(account_id, deck).carried
+
+    def merge_guest_deck(self, account_id: int, deck: object) -> DeckMerge:
+        """:meth:`adopt_guest_deck`, saying also how many of the guest's cards did not fit
+        (the member's deck full): the browser must keep its copy of those, or they are lost."""
         guest = Deck.from_json(deck, "trainer_deck")
         if not guest.cards:
-            return 0
+            return DeckMerge(0, 0)
         with self.store.write_session() as session:
             _lock_member(session, account_id)
             held = self._load(session, account_id, lock=True)
             before = {card.word: card for card in held}
             carried = merge_decks(held, guest)
             self._store(session, account_id, held, before)
-        return carried
+        return DeckMerge(carried, len(guest.cards) - carried)
 
     def _load(self, session: Session, account_id: int, *, lock: bool = False) -> Deck:
         query = (
@@ -408,6 +413,14 @@ class Training:
                     self.fed.put(row.id, fed)
                     found[row.id] = fed
         return [fed for fed in found.values() if fed is not None]
+
+
+class DeckMerge(NamedTuple):
+    """What a guest deck's merge did: its cards now in the member's deck (``carried``), and
+    those left out because the member's deck was full (``left_out``)."""
+
+    carried: int
+    left_out: int
 
 
 def merge_decks(into: Deck, guest: Deck, most: int = TRAINER_MAX_CARDS) -> int:
