@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import struct
+import sys
 import zlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,12 +79,62 @@ def _rewrite(entry: Path, change_payload: bool, version: int | None = None) -> N
         # the structural check can catch it.
         trie_at = start + header["words_bytes"]
         struct.pack_into("<I", data, trie_at + 4, 10**9)  # the root record's first child
-        header["crc32"] = zlib.crc32(bytes(data[start:]))
+        header["crc32"] = zlib.crc32(bytes(data[start:trie_at]))
+        header["trie_digest"] = trie_digest(bytes(data[trie_at:]))
         body = json.dumps(header).encode()
         data = bytearray(prefix.pack(magic, old_version, len(body))) + body + data[start:]
     if version is not None:
         prefix.pack_into(data, 0, magic, version, header_length)
     entry.write_bytes(bytes(data))
+
+
+_DIGEST_P = 0x9E3779B97F4A7C15
+_MASK64 = 2**64 - 1
+
+
+def trie_digest(data: bytes) -> int:
+    """The compiled core's digest of trie bytes, restated (see digest_copy in _solve_c.c)."""
+    lanes = [1, 2, 3, 4]
+    padded = data + bytes(-len(data) % 8)
+    for k in range(0, len(padded) // 8):
+        word = int.from_bytes(padded[8 * k : 8 * k + 8], sys.byteorder)
+        lanes[k % 4] = ((lanes[k % 4] ^ word) * _DIGEST_P) & _MASK64
+    h = len(data)
+    for lane in lanes:
+        h = ((h ^ lane) * _DIGEST_P) & _MASK64
+    return h ^ (h >> 29)
+
+
+def _header(entry: Path) -> dict[str, Any]:
+    data = entry.read_bytes()
+    _, _, header_length = struct.unpack_from("<8sII", data)
+    header: dict[str, Any] = json.loads(data[16 : 16 + header_length])
+    return header
+
+
+def test_the_trie_digest_is_the_documented_one(word_file: Path) -> None:
+    words = prepared(word_file)
+    trie = words.packed_trie
+    assert (
+        trie.digest()
+        == trie_digest(trie.to_bytes())
+        == _header(entry_path(word_file))["trie_digest"]
+    )
+    assert trie_digest(b"abc") != trie_digest(b"abd") != trie_digest(b"abd\x00")
+
+
+def _rewrite_words(entry: Path, change: Callable[[bytes], bytes]) -> None:
+    """Change the entry's word blob (same length) and make the checksum match again."""
+    data = entry.read_bytes()
+    prefix = struct.Struct("<8sII")
+    magic, version, header_length = prefix.unpack_from(data)
+    start = prefix.size + header_length
+    header = json.loads(data[prefix.size : start])
+    words = data[start : start + header["words_bytes"]]
+    payload = change(words) + data[start + len(words) :]
+    header["crc32"] = zlib.crc32(payload[: len(words)])
+    body = json.dumps(header).encode()
+    entry.write_bytes(prefix.pack(magic, version, len(body)) + body + payload)
 
 
 def _replace_header(entry: Path, header: bytes) -> None:
@@ -115,6 +168,11 @@ def _edit_header(entry: Path, **changes: object) -> None:
         "header nested deep",
         "report of text",
         "count of text",
+        "words not ascii",
+        "a word too few",
+        "longest too long",
+        "trie digest",
+        "trie digest of text",
     ],
 )
 def test_a_damaged_entry_is_rebuilt_not_used(word_file: Path, damage: str) -> None:
@@ -141,6 +199,16 @@ def test_a_damaged_entry_is_rebuilt_not_used(word_file: Path, damage: str) -> No
         _edit_header(entry, report={"words": "many", "not_letters": "x"})
     elif damage == "count of text":
         _edit_header(entry, word_count="8")
+    elif damage == "words not ascii":  # checksum made to match: only the words' check is left
+        _rewrite_words(entry, lambda words: b"\xc3" + words[1:])
+    elif damage == "a word too few":
+        _rewrite_words(entry, lambda words: words.replace(b"\n", b"x", 1))
+    elif damage == "longest too long":
+        _edit_header(entry, longest=300)
+    elif damage == "trie digest":  # as if a node changed and its structure stayed sound
+        _edit_header(entry, trie_digest=_header(entry)["trie_digest"] ^ 1)
+    elif damage == "trie digest of text":
+        _edit_header(entry, trie_digest="0")
     else:
         entry.write_bytes(b"not a cache file at all" * 100)
     reloaded = Dictionary.from_file(word_file)

@@ -376,6 +376,12 @@ def test_the_default_and_the_longest_time_open(challenges: Challenges, clock: Fa
 # -- bounds ------------------------------------------------------------------------------------------
 
 
+#: The bounds tests: a bad setting is refused before the store is touched (checked against
+#: the settings, the rules and the dictionary shelf), so they run on SQLite alone; the rest of
+#: this file runs on both databases.
+BEFORE_THE_STORE = pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+
+
 @pytest.mark.parametrize(
     ("settings", "named"),
     [
@@ -391,6 +397,7 @@ def test_the_default_and_the_longest_time_open(challenges: Challenges, clock: Fa
         ({"dictionary": "klingon"}, "klingon"),
     ],
 )
+@BEFORE_THE_STORE
 def test_bad_settings_are_named(
     challenges: Challenges, settings: dict[str, Any], named: str
 ) -> None:
@@ -596,6 +603,7 @@ def test_a_team_is_required_refused_and_fixed(
         ("Red", "teams: expected a list"),
     ],
 )
+@BEFORE_THE_STORE
 def test_bad_teams_are_named(challenges: Challenges, teams: Any, named: str) -> None:
     with pytest.raises((RulesError, RoundInputError)) as caught:
         challenges.create("classic", teams=teams)

@@ -15,7 +15,12 @@ from sqlalchemy import event, select, text
 
 from bigboggle import Dictionary, Rules, solve
 from bigboggle.errors import RoundInputError
-from bigboggle.limits import CLAIM_BODY_BYTES, CLAIM_MAX_GAMES, CLAIM_MAX_SEATS
+from bigboggle.limits import (
+    CLAIM_BODY_BYTES,
+    CLAIM_MAX_GAMES,
+    CLAIM_MAX_SEATS,
+    TRAINER_DECK_BYTES,
+)
 from bigboggle.services.accounts import Accounts
 from bigboggle.services.claims import ClaimCounts, Claims
 from bigboggle.services.rooms import START_DELAY, Rooms, Seat
@@ -255,7 +260,8 @@ def test_the_claim_route(client: TestClient) -> None:
     assert answer.status_code == 400 and "games" in answer.json()["error"]
     huge = client.post(
         "/api/me/claim",
-        content=b'{"seats": ["' + b"x" * CLAIM_BODY_BYTES + b'"]}',
+        # The bound is a claim's with a trainer deck (which a claim may carry).
+        content=b'{"seats": ["' + b"x" * (CLAIM_BODY_BYTES + TRAINER_DECK_BYTES) + b'"]}',
         headers={"Content-Type": "application/json"},
     )
     assert huge.status_code == 413

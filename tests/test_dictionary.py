@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import gzip
+import re
 from importlib import resources
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bigboggle import Dictionary, WordListError
 
@@ -285,3 +288,92 @@ def test_from_words_quotes_a_bad_entry_briefly() -> None:
     message = str(caught.value)
     assert message.startswith("word 2 is not text")
     assert len(message) <= LONGEST_MESSAGE
+
+
+# -- the compiled scanner: the same reading as the Python one ------------------------------
+
+#: Characters that each exercise a rule of the reading: letters of both cases (q and u for
+#: Qu), every ASCII whitespace str.strip() strips (\x0b, \x0c and \x1c-\x1f too, though
+#: bytes.splitlines() splits at none of them), line breaks, comments and non-letters.
+_SCAN_ALPHABET = "abqu" + "ABQU" + " \t\x0b\x0c\x1c\x1f" + "\n\r" + "#1-'"
+
+
+def _compiled_scan() -> None:
+    from bigboggle import implementation
+
+    if not implementation.compiled_available():
+        pytest.skip("the scanner is part of the compiled core")
+
+
+def _python_reading(data: bytes) -> tuple[list[str], object]:
+    from bigboggle.dictionary import _read_lines
+
+    levels, report = _read_lines(data, "'test'")
+    return sorted(levels), report
+
+
+def _scanned_reading(data: bytes) -> tuple[list[str], object]:
+    from bigboggle.dictionary import _scan
+
+    scanned = _scan(data)
+    assert scanned is not None
+    blob, count, longest, report = scanned
+    words = blob.decode("ascii").split("\n") if blob else []
+    assert count == len(words) and longest == max(map(len, words), default=0)
+    return words, report
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(alphabet=_SCAN_ALPHABET, max_size=12),
+            st.sampled_from(["cat", "Cat", "CAT", " dog ", "#x", "qat", "quit", "NASA"]),
+            st.builds(lambda n: "ab" * n, st.integers(120, 140)),  # around 255 letters
+        ),
+        max_size=40,
+    )
+)
+def test_the_compiled_scanner_reads_a_list_as_python_does(lines: list[str]) -> None:
+    _compiled_scan()
+    data = "\n".join(lines).encode("ascii")
+    assert _scanned_reading(data) == _python_reading(data)
+
+
+def test_the_scanner_leaves_non_ascii_lists_to_python(tmp_path: Path) -> None:
+    _compiled_scan()
+    from bigboggle.dictionary import _scan
+
+    assert _scan("café\nzebra\n".encode()) is None
+    path = tmp_path / "words.txt"
+    path.write_text("café\nzebra\nnaïve\n", encoding="utf-8")
+    assert list(Dictionary.from_file(path)) == ["cafe", "naive", "zebra"]
+
+
+def test_an_unsorted_list_with_duplicates_is_sorted_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "words.txt"
+    path.write_bytes(b"zebra\r\napple\rZEBRA\nmango\n\napple\nqat\n")
+    words = Dictionary.from_file(path)
+    assert len(words) == 4  # known without making the word strings
+    assert list(words) == ["apple", "mango", "qat", "zebra"]
+    report = words.report
+    assert (report.duplicates, report.names, report.q_without_u) == (1, 1, 1)  # ZEBRA: a name
+    assert words.longest == 5 and "mango" in words and words.has_prefix("ma")
+
+
+def test_the_packed_trie_builds_alike_from_words_or_their_bytes() -> None:
+    _compiled_scan()
+    from bigboggle._solve_c import PackedTrie
+
+    words = ["qat", "quit", "quite", "qursh", "tranq", "zebra"]
+    from_list = PackedTrie.build(words)
+    assert PackedTrie.build("\n".join(words).encode()).to_bytes() == from_list.to_bytes()
+    assert PackedTrie.build(b"").node_count == 1
+    for bad, fragment in [
+        (b"cat\ncat", "appears twice"),
+        (b"cat\n", "word 1 (b'') is not"),
+        (b"cat\nDog", "word 1 (b'Dog')"),
+        (b"x" * 300, "is not 1-255 letters"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(fragment)):
+            PackedTrie.build(bad)

@@ -846,12 +846,23 @@ def _open_store(url: str, start: Any, answers: Any) -> None:
 WORKERS = 4
 
 
+def _workers_context() -> Any:
+    """Fresh processes for the workers, forked from a server process that has imported this
+    module (and with it the store, SQLAlchemy and Alembic) once: each worker starts with no
+    connection, engine or lock of the test's own, as a spawned one would, but without paying
+    the imports again (about 1.7 s of CPU a worker, eight workers a run). The server is
+    started once per test process, for both databases."""
+    forkserver = multiprocessing.get_context("forkserver")
+    forkserver.set_forkserver_preload([_open_store.__module__])
+    return forkserver
+
+
 def test_workers_starting_at_once_migrate_exactly_once(database: str) -> None:
-    spawn = multiprocessing.get_context("spawn")
-    start = spawn.Barrier(WORKERS)
-    answers = spawn.Queue()
+    context = _workers_context()
+    start = context.Barrier(WORKERS)
+    answers = context.Queue()
     workers = [
-        spawn.Process(target=_open_store, args=(database, start, answers)) for _ in range(WORKERS)
+        context.Process(target=_open_store, args=(database, start, answers)) for _ in range(WORKERS)
     ]
     for worker in workers:
         worker.start()

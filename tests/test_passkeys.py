@@ -820,7 +820,7 @@ def test_a_registration_whose_id_is_not_the_attested_one_is_refused(
 def test_the_ceremonies_on_postgresql(clock: Any) -> None:
     from conftest import postgres_schema
 
-    with postgres_schema("test_passkeys") as url:
+    with postgres_schema("test_passkeys", migrated=True) as url:
         store = Store(url)
         try:
             accounts = Accounts(store, clock, hasher=cheap_hasher())

@@ -181,7 +181,9 @@ def test_score_many_threads_agree(standard: Dictionary) -> None:
 
 
 def test_threads_take_chunks_on_demand_and_keep_the_order() -> None:
-    from bigboggle.solver import _threaded
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bigboggle.solver import _split
 
     seen: list[int] = []
 
@@ -189,9 +191,10 @@ def test_threads_take_chunks_on_demand_and_keep_the_order() -> None:
         seen.append(len(chunk))
         return [2 * x for x in chunk]
 
-    assert _threaded(run, list(range(5000)), 3) == [2 * x for x in range(5000)]
-    assert len(seen) > 3 and max(seen) <= 256  # many small chunks, not one slice a thread
-    assert _threaded(run, [7], 4) == [14]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        assert _split(run, list(range(5000)), 3, pool) == [2 * x for x in range(5000)]
+        assert len(seen) > 3 and max(seen) <= 256  # many small chunks, not one slice a thread
+        assert _split(run, [7], 3, pool) == [14]
 
 
 def test_bad_input() -> None:

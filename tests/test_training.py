@@ -34,7 +34,13 @@ from bigboggle.services.accounts import Accounts
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
 from bigboggle.services.store import MissedWordsRow, SoloGameRow, Store, TrainerCardRow
-from bigboggle.services.training import FedGame, FedGames, Training, missed_of_result
+from bigboggle.services.training import (
+    FedGame,
+    FedGames,
+    Training,
+    merge_decks,
+    missed_of_result,
+)
 from bigboggle.trainer import Card, Deck, card_id, drill_for, schedule
 from bigboggle.web import create_app
 from bigboggle.web.auth import SESSION_COOKIE
@@ -206,6 +212,73 @@ def test_two_feeds_of_one_members_deck_at_once_both_answer(
     with ThreadPoolExecutor(2) as pool:
         states = list(pool.map(lambda _: training.member_state(ann), range(2)))
     assert states[0].counts["cards"] == states[1].counts["cards"] > 0
+
+
+def drilled(word: str, at: float, times: int = 1, **changes: Any) -> Card:
+    """``word``'s card answered Good ``times`` times from ``at``, ten minutes apart."""
+    card = Card(word, added=at, due=at, **changes)
+    for step in range(times):
+        card = schedule(card, fsrs.Rating.Good, at + step * 600)
+    return card
+
+
+def test_a_guests_deck_is_merged_into_the_members_at_sign_up(
+    store: Store, clock: FakeClock
+) -> None:
+    training = Training(store, DictionaryShelf(), clock)
+    ann = make_member(store, "ann")
+    now = clock.now
+    placed = {"board": str(Board(BOARD)), "path": ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4))}
+    mine = Deck({"lines": drilled("lines", now, 2, misses=1), "emu": Card("emu", added=now)})
+    assert training.adopt_guest_deck(ann, mine.to_json()) == 2  # into an empty deck: as it was
+    assert (
+        Deck.from_json(
+            {"version": 1, "cards": [{**c, "word": w} for w, c in cards_of(store, ann).items()]}
+        ).cards
+        == mine.cards
+    )
+    clock.advance(3600)
+    guest = Deck(
+        {
+            "cat": drilled("cat", clock.now, 1),
+            # Known to both: the member's is further along; the guest's was missed more and
+            # knows its board.
+            "lines": Card("lines", misses=3, added=now - 60, due=clock.now, **placed),
+            "bird": Card("bird", added=clock.now),
+        }
+    )
+    assert training.adopt_guest_deck(ann, guest.to_json()) == 3
+    stored = cards_of(store, ann)
+    assert set(stored) == {"lines", "emu", "cat", "bird"}
+    assert stored["cat"] == {k: v for k, v in guest.cards["cat"].to_json().items() if k != "word"}
+    lines = mine.cards["lines"]
+    assert stored["lines"]["reps"] == lines.reps == 2 and stored["lines"]["due"] == lines.due
+    assert stored["lines"]["misses"] == 3 and stored["lines"]["added"] == now - 60
+    assert stored["lines"]["board"] == placed["board"]
+    # The member's trainer now counts the guest's progress (one card drilled, in learning).
+    counts = training.member_state(ann).counts
+    assert counts["cards"] == 4 and counts["new"] == 2
+    # The same deck again changes nothing; a deck that is not one changes nothing either.
+    assert training.adopt_guest_deck(ann, guest.to_json()) == 3
+    assert cards_of(store, ann) == stored
+    forged = {"version": 1, "cards": [{**Card("dog").to_json(), "due": "soon"}]}
+    with pytest.raises(DeckError, match=r"^trainer_deck\.cards\[0\]\.due"):
+        training.adopt_guest_deck(ann, forged)
+    assert training.adopt_guest_deck(ann, {"version": 1, "cards": []}) == 0
+    assert cards_of(store, ann) == stored
+
+
+def test_a_full_deck_takes_the_guests_most_drilled_new_words_first() -> None:
+    held = Deck({"ant": Card("ant"), "bee": Card("bee")})
+    guest = Deck(
+        {
+            "cat": Card("cat", misses=5),
+            "dog": drilled("dog", 0.0, 1),
+            "ant": drilled("ant", 0.0, 2),
+        }
+    )
+    assert merge_decks(held, guest, most=3) == 2  # ant merged, dog joins, no room for cat
+    assert list(held.cards) == ["ant", "bee", "dog"] and held.cards["ant"] == guest.cards["ant"]
 
 
 def test_a_guests_deck_comes_from_the_games_whose_keys_match(
@@ -411,3 +484,30 @@ def test_the_member_routes(client: TestClient, clock: FakeClock) -> None:
     assert empty.status_code == 400 and "answer" in empty.json()["error"]
     page = client.get("/train")
     assert page.status_code == 200 and 'data-member="1"' in page.text
+
+
+def test_a_guests_deck_goes_into_the_account_with_the_claim(client: TestClient) -> None:
+    game = finished_game(client)
+    state = client.post("/api/trainer/guest", json={"games": [game]}).json()
+    body = {"deck": state["deck"], "card": state["drill"]["card"], "gave_up": True}
+    answered = client.post("/api/trainer/guest/answer", json=body).json()
+    found = client.app.state.services  # type: ignore[attr-defined]
+    ann = make_member(found.store, "ann")
+    session = Accounts(found.store, found.clock).start_session(ann, "password")
+    client.cookies.set(SESSION_COOKIE, session.token)
+    forged = {"version": 1, "cards": [{**Card("dog").to_json(), "misses": -1}]}
+    refused = client.post("/api/me/claim", json={"games": [game], "trainer_deck": forged})
+    assert refused.status_code == 400
+    assert refused.json()["error"].startswith("trainer_deck.cards[0].misses")
+    assert cards_of(found.store, ann) == {}  # nothing changed: neither the deck nor the game
+    assert client.post("/api/me/claim", json={"trainer_deck": []}).status_code == 400
+    claim = {"games": [game], "trainer_deck": answered["deck"]}
+    claimed = client.post("/api/me/claim", json=claim).json()
+    assert claimed == {"games": 1, "seats": 0, "refused": 0, "cards": TRAINER_WORDS_PER_GAME}
+    # The member's trainer shows the guest's progress: the card given up is in learning, and
+    # the game claimed (which fed the guest's deck) adds nothing twice.
+    member = client.get("/api/trainer").json()
+    assert member["counts"] == answered["counts"]
+    word = answered["result"]["word"]
+    assert cards_of(found.store, ann)[word]["lapses"] == 0
+    assert cards_of(found.store, ann)[word]["reps"] == 1

@@ -4,7 +4,9 @@ the link, each sees the others' scores but no word before finishing their own ro
 afterwards everyone's words with crossing off between the teams (team-mates' common words
 kept), the team standings, and what nobody found; the copy button copies the link and says so, the share button hands the
 link to the Web Share API; a finished solo game's results make a challenge in one click; the
-pages are clean for axe-core at both widths."""
+pages are clean for axe-core at both widths. Each player's own round's page is whole for them
+(not sealed), and the standings the page draws after a round count it even when their first
+answer lags behind (the page asks again)."""
 
 from __future__ import annotations
 
@@ -41,10 +43,12 @@ def play_round(
     name: str | None,
     pick: Callable[[list[str]], list[str]],
     team: str | None = None,
+    lagging: bool = False,
 ) -> list[str]:
     """On the challenge's page: play the next round under ``name`` (for ``team``), enter the
-    words ``pick`` chooses from the board's, end the game, and come back to the standings.
-    The words."""
+    words ``pick`` chooses from the board's, end the game (its page then whole for its
+    player), and come back to the standings (``lagging``: their first answer not counting the
+    round yet, :func:`lagging_standings`). The words."""
     from playwright.sync_api import expect
 
     if name is not None:
@@ -66,11 +70,67 @@ def play_round(
         expect(tab.locator("#my-words")).to_contain_text(word)
     tab.once("dialog", lambda dialog: dialog.accept())
     tab.get_by_role("button", name="I'm done: end the game").click()
+    # The player's own game, whole (not sealed as for the others): their words, in the second
+    # person.
+    expect(tab.locator("section.results #result-lists")).to_be_visible(timeout=SLOW)
+    expect(tab.locator("section.sealed-results")).to_have_count(0)
+    expect(tab.locator("section.results")).to_contain_text("You found")
+    if words:
+        expect(tab.locator("#result-lists")).to_contain_text(words[0])
+    asked = lagging_standings(tab, name) if lagging and name else None
     back = tab.get_by_role("link", name="See the standings")
     expect(back).to_be_visible(timeout=SLOW)
     back.click()
     expect(tab.locator("#challenge-results")).to_be_visible()
+    if asked is not None:
+        # The first standings did not count the round: the page asked again, then drew them.
+        expect(tab.locator("#overall")).to_contain_text(str(name))
+        _until(tab, lambda: "part" in asked)
+        assert asked[:2] == ["stale", "results"] and asked.index("part") > 1, asked
+        tab.unroute("**/challenges/*/**")
     return words
+
+
+def _until(tab: Any, check: Callable[[], bool], tries: int = 400) -> None:
+    """Wait for ``check`` (the tab's events handled meanwhile), 20 s at most."""
+    for _ in range(tries):
+        if check():
+            return
+        tab.wait_for_timeout(50)
+    raise AssertionError("waited 20 s in vain")
+
+
+def lagging_standings(tab: Any, name: str) -> list[str]:
+    """Make the challenge's first standings answer lag behind (``name`` not yet among the
+    players of any round: as a busy server counts a round a moment after its finish), and note
+    what the page asks for: ``stale`` (that answer), ``results`` (the next ones), ``part``
+    (the standings' HTML). The list."""
+    import json
+
+    asked: list[str] = []
+
+    def answer(route: Any) -> None:
+        url = route.request.url
+        if url.split("?")[0].endswith("/standings"):
+            asked.append("part")
+            route.continue_()
+            return
+        if not url.split("?")[0].endswith("/results"):
+            route.continue_()
+            return
+        if asked:
+            asked.append("results")
+            route.continue_()
+            return
+        asked.append("stale")
+        real = route.fetch()
+        body = real.json()
+        for shown in body.get("round_results", []):
+            shown["players"] = [row for row in shown["players"] if row.get("name") != name]
+        route.fulfill(response=real, body=json.dumps(body))
+
+    tab.route("**/challenges/*/**", answer)
+    return asked
 
 
 STANDARD = Dictionary.builtin("standard")
@@ -127,7 +187,7 @@ def test_a_challenge_passed_between_three_browsers(
     ann.get_by_role("button", name="Play").click()  # no team chosen: the form says so
     expect(ann.locator("#team:invalid")).to_have_count(1)
     assert ann.url == link
-    ann_words = play_round(ann, server, "Ann", lambda w: w[:3], team="Red")
+    ann_words = play_round(ann, server, "Ann", lambda w: w[:3], team="Red", lagging=True)
     expect(ann.locator("#overall")).to_contain_text("Ann")
     expect(ann.locator(".round-lists")).to_contain_text(ann_words[0])  # her own words, shown
     shot(ann, "challenge-ann-after-her-round")

@@ -341,3 +341,46 @@ def test_the_api_is_documented(client: TestClient) -> None:
         "/api/challenges/{code}/results",
     ):
         assert path in paths
+
+
+def test_a_rounds_page_is_whole_for_its_player_only(
+    client: TestClient, clock: FakeClock, standard: Dictionary
+) -> None:
+    code = client.post("/api/challenges", json={"timer": 30}).json()["code"]
+    ann = play(client, code, {"player": "Ann"})
+    word = words_of(ann["board"], standard)[0]
+    enter(client, ann, [word])
+    bob = play(client, code, {"player": "Bob"})
+    enter(client, bob, [])
+    signed = client.post("/api/account", json={"username": "Mira", "password": PASSWORD})
+    assert signed.status_code in (200, 201), signed.text
+    mira = play(client, code, {"player": "Mira"})
+    enter(client, mira, [word])
+    page = f"/games/{ann['id']}"
+
+    def sealed(headers: dict[str, str]) -> bool:
+        answer = client.get(page, headers=headers)
+        assert answer.status_code == 200 and answer.headers["Cache-Control"] == "private, no-store"
+        assert "Cookie" in answer.headers["Vary"] and "X-Game-Key" in answer.headers["Vary"]
+        text = answer.text
+        if "sealed-results" in text:
+            assert word not in text.lower() and "Ann found" in text
+            return True
+        assert "You found 1 of" in text and f">{word}<" in text.lower()
+        return False
+
+    # Ann, by her key: her own game, whole. Everyone else, before the close: sealed (another
+    # member logged in, another player with their own game's key, a wrong key, a stranger).
+    assert not sealed({"X-Game-Key": ann["key"]})
+    assert sealed({})  # Mira's session: not her game
+    assert sealed({"X-Game-Key": bob["key"]})
+    client.cookies.clear()
+    assert sealed({}) and sealed({"X-Game-Key": "x" * 20})
+    # A member's own round is whole for her by her session, in any browser (no key).
+    client.post("/api/session", json={"username": "Mira", "password": PASSWORD})
+    mine = client.get(f"/games/{mira['id']}").text
+    assert "sealed-results" not in mine and "You found 1 of" in mine
+    # Once the challenge closes, anyone sees the round whole.
+    client.cookies.clear()
+    clock.advance(8 * 86_400)
+    assert not sealed({})

@@ -691,6 +691,60 @@ def test_a_saturated_pool_refuses_and_the_rest_keeps_answering(server: LiveServe
     assert 'bigboggle_refusals_total{reason="503"}' in metrics
 
 
+#: Texts pydantic's own parsing would take for a whole number, which no client means by one.
+NOT_WHOLE_NUMBERS = ("0.0", "1.0", "1e3", " 1", "1 ", "+1", "1_0", "0x1", "")
+
+
+def test_every_integer_path_parameter_takes_digits_only(client: TestClient) -> None:
+    walked = []
+    for path, operations in client.app.openapi()["paths"].items():  # type: ignore[attr-defined]
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] != "path" or parameter["schema"].get("type") != "integer":
+                    continue
+                name = parameter["name"]
+                walked.append(name)
+                for text in [text for text in NOT_WHOLE_NUMBERS if text.strip()]:
+                    url = re.sub(r"\{[^}]+\}", "x", path.replace(f"{{{name}}}", text))
+                    answer = client.request(method, url)
+                    error = answer.json()["error"]
+                    if answer.status_code == 404:  # a path of digits only (":int"): no route
+                        assert error.startswith("nothing at"), (method, url, error)
+                        continue
+                    assert answer.status_code == 400, (method, url, answer.text)
+                    assert error.startswith(f"{name}: "), answer.text
+    assert {"number", "passkey_id"} <= set(walked)  # the walk found them
+
+
+def test_every_integer_query_parameter_takes_digits_only(client: TestClient) -> None:
+    walked = []
+    for path, operations in client.app.openapi()["paths"].items():  # type: ignore[attr-defined]
+        if not path.startswith("/api/"):
+            continue
+        for method, operation in operations.items():
+            parameters = operation.get("parameters", [])
+            for parameter in parameters:
+                schema = parameter["schema"]
+                kinds = [schema.get("type")] + [one.get("type") for one in schema.get("anyOf", [])]
+                if parameter["in"] != "query" or "integer" not in kinds:
+                    continue
+                others = [p for p in parameters if p["required"] and p is not parameter]
+                assert all(p["in"] == "path" for p in others), (path, others)  # the walk's fill
+                url = re.sub(r"\{[^}]+\}", "x", path)
+                name = parameter["name"]
+                walked.append(name)
+                for text in NOT_WHOLE_NUMBERS:
+                    answer = client.request(method, url, params={name: text})
+                    assert answer.status_code == 400, (method, url, name, text, answer.text)
+                    assert answer.json()["error"].startswith(f"{name}: "), answer.text
+                    assert "whole number written in digits" in answer.json()["error"]
+    assert {"limit", "seed"} <= set(walked)  # the walk found them
+    assert client.get("/api/shake", params={"seed": "12"}).json()["seed"] == 12
+    assert client.get("/api/leaderboard", params={"limit": "7"}).status_code == 200
+    below = client.get("/api/leaderboard", params={"limit": "0"}).json()["error"]
+    assert below.startswith("limit: Input should be greater than or equal to 1")
+
+
 def test_an_api_parameter_given_twice_or_an_unknown_dictionary_is_refused(
     client: TestClient,
 ) -> None:

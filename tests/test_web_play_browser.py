@@ -405,6 +405,20 @@ def test_on_a_phone_the_board_field_and_verdict_stay_in_view(
     for selector in (".board", "#word", "#verdict"):
         in_view(selector)
     tab.set_viewport_size(PHONE)
+    # What a focus move or scrollIntoView brings into view in the words' column lands below
+    # the pinned board, not under it.
+    zone = tab.locator(".play-zone")
+
+    def below_the_board(selector: str) -> None:
+        target, pinned = tab.locator(selector).bounding_box(), zone.bounding_box()
+        assert target is not None and pinned is not None, selector
+        assert target["y"] >= pinned["y"] + pinned["height"], (selector, target, pinned)
+
+    for selector in (".play-words h2", "#my-words li:first-child"):
+        tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        tab.locator(selector).evaluate("(node) => node.scrollIntoView()")
+        below_the_board(selector)
+    tab.locator("#word").focus()
     axe_clean(tab, "a running game on a phone")
     shot(tab, "play-phone-running")
     tab.screenshot(path=str(SHOTS / "play-phone-running-viewport.png"))  # what the player sees

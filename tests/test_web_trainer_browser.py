@@ -3,7 +3,8 @@
 hint too); the progress kept across a reload (the deck is this browser's); an anagram, with
 another word of its letters "also" right; no serious or
 critical axe-core violation at desktop and phone width in both themes, no sideways scroll
-(screenshots ``trainer-STATE-SIZE-THEME.png``)."""
+(screenshots ``trainer-STATE-SIZE-THEME.png``); and a guest's progress carried into the account
+they sign up for, shown the same in another browser logged in."""
 
 from __future__ import annotations
 
@@ -123,3 +124,45 @@ def test_a_guest_trains_on_the_words_their_games_missed(
     page.locator("#answer").press("Enter")
     expect(page.locator("#trainer-result")).to_contain_text("Right")
     tour.check()
+
+
+def test_a_guests_progress_goes_into_the_account_at_sign_up(
+    open_page: Any, server: LiveServer
+) -> None:
+    guest = open_page(DESKTOP["width"], DESKTOP["height"], name="guest")
+    guest.goto(server.url + "/train")
+    guest.evaluate(PLAY_TWO, [BOARD])
+    with guest.expect_response(lambda r: r.url.endswith("/api/trainer/guest")) as loaded:
+        guest.reload()
+    with guest.expect_response(lambda r: r.url.endswith("/api/trainer/guest/answer")):
+        guest.locator("#answer").fill(_word_of(loaded.value.json()))
+        guest.locator("#answer").press("Enter")
+    expect(guest.locator("#trainer-result")).to_contain_text("Right")
+    counts = guest.locator("#trainer-counts").inner_text()
+    assert "15 words in your deck" in counts
+
+    # "Sign up to keep it": the deck goes with the claim, and this browser's copy is dropped.
+    guest.locator(".lead").get_by_role("link", name="sign up").click()
+    guest.wait_for_url("**/signup?next=%2Ftrain")
+    guest.fill("#username", "trainee")
+    guest.fill("#password", "violet tractor harbour 92")
+    guest.locator("#submit-button").click()
+    expect(guest.locator("#account-done")).to_contain_text(
+        "Your trainer's 15 words, with their progress, are now kept with your account."
+    )
+    assert guest.evaluate("localStorage.getItem('bigboggle:trainer-deck')") is None
+
+    # Another browser, logged in: the member's trainer shows the same progress. (Its own guest
+    # deck is damaged: the server refuses it, and the log-in goes on without it.)
+    member = open_page(DESKTOP["width"], DESKTOP["height"], name="member")
+    member.goto(server.url + "/login?next=%2Ftrain")
+    member.evaluate(
+        "localStorage.setItem('bigboggle:trainer-deck', JSON.stringify({version: 1, cards: [7]}))"
+    )
+    member.fill("#username", "trainee")
+    member.fill("#password", "violet tractor harbour 92")
+    member.locator("#submit-button").click()
+    member.wait_for_url("**/train")
+    expect(member.locator("#trainer")).to_have_attribute("data-member", "1")
+    expect(member.locator("#trainer-counts")).to_have_text(counts)
+    assert member.evaluate("localStorage.getItem('bigboggle:trainer-deck')") is None

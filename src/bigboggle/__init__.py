@@ -28,7 +28,19 @@ from .round import Phase, Round
 from .round_input import RoundRequest, parse_round_request
 from .rules import PRESETS, SCORING_TABLES, Rules, ScoringTable, scoring_table
 from .scoring import PlayerResult, RoundResult, TeamResult, Tournament, score_round
-from .solver import FoundWord, Solution, score, score_many, solve, word_score
+from .solver import (
+    FoundWord,
+    Solution,
+    score,
+    score_lines,
+    score_many,
+    score_stream,
+    solve,
+    tally_lines,
+    tally_many,
+    tally_stream,
+    word_score,
+)
 from .verdicts import Verdict, WordResult
 
 __all__ = [
@@ -70,10 +82,15 @@ __all__ = [
     "opponent_name",
     "parse_round_request",
     "score",
+    "score_lines",
     "score_many",
     "score_round",
+    "score_stream",
     "scoring_table",
     "shake",
     "solve",
+    "tally_lines",
+    "tally_many",
+    "tally_stream",
     "word_score",
 ]

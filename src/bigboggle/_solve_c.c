@@ -24,6 +24,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define NTOKENS 27
 #define TOKEN_QU 26
@@ -63,8 +66,37 @@ typedef struct {
 
 static PyTypeObject PackedTrieType;
 
+/* The node array: on Linux in transparent huge pages when it is large. A fresh 4 KB page
+ * costs a fault of microseconds on first touch, which made copying ENABLE2K's 6 MB of nodes
+ * out of the cache cost more than checking them; huge pages take a few faults, and fewer TLB
+ * misses in the walk. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* A large array from libc (free() it, or realloc() it: never PyMem_Raw*), in huge pages
+ * where Linux has them. */
+static void *big_alloc(size_t bytes) {
+#ifdef __linux__
+    if (bytes >= HUGE_PAGE) {
+        void *p = NULL;
+        size_t rounded = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+        if (rounded < bytes || posix_memalign(&p, HUGE_PAGE, rounded) != 0) return NULL;
+        madvise(p, rounded, MADV_HUGEPAGE); /* a hint: without it, ordinary pages */
+        return p;
+    }
+#endif
+    return malloc(bytes ? bytes : 1);
+}
+
+static Node *nodes_alloc(size_t count) {
+    return count <= SIZE_MAX / sizeof(Node) ? big_alloc(count * sizeof(Node)) : NULL;
+}
+
+static void nodes_free(Node *nodes) {
+    free(nodes);
+}
+
 static void trie_free_arrays(PackedTrie *t) {
-    PyMem_RawFree(t->nodes);
+    nodes_free(t->nodes);
     PyMem_RawFree(t->seen);
     PyMem_RawFree(t->seen_through);
     PyMem_RawFree(t->slot);
@@ -82,7 +114,7 @@ static int trie_alloc_arrays(PackedTrie *t, uint32_t n_nodes, uint32_t n_words) 
     size_t nodes = n_nodes ? n_nodes : 1, words = n_words ? n_words : 1;
     t->n_nodes = n_nodes;
     t->n_words = n_words;
-    t->nodes = PyMem_RawMalloc(nodes * sizeof(Node));
+    t->nodes = nodes_alloc(nodes);
     t->seen = PyMem_RawCalloc(words, sizeof(uint32_t));
     t->seen_through = PyMem_RawCalloc(words, sizeof(uint32_t));
     t->slot = PyMem_RawMalloc(words * sizeof(int32_t));
@@ -113,153 +145,401 @@ static int tokenize(const char *s, Py_ssize_t n, uint8_t *out, int max) {
     return k;
 }
 
-/* A growable pointer trie used only while building: first child, next sibling, token. */
+/* A growable pointer trie used only while building: first child, next sibling, "last" child,
+ * word id and token per node. Siblings are kept in token order, so a "qu" child (token 26)
+ * is always the tail of its list; "last" is the child with the highest other token. Words
+ * mostly arrive sorted, so a step either follows "last", appends after it, or (for "qu")
+ * takes the tail: O(1), where a walk along the siblings cost a third of a first build
+ * (after the "qu" words, every word from r to z walked past its 17-odd siblings). */
 typedef struct {
-    int32_t *child, *sibling, *word;
+    int32_t *child, *sibling, *last, *word;
     uint8_t *token;
     uint32_t count, capacity;
 } BuildTrie;
 
-static int build_grow(BuildTrie *b) {
-    uint32_t capacity = b->capacity ? b->capacity * 2 : 1024;
-    int32_t *child = PyMem_RawRealloc(b->child, capacity * sizeof(int32_t));
+/* The build's arrays: fresh ones from big_alloc (a first build faults in ~7 MB of them),
+ * grown with realloc. All freed with free(). */
+static void *build_realloc(void *old, size_t bytes) {
+    return old ? realloc(old, bytes) : big_alloc(bytes);
+}
+
+static int build_reserve(BuildTrie *b, uint64_t wanted) {
+    if (wanted <= b->capacity) return 0;
+    if (wanted > INT32_MAX) return -1;
+    uint32_t capacity = (uint32_t)wanted;
+    int32_t *child = build_realloc(b->child, capacity * sizeof(int32_t));
     if (child) b->child = child;
-    int32_t *sibling = PyMem_RawRealloc(b->sibling, capacity * sizeof(int32_t));
+    int32_t *sibling = build_realloc(b->sibling, capacity * sizeof(int32_t));
     if (sibling) b->sibling = sibling;
-    int32_t *word = PyMem_RawRealloc(b->word, capacity * sizeof(int32_t));
+    int32_t *last = build_realloc(b->last, capacity * sizeof(int32_t));
+    if (last) b->last = last;
+    int32_t *word = build_realloc(b->word, capacity * sizeof(int32_t));
     if (word) b->word = word;
-    uint8_t *token = PyMem_RawRealloc(b->token, capacity);
+    uint8_t *token = build_realloc(b->token, capacity);
     if (token) b->token = token;
-    if (!child || !sibling || !word || !token) return -1;
+    if (!child || !sibling || !last || !word || !token) return -1;
     b->capacity = capacity;
     return 0;
 }
 
 static int32_t build_new_node(BuildTrie *b, uint8_t token) {
-    if (b->count == b->capacity && build_grow(b) < 0) return -1;
+    if (b->count == b->capacity && build_reserve(b, b->capacity ? 2 * (uint64_t)b->capacity : 1024) < 0)
+        return -1;
     int32_t id = (int32_t)b->count++;
     b->child[id] = -1;
     b->sibling[id] = -1;
+    b->last[id] = -1;
     b->word[id] = -1;
     b->token[id] = token;
     return id;
 }
 
 static void build_free(BuildTrie *b) {
-    PyMem_RawFree(b->child);
-    PyMem_RawFree(b->sibling);
-    PyMem_RawFree(b->word);
-    PyMem_RawFree(b->token);
+    free(b->child);
+    free(b->sibling);
+    free(b->last);
+    free(b->word);
+    free(b->token);
 }
 
-/* PackedTrie.build(words): words is a list of distinct lowercase a-z strings; word i gets id i. */
-static PyObject *PackedTrie_build(PyTypeObject *type, PyObject *words) {
-    if (!PyList_Check(words)) {
-        PyErr_SetString(PyExc_TypeError, "build() takes a list of words");
-        return NULL;
-    }
-    Py_ssize_t n_words = PyList_GET_SIZE(words);
-    if (n_words >= INT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "too many words");
-        return NULL;
-    }
-    BuildTrie b = {0};
-    if (build_new_node(&b, 0) < 0) goto nomem;
-    uint8_t *lengths = PyMem_RawMalloc(n_words ? (size_t)n_words : 1);
-    if (!lengths) goto nomem;
-    for (Py_ssize_t i = 0; i < n_words; i++) {
-        PyObject *item = PyList_GET_ITEM(words, i);
-        Py_ssize_t n;
-        const char *s = PyUnicode_Check(item) ? PyUnicode_AsUTF8AndSize(item, &n) : NULL;
-        if (!s) {
-            PyMem_RawFree(lengths);
-            build_free(&b);
-            if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "word %zd is not a string", i);
-            return NULL;
-        }
-        uint8_t toks[256];
-        int k = n <= 255 ? tokenize(s, n, toks, 255) : -1;
-        if (k <= 0) {
-            PyMem_RawFree(lengths);
-            build_free(&b);
-            PyErr_Format(PyExc_ValueError, "word %zd (%R) is not 1-255 letters a-z", i, item);
-            return NULL;
-        }
-        lengths[i] = (uint8_t)n;
-        int32_t node = 0;
-        for (int j = 0; j < k; j++) {
-            uint8_t t = toks[j];
-            int32_t prev = -1, cur = b.child[node];
-            while (cur >= 0 && b.token[cur] < t) {
-                prev = cur;
-                cur = b.sibling[cur];
-            }
-            if (cur < 0 || b.token[cur] != t) {
-                int32_t fresh = build_new_node(&b, t);
-                if (fresh < 0) {
-                    PyMem_RawFree(lengths);
-                    goto nomem;
-                }
-                b.sibling[fresh] = cur;
-                if (prev < 0) b.child[node] = fresh;
-                else b.sibling[prev] = fresh;
-                cur = fresh;
-            }
-            node = cur;
-        }
-        if (b.word[node] >= 0) {
-            PyMem_RawFree(lengths);
-            build_free(&b);
-            PyErr_Format(PyExc_ValueError, "word %zd (%R) appears twice", i, item);
-            return NULL;
-        }
-        b.word[node] = (int32_t)i;
-    }
+enum { INSERT_OK = 0, INSERT_NOMEM = -1, INSERT_BAD = -2, INSERT_TWICE = -3 };
 
-    PackedTrie *t = (PackedTrie *)type->tp_alloc(type, 0);
-    if (!t) {
-        PyMem_RawFree(lengths);
-        build_free(&b);
-        return NULL;
+/* Add word id (n letters at s) to the build trie. */
+static int build_insert(BuildTrie *b, const char *s, Py_ssize_t n, int32_t id) {
+    uint8_t toks[256];
+    int k = n <= 255 ? tokenize(s, n, toks, 255) : -1;
+    if (k <= 0) return INSERT_BAD;
+    int32_t node = 0;
+    for (int j = 0; j < k; j++) {
+        uint8_t t = toks[j];
+        int32_t last = b->last[node];
+        /* Where a new child goes when it follows "last": after it (or first). */
+        int32_t *link = last >= 0 ? &b->sibling[last] : &b->child[node];
+        if (t == TOKEN_QU) { /* the tail, if there is one, is the "qu" child */
+            if (*link >= 0) {
+                node = *link;
+                continue;
+            }
+            int32_t fresh = build_new_node(b, t);
+            if (fresh < 0) return INSERT_NOMEM;
+            link = last >= 0 ? &b->sibling[last] : &b->child[node]; /* arrays may have moved */
+            *link = fresh;
+            node = fresh;
+            continue;
+        }
+        if (last >= 0 && b->token[last] == t) { /* the sorted-input case: same prefix */
+            node = last;
+            continue;
+        }
+        if (last < 0 || b->token[last] < t) { /* a new "last", before the "qu" child if any */
+            int32_t fresh = build_new_node(b, t);
+            if (fresh < 0) return INSERT_NOMEM;
+            link = last >= 0 ? &b->sibling[last] : &b->child[node];
+            b->sibling[fresh] = *link;
+            *link = fresh;
+            b->last[node] = fresh;
+            node = fresh;
+            continue;
+        }
+        int32_t prev = -1, cur = b->child[node]; /* unsorted input: between two siblings */
+        while (b->token[cur] < t) { /* stops at "last" at the latest, whose token is > t */
+            prev = cur;
+            cur = b->sibling[cur];
+        }
+        if (b->token[cur] != t) {
+            int32_t fresh = build_new_node(b, t);
+            if (fresh < 0) return INSERT_NOMEM;
+            b->sibling[fresh] = cur;
+            if (prev < 0) b->child[node] = fresh;
+            else b->sibling[prev] = fresh;
+            cur = fresh;
+        }
+        node = cur;
     }
-    if (trie_alloc_arrays(t, b.count, (uint32_t)n_words) < 0) {
-        PyMem_RawFree(lengths);
-        build_free(&b);
+    if (b->word[node] >= 0) return INSERT_TWICE;
+    b->word[node] = id;
+    return INSERT_OK;
+}
+
+/* The packed trie of a finished build: breadth-first, a node's children get consecutive new
+ * ids in token order. Frees nothing; NULL with an exception set on failure. */
+static PyObject *build_pack(PyTypeObject *type, BuildTrie *b, const uint8_t *lengths, uint32_t n_words) {
+    PackedTrie *t = (PackedTrie *)type->tp_alloc(type, 0);
+    if (!t) return NULL;
+    if (trie_alloc_arrays(t, b->count, n_words) < 0) {
         Py_DECREF(t);
         return NULL;
     }
-
-    /* Breadth-first layout: a node's children get consecutive new ids in token order. */
-    int32_t *order = PyMem_RawMalloc(b.count * sizeof(int32_t)); /* new id -> old id */
+    int32_t *order = PyMem_RawMalloc(b->count * sizeof(int32_t)); /* new id -> old id */
     if (!order) {
-        PyMem_RawFree(lengths);
-        build_free(&b);
         Py_DECREF(t);
         return PyErr_NoMemory();
     }
     uint32_t head = 0, tail = 0;
     order[tail++] = 0;
     while (head < tail) {
-        Node *node = &t->nodes[head++];
-        int32_t old = order[head - 1];
+        Node *node = &t->nodes[head];
+        int32_t old = order[head++];
         uint32_t mask = 0, first = tail;
-        for (int32_t c = b.child[old]; c >= 0; c = b.sibling[c]) {
-            mask |= 1u << b.token[c];
+        for (int32_t c = b->child[old]; c >= 0; c = b->sibling[c]) {
+            mask |= 1u << b->token[c];
             order[tail++] = c;
         }
         node->mask = mask;
         node->first = mask ? first : 0;
-        node->word = b.word[old];
-        node->letters = b.word[old] >= 0 ? lengths[b.word[old]] : 0;
+        node->word = b->word[old];
+        node->letters = b->word[old] >= 0 ? lengths[b->word[old]] : 0;
     }
     PyMem_RawFree(order);
+    return (PyObject *)t;
+}
+
+/* A bounded excerpt of a bad word for an error message. */
+static PyObject *word_excerpt(const char *s, Py_ssize_t n) {
+    return PyBytes_FromStringAndSize(s, n < 40 ? n : 40);
+}
+
+static PyObject *build_error(int code, Py_ssize_t i, PyObject *item, const char *s, Py_ssize_t n) {
+    if (code == INSERT_NOMEM) return PyErr_NoMemory();
+    PyObject *shown = item ? Py_NewRef(item) : word_excerpt(s, n);
+    if (!shown) return NULL;
+    if (code == INSERT_TWICE) PyErr_Format(PyExc_ValueError, "word %zd (%R) appears twice", i, shown);
+    else PyErr_Format(PyExc_ValueError, "word %zd (%R) is not 1-255 letters a-z", i, shown);
+    Py_DECREF(shown);
+    return NULL;
+}
+
+/* PackedTrie.build(words): words is a list of distinct lowercase a-z strings, or the bytes of
+ * such words each followed by "\n" but the last (Dictionary's blob, from scan_words() or the
+ * cache, so a first build makes no Python string per word); word i gets id i. */
+static PyObject *PackedTrie_build(PyTypeObject *type, PyObject *words) {
+    int is_blob = PyBytes_Check(words);
+    if (!is_blob && !PyList_Check(words)) {
+        PyErr_SetString(PyExc_TypeError, "build() takes a list of words or their bytes");
+        return NULL;
+    }
+    const char *blob = is_blob ? PyBytes_AS_STRING(words) : NULL;
+    Py_ssize_t blob_len = is_blob ? PyBytes_GET_SIZE(words) : 0;
+    Py_ssize_t n_words = is_blob ? (blob_len > 0) : PyList_GET_SIZE(words);
+    for (Py_ssize_t at = 0; at < blob_len; at++) n_words += blob[at] == '\n';
+    if (n_words >= INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "too many words");
+        return NULL;
+    }
+    BuildTrie b = {0};
+    uint8_t *lengths = PyMem_RawMalloc(n_words ? (size_t)n_words : 1);
+    /* Real word lists have about one node for four letters (ENABLE2K: 389k nodes for 1.7 MB):
+     * reserving that ahead saves most reallocations, which double from there if need be. */
+    uint64_t hint = 1024 + (is_blob ? (uint64_t)blob_len / 3 : 3 * (uint64_t)n_words);
+    if (!lengths || build_reserve(&b, hint < (1u << 26) ? hint : (1u << 26)) < 0 ||
+        build_new_node(&b, 0) < 0) {
+        PyMem_RawFree(lengths);
+        build_free(&b);
+        return PyErr_NoMemory();
+    }
+    PyObject *result = NULL;
+    const char *s = blob;
+    for (Py_ssize_t i = 0; i < n_words; i++) {
+        Py_ssize_t n;
+        PyObject *item = NULL;
+        if (is_blob) {
+            const char *end = memchr(s, '\n', (size_t)(blob + blob_len - s));
+            n = (end ? end : blob + blob_len) - s;
+        } else {
+            item = PyList_GET_ITEM(words, i);
+            s = PyUnicode_Check(item) ? PyUnicode_AsUTF8AndSize(item, &n) : NULL;
+            if (!s) {
+                if (!PyErr_Occurred()) PyErr_Format(PyExc_TypeError, "word %zd is not a string", i);
+                goto done;
+            }
+        }
+        int code = build_insert(&b, s, n, (int32_t)i);
+        if (code != INSERT_OK) {
+            build_error(code, i, item, s, n);
+            goto done;
+        }
+        lengths[i] = (uint8_t)n;
+        s += n + 1;
+    }
+    result = build_pack(type, &b, lengths, (uint32_t)n_words);
+done:
     PyMem_RawFree(lengths);
     build_free(&b);
-    return (PyObject *)t;
+    return result;
+}
 
-nomem:
-    build_free(&b);
-    return PyErr_NoMemory();
+/* ---- Reading a word list (PackedTrie.scan_words) ----------------------------------------- */
+
+/* Python's str.isspace() on one ASCII character (str.strip() strips these). */
+static inline int ascii_space(unsigned char c) {
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
+}
+
+typedef struct {
+    const char *at; /* the lowercase word, in the scan's own buffer */
+    uint32_t len;
+} Span;
+
+static int span_compare(const void *a, const void *b) {
+    const Span *x = a, *y = b;
+    uint32_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->at, y->at, n);
+    if (c) return c;
+    return (x->len > y->len) - (x->len < y->len);
+}
+
+/* One line's bounds, after a line break of bytes.splitlines() (\n, \r or \r\n). */
+static const char *next_line(const char *p, const char *end, const char **line_end) {
+    const char *q = p;
+    while (q < end && *q != '\n' && *q != '\r') q++;
+    *line_end = q;
+    if (q < end && *q == '\r' && q + 1 < end && q[1] == '\n') return q + 2;
+    return q < end ? q + 1 : end;
+}
+
+/* PackedTrie.scan_words(data): the fast reading of an all-ASCII word list, entry for entry the
+ * one of Dictionary.from_file (dictionary.py is the specification: lines as bytes.splitlines(),
+ * blank and "#" lines left out, each entry stripped and lowercased, kept when it is 3-255
+ * letters a-z and not a name in a list that mixes cases). Returns None for data that is not
+ * all ASCII (Python reads those), else (blob, words, longest, lines, duplicates, not_letters,
+ * too_short, too_long, q_without_u, names, examples): blob is the distinct words, sorted,
+ * joined by "\n"; examples the first five skipped entries, stripped, at most 40 characters. */
+static PyObject *PackedTrie_scan_words(PyTypeObject *Py_UNUSED(type), PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    const char *data = view.buf, *end = data + view.len;
+    for (Py_ssize_t i = 0; i < view.len; i++) {
+        if ((unsigned char)data[i] >= 0x80) {
+            PyBuffer_Release(&view);
+            Py_RETURN_NONE;
+        }
+    }
+    /* First pass: does the list mix cases? (all-lowercase entries outnumber capitalised ones) */
+    Py_ssize_t lowercase = 0, capitals = 0;
+    for (const char *p = data, *line_end; p < end;) {
+        const char *line = p;
+        p = next_line(p, end, &line_end);
+        const char *a = line;
+        while (a < line_end && ascii_space((unsigned char)*a)) a++;
+        if (a == line_end || *a == '#') continue;
+        int lower = 0, upper = 0;
+        for (const char *c = a; c < line_end; c++) {
+            lower |= *c >= 'a' && *c <= 'z';
+            upper |= *c >= 'A' && *c <= 'Z';
+        }
+        if (upper) capitals++;
+        else if (lower) lowercase++;
+    }
+    int skip_names = lowercase > capitals && capitals > 0;
+    /* Second pass: keep or count each entry. Kept words are written lowercase straight into
+     * the blob, which is never longer than the data; a word equal to the one before is a
+     * duplicate and not kept, so a sorted list (the usual kind) is done in this one pass. */
+    Py_ssize_t lines = 0, not_letters = 0, too_short = 0, too_long = 0, names = 0, kept = 0;
+    Py_ssize_t size = 0, written = 0, prev_at = 0, prev_len = 0;
+    int sorted = 1;
+    PyObject *examples = PyList_New(0), *result = NULL;
+    PyObject *blob = examples ? PyBytes_FromStringAndSize(NULL, view.len) : NULL;
+    Span *spans = NULL;
+    if (!blob) goto done;
+    char *joined = PyBytes_AS_STRING(blob);
+    for (const char *p = data, *line_end; p < end;) {
+        const char *line = p;
+        p = next_line(p, end, &line_end);
+        const char *a = line, *z = line_end;
+        while (a < z && ascii_space((unsigned char)*a)) a++;
+        if (a == z || *a == '#') continue;
+        while (z > a && ascii_space((unsigned char)z[-1])) z--;
+        lines++;
+        int letters = 1, upper = 0;
+        for (const char *c = a; c < z; c++) {
+            char ch = *c;
+            upper |= ch >= 'A' && ch <= 'Z';
+            letters &= (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+        }
+        Py_ssize_t n = z - a, *counter = NULL;
+        if (!letters) counter = &not_letters;
+        else if (n < 3) counter = &too_short;
+        else if (n > 255) counter = &too_long;
+        else if (skip_names && upper) counter = &names;
+        if (counter) {
+            ++*counter;
+            if (PyList_GET_SIZE(examples) < 5) {
+                PyObject *example = PyUnicode_DecodeASCII(a, n < 40 ? n : 40, NULL);
+                int failed = !example || PyList_Append(examples, example) < 0;
+                Py_XDECREF(example);
+                if (failed) goto done;
+            }
+            continue;
+        }
+        kept++;
+        Py_ssize_t at = size + (written > 0); /* after a "\n" when a word came before */
+        char *w = joined + at;
+        for (Py_ssize_t j = 0; j < n; j++) w[j] = (char)(a[j] | 0x20); /* A-Z -> a-z */
+        if (written) {
+            Span before = {joined + prev_at, (uint32_t)prev_len}, here = {w, (uint32_t)n};
+            int order = span_compare(&before, &here);
+            if (order == 0) continue; /* a duplicate of the word before */
+            if (order > 0) sorted = 0;
+            joined[size] = '\n';
+        }
+        prev_at = at;
+        prev_len = n;
+        size = at + n;
+        written++;
+    }
+    if (!sorted) { /* sort the words, then keep each once */
+        spans = PyMem_RawMalloc((size_t)written * sizeof(Span));
+        char *copy = spans ? PyMem_RawMalloc(size ? (size_t)size : 1) : NULL;
+        if (!copy) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        memcpy(copy, joined, (size_t)size);
+        for (Py_ssize_t i = 0, at = 0; i < written; i++) {
+            const char *w = copy + at, *stop = memchr(w, '\n', (size_t)(size - at));
+            spans[i].at = w;
+            spans[i].len = (uint32_t)((stop ? stop : copy + size) - w);
+            at += spans[i].len + 1;
+        }
+        qsort(spans, (size_t)written, sizeof(Span), span_compare);
+        size = 0;
+        for (Py_ssize_t i = 0; i < written; i++) {
+            if (i && span_compare(&spans[i - 1], &spans[i]) == 0) continue;
+            if (size) joined[size++] = '\n';
+            memcpy(joined + size, spans[i].at, spans[i].len);
+            size += spans[i].len;
+        }
+        PyMem_RawFree(copy);
+    }
+    /* The distinct words: how many, the longest, and those with a q not followed by u. */
+    Py_ssize_t words = 0, q_without_u = 0, longest = 0;
+    for (Py_ssize_t at = 0; at < size;) {
+        const char *w = joined + at, *stop = memchr(w, '\n', (size_t)(size - at));
+        Py_ssize_t n = (stop ? stop : joined + size) - w;
+        const char *q = memchr(w, 'q', (size_t)n);
+        while (q) {
+            if (q + 1 == w + n || q[1] != 'u') {
+                q_without_u++;
+                break;
+            }
+            q = memchr(q + 1, 'q', (size_t)(w + n - q - 1));
+        }
+        if (n > longest) longest = n;
+        words++;
+        at += n + 1;
+    }
+    if (_PyBytes_Resize(&blob, size) < 0) goto done;
+    PyObject *example_tuple = PyList_AsTuple(examples);
+    if (!example_tuple) goto done;
+    result = Py_BuildValue("(OnnnnnnnnnN)", blob, words, longest, lines, kept - words,
+                           not_letters, too_short, too_long, q_without_u, names, example_tuple);
+done:
+    Py_XDECREF(blob);
+    Py_XDECREF(examples);
+    PyMem_RawFree(spans);
+    PyBuffer_Release(&view);
+    if (!result && !PyErr_Occurred()) PyErr_NoMemory();
+    return result;
 }
 
 /* Check a trie's structure so that no walk can leave its arrays. */
@@ -285,11 +565,53 @@ bad:
     return -1;
 }
 
-/* PackedTrie.from_bytes(data, n_nodes, n_words): the inverse of to_bytes(), validated. */
+/* The digest of node bytes that the cache stores beside them: native 8-byte words (the last
+ * one zero-padded) folded into four lanes, lane = (lane ^ word) * P, then the lanes and the
+ * length folded into one. Each step is a bijection of its lane, so a change of any one word
+ * always changes the digest; four lanes keep four multiplies in flight, so it runs at the
+ * speed of the copy it is fused with (zlib's crc32 over ENABLE2K's 6 MB took ~3 ms).
+ * tests/test_cache.py restates it in Python. */
+#define DIGEST_P 0x9E3779B97F4A7C15ull
+
+static uint64_t digest_copy(void *dest, const void *src, size_t len) {
+    uint64_t lane[4] = {1, 2, 3, 4};
+    const unsigned char *from = src;
+    unsigned char *to = dest;
+    size_t i = 0, k = 0;
+    for (; i + 8 <= len; i += 8, k++) {
+        uint64_t w;
+        memcpy(&w, from + i, 8);
+        if (to) memcpy(to + i, &w, 8);
+        lane[k & 3] = (lane[k & 3] ^ w) * DIGEST_P;
+    }
+    if (i < len) {
+        uint64_t w = 0;
+        memcpy(&w, from + i, len - i);
+        if (to) memcpy(to + i, from + i, len - i);
+        lane[k & 3] = (lane[k & 3] ^ w) * DIGEST_P;
+    }
+    uint64_t h = (uint64_t)len;
+    for (int j = 0; j < 4; j++) h = (h ^ lane[j]) * DIGEST_P;
+    return h ^ (h >> 29);
+}
+
+/* PackedTrie.from_bytes(data, n_nodes, n_words, digest=None): the inverse of to_bytes(),
+ * validated, and checked against digest() when one is given. */
 static PyObject *PackedTrie_from_bytes(PyTypeObject *type, PyObject *args) {
     Py_buffer view;
     unsigned long n_nodes, n_words;
-    if (!PyArg_ParseTuple(args, "y*kk", &view, &n_nodes, &n_words)) return NULL;
+    PyObject *digest = Py_None;
+    if (!PyArg_ParseTuple(args, "y*kk|O", &view, &n_nodes, &n_words, &digest)) return NULL;
+    unsigned long long wanted = 0;
+    if (digest != Py_None) {
+        wanted = PyLong_Check(digest) ? PyLong_AsUnsignedLongLong(digest) : (unsigned long long)-1;
+        if (PyErr_Occurred() || !PyLong_Check(digest)) {
+            PyErr_Clear();
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "a trie digest is an int of 64 bits");
+            return NULL;
+        }
+    }
     uint64_t expected = (uint64_t)n_nodes * sizeof(Node);
     if (n_nodes > UINT32_MAX / 16 || n_words > INT32_MAX || (uint64_t)view.len != expected) {
         PyBuffer_Release(&view);
@@ -306,13 +628,22 @@ static PyObject *PackedTrie_from_bytes(PyTypeObject *type, PyObject *args) {
         Py_DECREF(t);
         return NULL;
     }
-    memcpy(t->nodes, view.buf, n_nodes * sizeof(Node));
+    uint64_t got = digest_copy(t->nodes, view.buf, n_nodes * sizeof(Node));
     PyBuffer_Release(&view);
     if (trie_validate(t) < 0) {
         Py_DECREF(t);
         return NULL;
     }
+    if (digest != Py_None && got != wanted) {
+        Py_DECREF(t);
+        PyErr_SetString(PyExc_ValueError, "trie data does not match its digest");
+        return NULL;
+    }
     return (PyObject *)t;
+}
+
+static PyObject *PackedTrie_digest(PackedTrie *t, PyObject *Py_UNUSED(ignored)) {
+    return PyLong_FromUnsignedLongLong(digest_copy(NULL, t->nodes, t->n_nodes * sizeof(Node)));
 }
 
 static PyObject *PackedTrie_to_bytes(PackedTrie *t, PyObject *Py_UNUSED(ignored)) {
@@ -329,9 +660,16 @@ static PyObject *PackedTrie_get_words(PackedTrie *t, void *Py_UNUSED(c)) {
 
 static PyMethodDef PackedTrie_methods[] = {
     {"build", (PyCFunction)PackedTrie_build, METH_O | METH_CLASS,
-     "build(words) -> PackedTrie: a trie of distinct lowercase words; word i gets id i."},
+     "build(words) -> PackedTrie: a trie of distinct lowercase words (a list, or their bytes "
+     "joined by newlines); word i gets id i."},
+    {"scan_words", (PyCFunction)PackedTrie_scan_words, METH_O | METH_CLASS,
+     "scan_words(data) -> tuple | None: an ASCII word list read as Dictionary.from_file reads "
+     "it (see the C source); None for data that is not all ASCII."},
     {"from_bytes", (PyCFunction)PackedTrie_from_bytes, METH_VARARGS | METH_CLASS,
-     "from_bytes(data, n_nodes, n_words) -> PackedTrie: the inverse of to_bytes(), validated."},
+     "from_bytes(data, n_nodes, n_words, digest=None) -> PackedTrie: the inverse of "
+     "to_bytes(), validated (and checked against digest() when one is given)."},
+    {"digest", (PyCFunction)PackedTrie_digest, METH_NOARGS,
+     "digest() -> int: a 64-bit digest of to_bytes(), which from_bytes() can check."},
     {"to_bytes", (PyCFunction)PackedTrie_to_bytes, METH_NOARGS,
      "to_bytes() -> bytes: the node records, for the cache."},
     {NULL, NULL, 0, NULL},
@@ -933,7 +1271,12 @@ static PyObject *walk_variant(PyObject *Py_UNUSED(module), PyObject *args) {
     return PyUnicode_FromString("portable");
 }
 
+/* Board texts and lines of them straight to the walk: parse_text, score_texts, tally_texts,
+ * score_lines, tally_lines (see the header). */
+#include "_solve_c_text.h"
+
 static PyMethodDef module_methods[] = {
+    TEXT_METHODS
     {"walk_variant", walk_variant, METH_VARARGS,
      "walk_variant(name=None) -> str: the build of the walk in use; switch with a name."},
     {"solve_cells", solve_cells, METH_VARARGS,

@@ -7,10 +7,17 @@ class PackedTrie:
     """A trie packed into arrays; word i of the list it was built from has id i."""
 
     @classmethod
-    def build(cls, words: list[str]) -> PackedTrie: ...
+    def build(cls, words: list[str] | bytes) -> PackedTrie: ...
     @classmethod
-    def from_bytes(cls, data: bytes | memoryview, n_nodes: int, n_words: int) -> PackedTrie: ...
+    def scan_words(
+        cls, data: bytes
+    ) -> tuple[bytes, int, int, int, int, int, int, int, int, int, tuple[str, ...]] | None: ...
+    @classmethod
+    def from_bytes(
+        cls, data: bytes | memoryview, n_nodes: int, n_words: int, digest: int | None = None
+    ) -> PackedTrie: ...
     def to_bytes(self) -> bytes: ...
+    def digest(self) -> int: ...
     @property
     def node_count(self) -> int: ...
     @property
@@ -47,5 +54,34 @@ def tally_batch(
     boards: list[tuple[Sequence[str], int, int, int]],
     points: Sequence[int],
     bonus: int,
+) -> list[tuple[int, int]]: ...
+def parse_text(text: object) -> tuple[tuple[str, ...], int, int, int] | None: ...
+def score_texts(
+    trie: PackedTrie,
+    items: list[Any],
+    points: Sequence[int],
+    bonus: int,
+    fallback: Callable[[Any], tuple[Sequence[str], int, int, int]],
+) -> list[int]: ...
+def tally_texts(
+    trie: PackedTrie,
+    items: list[Any],
+    points: Sequence[int],
+    bonus: int,
+    fallback: Callable[[Any], tuple[Sequence[str], int, int, int]],
+) -> list[tuple[int, int]]: ...
+def score_lines(
+    trie: PackedTrie,
+    data: bytes | bytearray | memoryview,
+    points: Sequence[int],
+    bonus: int,
+    fallback: Callable[[bytes, int], tuple[Sequence[str], int, int, int]],
+) -> list[int]: ...
+def tally_lines(
+    trie: PackedTrie,
+    data: bytes | bytearray | memoryview,
+    points: Sequence[int],
+    bonus: int,
+    fallback: Callable[[bytes, int], tuple[Sequence[str], int, int, int]],
 ) -> list[tuple[int, int]]: ...
 def walk_variant(name: str | None = None) -> str: ...

@@ -281,3 +281,65 @@ def find_word_set(
                     add(child[WORD_KEY])
                 visit(child, cell, starts[cell])
     return found, set()
+
+
+# -- board texts and lines (the compiled core parses texts itself; this twin leaves them all to
+# the fallback, which is Board.parse, so both give the same cells and the same errors) ---------
+
+#: Turns an item the core does not parse (a Board, a text) into its cells, or raises.
+Fallback = Callable[[Any], BoardCells]
+#: Turns a line (bytes, without its newline) and its 0-based index into cells, or raises.
+LineFallback = Callable[[bytes, int], BoardCells]
+
+
+def parse_text(text: object) -> BoardCells | None:
+    """The core's own cells of a board text, or ``None`` where it leaves the text to
+    ``Board.parse``: this twin parses none itself."""
+    del text
+    return None
+
+
+def score_texts(
+    trie: Trie, items: Sequence[Any], points: Sequence[int], bonus: int, fallback: Fallback
+) -> list[int]:
+    """:func:`score_batch` of board texts (or anything ``fallback`` turns into cells)."""
+    return score_batch(trie, [fallback(item) for item in items], points, bonus)
+
+
+def tally_texts(
+    trie: Trie, items: Sequence[Any], points: Sequence[int], bonus: int, fallback: Fallback
+) -> list[tuple[int, int]]:
+    """:func:`tally_batch` of board texts, as :func:`score_texts`."""
+    return tally_batch(trie, [fallback(item) for item in items], points, bonus)
+
+
+def _lines(data: bytes | bytearray | memoryview) -> list[bytes]:
+    """The lines of ``data`` without their ``\\n``; a final line needs none."""
+    lines = bytes(data).split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+def score_lines(
+    trie: Trie,
+    data: bytes | bytearray | memoryview,
+    points: Sequence[int],
+    bonus: int,
+    fallback: LineFallback,
+) -> list[int]:
+    """:func:`score_batch` of one board text a line of ``data``."""
+    boards = [fallback(line, index) for index, line in enumerate(_lines(data))]
+    return score_batch(trie, boards, points, bonus)
+
+
+def tally_lines(
+    trie: Trie,
+    data: bytes | bytearray | memoryview,
+    points: Sequence[int],
+    bonus: int,
+    fallback: LineFallback,
+) -> list[tuple[int, int]]:
+    """:func:`tally_batch` of one board text a line of ``data``."""
+    boards = [fallback(line, index) for index, line in enumerate(_lines(data))]
+    return tally_batch(trie, boards, points, bonus)

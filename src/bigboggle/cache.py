@@ -3,7 +3,9 @@
 A dictionary is prepared once per word list (a user's file or a built-in) and stored in the
 user cache directory (``$BIGBOGGLE_CACHE_DIR`` overrides it), keyed by a hash of the list's
 content and the format version, so an edited list gets a new entry. Loading an entry is one
-read plus a checksum; a truncated, altered, old-format or unreadable entry is ignored (and then
+mapped read plus checksums (a crc32 of the words and levels; the trie's 64-bit digest, checked
+by the compiled core as it copies the nodes), with no Python object per word (the words stay
+one blob until asked for, see :class:`bigboggle.dictionary.Dictionary`); a truncated, altered, old-format or unreadable entry is ignored (and then
 rewritten), never trusted: the checksum catches damage, the compiled core checks the trie's
 structure so no walk can leave its arrays, and every header field is type-checked. (It guards
 against damage, not against someone able to write the user's files, who could as well change
@@ -13,8 +15,10 @@ that cannot be written is silently skipped: caching is an optimisation, never a 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import mmap
 import os
 import struct
 import sys
@@ -26,17 +30,21 @@ from typing import Any
 
 #: Bump when the layout changes, or the reading of a list: old entries are then ignored.
 #: (4: a list that mixes cases skips its capitalised entries as names. 5: a list mixes cases
-#: only when its all-lowercase entries outnumber those with capitals.)
-FORMAT_VERSION = 5
+#: only when its all-lowercase entries outnumber those with capitals. 6: the header gives the
+#: longest word's letters, so a load never splits the words to find it, and the crc32 covers
+#: the words and levels while the trie's own digest, checked as it is copied, covers the trie.)
+FORMAT_VERSION = 6
 _MAGIC = b"BBTRIE\x00\x00"
 _PREFIX = struct.Struct("<8sII")  # magic, format version, header length
 
 
 @dataclass(frozen=True)
 class Entry:
-    """A cached dictionary, ready to use."""
+    """A cached dictionary, ready to use: its words are ``blob``, ASCII joined by newlines."""
 
-    words: list[str]
+    blob: bytes
+    word_count: int
+    longest: int
     levels: bytes | None
     report: dict[str, Any]
     trie: Any
@@ -69,32 +77,44 @@ def load(key: str, trie_type: Any) -> Entry | None:
     """The entry for ``key``, or ``None`` if it is missing or not sound.
 
     ``trie_type`` is the compiled core's ``PackedTrie``, which checks the trie's structure.
+    The file is mapped, not read: an 8 MB read into fresh memory costs more than everything
+    else a load does (a page fault each 4 KB), and the mapping lives only while the entry is
+    checked and copied out (our writer replaces files whole, so a mapped one never shrinks).
     """
     try:
-        data = path_for(key).read_bytes()
-    except OSError:
+        with path_for(key).open("rb") as file:
+            if os.fstat(file.fileno()).st_size < _PREFIX.size:
+                return None
+            mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
         return None
     try:
-        return _parse(data, key, trie_type)
+        return _parse(memoryview(mapped), key, trie_type)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError, struct.error):
         return None
+    finally:
+        with contextlib.suppress(BufferError):  # a view still held: unmapped when collected
+            mapped.close()
 
 
 def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def _parse(data: bytes, key: str, trie_type: Any) -> Entry | None:
+def _parse(data: memoryview, key: str, trie_type: Any) -> Entry | None:
     if len(data) < _PREFIX.size:
         return None
     magic, version, header_length = _PREFIX.unpack_from(data)
     if magic != _MAGIC or version != FORMAT_VERSION:
         return None
     start = _PREFIX.size + header_length
-    header = json.loads(data[_PREFIX.size : start].decode("utf-8"))
+    header = json.loads(bytes(data[_PREFIX.size : start]).decode("utf-8"))
     if not isinstance(header, dict) or header.get("key") != key:
         return None
-    counts = ("word_count", "node_count", "words_bytes", "payload_bytes", "crc32")
+    counts = (
+        *("word_count", "node_count", "words_bytes", "payload_bytes"),
+        *("crc32", "longest", "trie_digest"),
+    )
     report = header.get("report")
     if (
         not all(_whole(header.get(name)) for name in counts)
@@ -103,36 +123,59 @@ def _parse(data: bytes, key: str, trie_type: Any) -> Entry | None:
         or not all(isinstance(k, str) for k in report)
     ):
         return None
-    payload = memoryview(data)[start:]
-    if len(payload) != header["payload_bytes"] or zlib.crc32(payload) != header["crc32"]:
-        return None
+    payload = data[start:]
     words_end = header["words_bytes"]
     levels_end = words_end + (header["word_count"] if header["levels"] else 0)
-    blob = bytes(payload[:words_end]).decode("ascii")
-    words = blob.split("\n") if blob else []
-    if len(words) != header["word_count"]:
+    if len(payload) != header["payload_bytes"] or levels_end > len(payload):
+        return None
+    if zlib.crc32(payload[:levels_end]) != header["crc32"]:
+        return None
+    blob = bytes(payload[:words_end])
+    word_count = header["word_count"]
+    if not blob.isascii() or (blob.count(b"\n") + 1 if blob else 0) != word_count:
+        return None
+    if header["longest"] > 255:
         return None
     levels = bytes(payload[words_end:levels_end]) if header["levels"] else None
-    trie = trie_type.from_bytes(payload[levels_end:], header["node_count"], len(words))
-    return Entry(words=words, levels=levels, report=report, trie=trie)
+    trie = trie_type.from_bytes(
+        payload[levels_end:], header["node_count"], word_count, header["trie_digest"]
+    )
+    return Entry(
+        blob=blob,
+        word_count=word_count,
+        longest=header["longest"],
+        levels=levels,
+        report=report,
+        trie=trie,
+    )
 
 
 def save(
-    key: str, words: list[str], levels: bytes | None, report: dict[str, Any], trie: Any
+    key: str,
+    blob: bytes,
+    word_count: int,
+    longest: int,
+    levels: bytes | None,
+    report: dict[str, Any],
+    trie: Any,
 ) -> None:
-    """Store an entry for ``key``; a failure to write is ignored (the cache is optional)."""
-    blob = "\n".join(words).encode("ascii")
-    trie_bytes = trie.to_bytes()
-    payload = b"".join([blob, levels or b"", trie_bytes])
+    """Store an entry for ``key``; a failure to write is ignored (the cache is optional).
+
+    ``blob`` is the sorted words, ASCII joined by newlines, ``longest`` the longest's letters.
+    """
+    pieces = [blob, levels or b"", trie.to_bytes()]
+    crc = zlib.crc32(levels or b"", zlib.crc32(blob))  # the trie has its own digest
     header = json.dumps(
         {
             "key": key,
-            "word_count": len(words),
+            "word_count": word_count,
             "node_count": trie.node_count,
             "words_bytes": len(blob),
             "levels": levels is not None,
-            "payload_bytes": len(payload),
-            "crc32": zlib.crc32(payload),
+            "payload_bytes": sum(map(len, pieces)),
+            "crc32": crc,
+            "trie_digest": trie.digest(),
+            "longest": longest,
             "report": report,
         }
     ).encode("utf-8")
@@ -144,7 +187,8 @@ def save(
             with os.fdopen(handle, "wb") as file:
                 file.write(_PREFIX.pack(_MAGIC, FORMAT_VERSION, len(header)))
                 file.write(header)
-                file.write(payload)
+                for piece in pieces:
+                    file.write(piece)
             os.replace(temporary, target)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)

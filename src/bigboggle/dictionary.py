@@ -148,7 +148,10 @@ class Dictionary:
 
     Build one with :meth:`builtin`, :meth:`from_file`, :meth:`from_words` or :meth:`load`.
     Words are kept as one sorted list (membership and levels by binary search), so a
-    dictionary loaded from the cache needs no per-word dict.
+    dictionary loaded from the cache needs no per-word dict. A dictionary read by the compiled
+    core's scanner or from the cache holds its words as one ASCII blob (sorted, joined by
+    newlines) and makes the list of strings only when something asks for words (173,000
+    string objects are most of a load's cost, and scoring boards needs none of them).
     """
 
     def __init__(
@@ -166,14 +169,26 @@ class Dictionary:
 
     def _setup(
         self,
-        words: list[str],
+        words: list[str] | bytes,
         levels: bytes | None,
         name: str,
         report: LoadReport,
         cache_key: str | None,
         packed: Any,
+        count: int | None = None,
+        longest: int | None = None,
     ) -> None:
-        self._words = words
+        """``words`` is the sorted list, or its blob with ``count`` words of ``longest`` letters."""
+        if isinstance(words, bytes):
+            self._word_list: list[str] | None = None
+            self._word_blob: bytes | None = words
+            self._count = count if count is not None else (words.count(b"\n") + 1 if words else 0)
+            if longest is not None:
+                self.__dict__["longest"] = longest  # the cached_property, known already
+        else:
+            self._word_list = words
+            self._word_blob = None
+            self._count = len(words)
         self._level_bytes = levels
         self.name = name
         self.report = report
@@ -183,18 +198,30 @@ class Dictionary:
     @classmethod
     def _prepared(
         cls,
-        words: list[str],
+        words: list[str] | bytes,
         levels: bytes | None,
         *,
         name: str,
         report: LoadReport,
         cache_key: str | None,
         packed: Any = None,
+        count: int | None = None,
+        longest: int | None = None,
     ) -> Dictionary:
-        """A dictionary from an already sorted, de-duplicated word list (the cache's form)."""
+        """A dictionary from an already sorted, de-duplicated word list or its blob (the
+        cache's and the scanner's form: ASCII words joined by newlines)."""
         dictionary = cls.__new__(cls)
-        dictionary._setup(words, levels, name, report, cache_key, packed)
+        dictionary._setup(words, levels, name, report, cache_key, packed, count, longest)
         return dictionary
+
+    @property
+    def _words(self) -> list[str]:
+        """The sorted words as strings, made from the blob on first use."""
+        words = self._word_list
+        if words is None:
+            blob = self._word_blob or b""
+            words = self._word_list = blob.decode("ascii").split("\n") if blob else []
+        return words
 
     # -- construction ------------------------------------------------------------------------
 
@@ -281,28 +308,23 @@ class Dictionary:
             )
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
-        entries: list[str] = []
-        for number, raw in enumerate(data.splitlines(), start=1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise WordListError(
-                    f"word list {label}, line {number}: {raw[:40]!r} is not valid UTF-8 "
-                    f"(byte {exc.start + 1} of the line)"
-                ) from None
-            if line.lstrip().startswith("#") or not line.strip():
-                continue
-            entries.append(line)
-        levels: dict[str, int | None] = {}
-        counts = _Counter(skip_names=mixes_cases(entries))
-        for entry in entries:
-            counts.add(entry, levels)
-        report = counts.report(len(levels))
-        if not levels:
-            raise WordListError(
-                f"word list {label} has no playable words ({report.describe()}); words are "
-                f"at least {SHORTEST_WORD} letters a-z, one per line"
+        scanned = _scan(data)
+        if scanned is not None:
+            blob, count, longest, report = scanned
+            if not count:
+                raise _no_words(label, report)
+            return cls._prepared(
+                blob,
+                None,
+                name=str(path),
+                report=report,
+                cache_key=key,
+                count=count,
+                longest=longest,
             )
+        levels, report = _read_lines(data, label)
+        if not levels:
+            raise _no_words(label, report)
         dictionary = cls(levels, name=str(path), report=report)
         dictionary._cache_key = key
         return dictionary
@@ -334,7 +356,7 @@ class Dictionary:
         return isinstance(word, str) and self._index(normalise(word)) >= 0
 
     def __len__(self) -> int:
-        return len(self._words)
+        return self._count
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._words)
@@ -385,11 +407,14 @@ class Dictionary:
             packed_type = _packed_trie_type()
             if packed_type is None:
                 raise RuntimeError("the compiled solver core is not installed")
-            self._packed = packed_type.build(self._words)
+            blob = self._word_blob
+            self._packed = packed_type.build(self._words if blob is None else blob)
             if self._cache_key is not None:
                 cache.save(
                     self._cache_key,
-                    self._words,
+                    "\n".join(self._words).encode("ascii") if blob is None else blob,
+                    self._count,
+                    self.longest,
                     self._level_bytes,
                     dataclasses.asdict(self.report),
                     self._packed,
@@ -428,7 +453,75 @@ def _from_cache(key: str, *, name: str) -> Dictionary | None:
     except TypeError:
         return None
     return Dictionary._prepared(
-        entry.words, entry.levels, name=name, report=load_report, cache_key=key, packed=entry.trie
+        entry.blob,
+        entry.levels,
+        name=name,
+        report=load_report,
+        cache_key=key,
+        packed=entry.trie,
+        count=entry.word_count,
+        longest=entry.longest,
+    )
+
+
+def _scan(data: bytes) -> tuple[bytes, int, int, LoadReport] | None:
+    """The compiled core's reading of an all-ASCII word list: (blob, words, longest, report).
+
+    ``None`` when the core is not built or the data is not all ASCII: :func:`_read_lines` then
+    reads it. Both give the same words and report (the C scanner follows :func:`_read_lines`
+    entry for entry; tests/test_dictionary.py compares them on random lists).
+    """
+    packed_type = _packed_trie_type()
+    if packed_type is None:
+        return None
+    scanned = packed_type.scan_words(data)
+    if scanned is None:
+        return None
+    blob, words, longest, lines, duplicates, not_letters, too_short, too_long = scanned[:8]
+    q_without_u, names, examples = scanned[8:]
+    report = LoadReport(
+        lines=lines,
+        words=words,
+        duplicates=duplicates,
+        not_letters=not_letters,
+        too_short=too_short,
+        too_long=too_long,
+        q_without_u=q_without_u,
+        names=names,
+        examples=examples,
+    )
+    return blob, words, longest, report
+
+
+def _read_lines(data: bytes, label: str) -> tuple[dict[str, int | None], LoadReport]:
+    """A word list's bytes read entry by entry: the words (-> ``None``, no levels) and report.
+
+    :class:`WordListError` names the first line that is not UTF-8.
+    """
+    entries: list[str] = []
+    for number, raw in enumerate(data.splitlines(), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise WordListError(
+                f"word list {label}, line {number}: {raw[:40]!r} is not valid UTF-8 "
+                f"(byte {exc.start + 1} of the line)"
+            ) from None
+        if line.lstrip().startswith("#") or not line.strip():
+            continue
+        entries.append(line)
+    levels: dict[str, int | None] = {}
+    counts = _Counter(skip_names=mixes_cases(entries))
+    for entry in entries:
+        counts.add(entry, levels)
+    return levels, counts.report(len(levels))
+
+
+def _no_words(label: str, report: LoadReport) -> WordListError:
+    """The error for a list that holds no playable word, with what it held instead."""
+    return WordListError(
+        f"word list {label} has no playable words ({report.describe()}); words are "
+        f"at least {SHORTEST_WORD} letters a-z, one per line"
     )
 
 

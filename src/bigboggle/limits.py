@@ -24,6 +24,9 @@ from typing import Any
 #: The longest board text any parser reads: a 12×12 board of three-letter faces in brackets, with
 #: separators and a challenge mark, fits well within it.
 MAX_BOARD_TEXT = 800
+#: The longest line ``score_lines`` (one board text a line) reads: MAX_BOARD_TEXT characters of up
+#: to four bytes of UTF-8 each. A longer line is refused by number before it is read to its end.
+MAX_BOARD_LINE_BYTES = 4 * MAX_BOARD_TEXT
 #: The longest player, team or room name (after Unicode normalisation).
 MAX_NAME_LENGTH = 40
 #: How many characters of a bad input an error message quotes.

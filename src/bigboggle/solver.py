@@ -1,26 +1,32 @@
 """Finding every word on a board, with one path and the points of each.
 
 :func:`solve` returns a :class:`Solution` (every word, a path, its score, counts); :func:`score`
-only the board's total, the fast path; :func:`score_many` the totals of a batch. The points come
-from :func:`word_score`, the one scoring function used wherever points are shown.
+only the board's total, the fast path; :func:`score_many` the totals of a batch (Boards or board texts, which the compiled core parses
+itself), :func:`score_stream` the same as they come and :func:`score_lines` those of a file of
+board texts, both in flat memory. The points come from :func:`word_score`, the one scoring
+function used wherever points are shown.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import io
+import itertools
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from . import implementation
 from .board import Board, Path
 from .dictionary import Dictionary
-from .errors import BoardError, RulesError
+from .errors import BoardError, RulesError, quoted
 from .family import is_offensive
+from .limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
 
 
@@ -229,14 +235,16 @@ def score_many(
 ) -> list[int]:
     """The total points of each board of a batch, in order.
 
-    Boards may be :class:`Board` values or board texts (a bad text raises :class:`BoardError`
-    naming it before any board is solved). The compiled core scores the batch without holding
-    the GIL, so ``threads`` > 1 splits it across that many threads and cores.
+    Boards may be :class:`Board` values or board texts, in any iterable; the compiled core
+    parses texts itself, with no :class:`Board` made. A bad text raises the :class:`BoardError`
+    ``Board.parse`` gives it when the batch reaches it. The compiled core scores the batch
+    without holding the GIL, so ``threads`` > 1 splits it across that many threads and cores.
+    For a batch too large to hold, :func:`score_stream` gives the totals as they come.
     """
-    return [
-        int(total)
-        for total in _batch("score_batch", boards, dictionary, rules, min_length, threads)
-    ]
+    totals: list[int] = []
+    for chunk in _batch("score_texts", boards, dictionary, rules, min_length, threads):
+        totals.extend(chunk)
+    return totals
 
 
 def tally_many(
@@ -248,10 +256,119 @@ def tally_many(
     threads: int = 1,
 ) -> list[tuple[int, int]]:
     """``(total points, number of words)`` of each board of a batch, as :func:`score_many`."""
-    return [
-        (int(total), int(count))
-        for total, count in _batch("tally_batch", boards, dictionary, rules, min_length, threads)
-    ]
+    tallies: list[tuple[int, int]] = []
+    for chunk in _batch("tally_texts", boards, dictionary, rules, min_length, threads):
+        tallies.extend(chunk)
+    return tallies
+
+
+def score_stream(
+    boards: Iterable[Board | str],
+    dictionary: Dictionary | None = None,
+    rules: Rules | None = None,
+    *,
+    min_length: int | None = None,
+    threads: int = 1,
+) -> Iterator[int]:
+    """The totals of :func:`score_many`, one by one as the boards are read, in flat memory:
+    for a generator over more boards than fit in memory. The arguments are checked at once;
+    a bad board text raises when the stream reaches it."""
+    return _flatten(_batch("score_texts", boards, dictionary, rules, min_length, threads))
+
+
+def tally_stream(
+    boards: Iterable[Board | str],
+    dictionary: Dictionary | None = None,
+    rules: Rules | None = None,
+    *,
+    min_length: int | None = None,
+    threads: int = 1,
+) -> Iterator[tuple[int, int]]:
+    """The ``(total points, number of words)`` of :func:`tally_many`, as :func:`score_stream`."""
+    return _flatten(_batch("tally_texts", boards, dictionary, rules, min_length, threads))
+
+
+def score_lines(
+    source: LineSource,
+    dictionary: Dictionary | None = None,
+    rules: Rules | None = None,
+    *,
+    min_length: int | None = None,
+    threads: int = 1,
+) -> Iterator[int]:
+    """The total points of each line of ``source`` (bytes, or a file opened in binary mode),
+    one board text a line, as they come, in flat memory: for files of millions of boards.
+
+    A bad line raises the :class:`BoardError` ``Board.parse`` gives its text, with a note
+    naming the line; a line longer than any board text (or not UTF-8) is refused by number
+    before more of it is read.
+    """
+    return _flatten(_line_batches("score_lines", source, dictionary, rules, min_length, threads))
+
+
+def tally_lines(
+    source: LineSource,
+    dictionary: Dictionary | None = None,
+    rules: Rules | None = None,
+    *,
+    min_length: int | None = None,
+    threads: int = 1,
+) -> Iterator[tuple[int, int]]:
+    """``(total points, number of words)`` of each line of ``source``, as :func:`score_lines`."""
+    return _flatten(_line_batches("tally_lines", source, dictionary, rules, min_length, threads))
+
+
+#: Boards handed to the core at once by the batch forms: enough to make a call's overhead
+#: vanish, few enough that a stream's memory stays small.
+BATCH_CHUNK = 8192
+#: Bytes of a line source read at once.
+LINE_BLOCK = 1 << 18
+
+
+class BinaryReader(Protocol):
+    """A file opened in binary mode, as far as :func:`score_lines` reads it."""
+
+    def read(self, size: int = -1, /) -> bytes | None:
+        """Up to ``size`` bytes; ``b""`` at the end."""
+        ...
+
+
+#: What :func:`score_lines` reads: bytes, or a binary file.
+LineSource = bytes | bytearray | memoryview | BinaryReader
+BoardCells = tuple[tuple[str, ...], int, int, int]
+
+
+def _cells(board: Board | str) -> BoardCells:
+    """The core's arguments for one board: its cells, shape and challenge cell (parsing a
+    text with ``Board.parse``, whose error a bad one raises)."""
+    board = _as_board(board)
+    return (board.cell_letters, board.rows, board.cols, _challenge(board))
+
+
+def _flatten(chunks: Iterator[list[Any]]) -> Iterator[Any]:
+    for chunk in chunks:
+        yield from chunk
+
+
+class _Scoring(NamedTuple):
+    """What every batch passes the core with its boards."""
+
+    trie: Any
+    points: tuple[int, ...]
+    bonus: int
+
+
+def _scoring(
+    dictionary: Dictionary | None, rules: Rules | None, min_length: int | None, threads: int
+) -> _Scoring:
+    words, rules, minimum = _resolve(dictionary, rules, min_length)
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise RulesError(f"threads={threads!r} must be a whole number of at least 1")
+    return _Scoring(
+        implementation.trie_for(words),
+        points_table(rules, minimum, words.longest),
+        rules.challenge_bonus,
+    )
 
 
 def _batch(
@@ -261,38 +378,49 @@ def _batch(
     rules: Rules | None,
     min_length: int | None,
     threads: int,
-) -> list[Any]:
+) -> Iterator[list[Any]]:
+    """The core's results for ``boards``, a chunk at a time (checked now, run as iterated):
+    texts go to the core as they are, anything else through :func:`_cells`."""
     if isinstance(boards, str | Board):
         raise BoardError("a batch is a list of boards; for one board use score() or solve()")
-    parsed = [_as_board(board) for board in boards]
-    words, rules, minimum = _resolve(dictionary, rules, min_length)
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise RulesError(f"threads={threads!r} must be a whole number of at least 1")
-    run = getattr(implementation.core(), method)
-    trie = implementation.trie_for(words)
-    points = points_table(rules, minimum, words.longest)
-    bonus = rules.challenge_bonus
-    cells = [(b.cell_letters, b.rows, b.cols, _challenge(b)) for b in parsed]
-    if threads == 1 or len(cells) < 2:
-        return list(run(trie, cells, points, bonus))
-    return _threaded(lambda chunk: list(run(trie, chunk, points, bonus)), cells, threads)
+    scoring = _scoring(dictionary, rules, min_length, threads)
+    core_method = getattr(implementation.core(), method)
+
+    def run(chunk: list[Any]) -> list[Any]:
+        return list(core_method(scoring.trie, chunk, scoring.points, scoring.bonus, _cells))
+
+    def chunks() -> Iterator[list[Any]]:
+        items = iter(boards)
+        with _pool(threads) as pool:
+            while chunk := list(itertools.islice(items, BATCH_CHUNK)):
+                yield _split(run, chunk, threads, pool)
+
+    return chunks()
 
 
-# Boards a thread takes at a time: small enough that threads finish together (a thread that
+# Items a thread takes at a time: small enough that threads finish together (a thread that
 # drew slow boards does not hold the others up), large enough that a chunk's fixed costs (the
-# GIL taken twice, a fresh de-duplication array) stay below a percent of its walk.
+# GIL taken twice, fresh de-duplication arrays in the core) stay below a percent of its walk.
 _THREAD_CHUNK = 256
 
 
-def _threaded(run: Callable[[list[Any]], list[Any]], cells: list[Any], threads: int) -> list[Any]:
-    """``run`` over ``cells`` in chunks handed out on demand to ``threads`` threads, in order.
+def _split(
+    run: Callable[[list[Any]], list[Any]],
+    items: list[Any],
+    threads: int,
+    pool: ThreadPoolExecutor | None,
+) -> list[Any]:
+    """``run(items)``, the items handed out in small chunks to ``threads`` threads of ``pool``
+    as each asks for more, the results in order.
 
     The compiled core releases the GIL while it walks, and each call has its own walk state
     and its own de-duplication arrays, so the threads share nothing while they score.
     """
-    size = max(1, min(_THREAD_CHUNK, -(-len(cells) // (threads * 4))))
-    starts = iter(range(0, len(cells), size))
-    results: list[list[Any]] = [[] for _ in range(-(-len(cells) // size))]
+    if pool is None or threads == 1 or len(items) < 2:
+        return run(items)
+    size = max(1, min(_THREAD_CHUNK, -(-len(items) // (threads * 4))))
+    starts = iter(range(0, len(items), size))
+    results: list[list[Any]] = [[] for _ in range(-(-len(items) // size))]
     lock = threading.Lock()
 
     def work() -> None:
@@ -301,9 +429,126 @@ def _threaded(run: Callable[[list[Any]], list[Any]], cells: list[Any], threads: 
                 start = next(starts, None)
             if start is None:
                 return
-            results[start // size] = run(cells[start : start + size])
+            results[start // size] = run(items[start : start + size])
 
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        for future in [pool.submit(work) for _ in range(threads)]:
-            future.result()
+    for future in [pool.submit(work) for _ in range(threads)]:
+        future.result()
     return [item for chunk in results for item in chunk]
+
+
+def _pool(threads: int) -> contextlib.AbstractContextManager[ThreadPoolExecutor | None]:
+    """A pool of ``threads`` threads for a batch's life, or nothing for one thread."""
+    if threads == 1:
+        return contextlib.nullcontext()
+    return ThreadPoolExecutor(max_workers=threads)
+
+
+def _line_batches(
+    method: str,
+    source: LineSource,
+    dictionary: Dictionary | None,
+    rules: Rules | None,
+    min_length: int | None,
+    threads: int,
+) -> Iterator[list[Any]]:
+    """The core's results for the lines of ``source``, a block of lines at a time."""
+    blocks = _line_blocks(source)
+    scoring = _scoring(dictionary, rules, min_length, threads)
+    core_method = getattr(implementation.core(), method)
+
+    def run(pieces: list[tuple[bytes, int]]) -> list[Any]:
+        results: list[Any] = []
+        for data, first in pieces:
+
+            def fallback(line: bytes, index: int, first: int = first) -> BoardCells:
+                return _line_cells(line, first + index)
+
+            results.extend(core_method(scoring.trie, data, scoring.points, scoring.bonus, fallback))
+        return results
+
+    def chunks() -> Iterator[list[Any]]:
+        with _pool(threads) as pool:
+            for data, first in blocks:
+                # Four pieces a thread, handed out as threads ask (see _split).
+                yield _split(run, _split_lines(data, first, 4 * threads), threads, pool)
+
+    return chunks()
+
+
+def _split_lines(data: bytes, first: int, parts: int) -> list[tuple[bytes, int]]:
+    """``data`` (whole lines, the first numbered ``first``) cut at line ends into about
+    ``parts`` pieces, each with the number of its first line."""
+    pieces = []
+    start = 0
+    step = -(-len(data) // parts)
+    while start < len(data):
+        cut = data.find(b"\n", min(start + step, len(data)) - 1) + 1 or len(data)
+        pieces.append((data[start:cut], first))
+        first += data.count(b"\n", start, cut)
+        start = cut
+    return pieces
+
+
+def _line_blocks(source: LineSource) -> Iterator[tuple[bytes, int]]:
+    """Blocks of whole lines of ``source``, each with the number of its first line (from 1).
+    Checks the source's type at once; reads it as iterated."""
+    if isinstance(source, bytes | bytearray | memoryview):
+        view = memoryview(source).cast("B")
+        return _blocks(lambda start: bytes(view[start : start + LINE_BLOCK]))
+    read = getattr(source, "read", None)
+    if not callable(read) or isinstance(source, io.TextIOBase):
+        raise TypeError(
+            "lines are read as bytes: pass bytes or a file opened in binary mode ('rb'), "
+            f"not {type(source).__name__}"
+        )
+    return _blocks(lambda _start: _read_bytes(read))
+
+
+def _read_bytes(read: Callable[[int], object]) -> bytes:
+    block = read(LINE_BLOCK)
+    if not isinstance(block, bytes | bytearray):
+        raise TypeError(f"a line source's read() gave {type(block).__name__}, not bytes")
+    return bytes(block)
+
+
+def _blocks(read: Callable[[int], bytes]) -> Iterator[tuple[bytes, int]]:
+    """Cut what ``read(offset)`` gives, block by block, into whole lines; a partial line is
+    carried into the next block, and refused once it is longer than any board text."""
+    carry = b""
+    offset = 0
+    line = 1
+    while block := read(offset):
+        offset += len(block)
+        data = carry + block if carry else block
+        end = data.rfind(b"\n") + 1
+        if end:
+            yield data[:end], line
+            line += data.count(b"\n", 0, end)
+        carry = data[end:]
+        if len(carry) > MAX_BOARD_LINE_BYTES:
+            raise _line_too_long(line)
+    if carry:
+        yield carry, line
+
+
+def _line_too_long(number: int) -> BoardError:
+    return BoardError(
+        f"line {number} is longer than any board text (over {MAX_BOARD_LINE_BYTES} bytes; a board "
+        f"is at most {MAX_BOARD_TEXT} characters): is this a file of boards, one a line?"
+    )
+
+
+def _line_cells(line: bytes, number: int) -> BoardCells:
+    """The cells of line ``number``, parsed by ``Board.parse`` (its error, with a note naming
+    the line); a line no board text can be is refused by number."""
+    if len(line) > MAX_BOARD_LINE_BYTES:
+        raise _line_too_long(number)
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BoardError(f"line {number} is not UTF-8 text: {quoted(line)}") from None
+    try:
+        return _cells(text)
+    except BoardError as error:
+        error.add_note(f"(line {number})")
+        raise

@@ -54,9 +54,15 @@ class ClaimCounts:
     games: int = 0
     seats: int = 0
     refused: int = 0
+    #: The guest's trainer cards now in the member's deck (``None``: the claim brought no
+    #: deck; see :meth:`~bigboggle.services.training.Training.adopt_guest_deck`).
+    cards: int | None = None
 
     def to_json(self) -> dict[str, int]:
-        return {"games": self.games, "seats": self.seats, "refused": self.refused}
+        data = {"games": self.games, "seats": self.seats, "refused": self.refused}
+        if self.cards is not None:
+            data["cards"] = self.cards
+        return data
 
 
 class Claims:

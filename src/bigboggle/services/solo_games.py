@@ -518,14 +518,20 @@ class SoloGames:
 
     # -- playing -----------------------------------------------------------------------------
 
-    def get(self, game_id: str, key: str | None = None) -> SoloView:
-        """The game as it stands now. With the game's ``key``, a running game's words are shown
-        too (as stored: nothing is judged again), and a game whose deadline has passed is ended
-        and scored (once: see :meth:`settle`). Anyone else's read does no work: a game past its
-        deadline whose results are not stored yet reads as ``scoring``."""
+    def get(
+        self, game_id: str, key: str | None = None, *, account_id: int | None = None
+    ) -> SoloView:
+        """The game as it stands now. With the game's ``key`` (or as ``account_id``, the member
+        whose game it is: its page for them in any browser), a running game's words are shown
+        too (as stored: nothing is judged again), a private game's are not sealed, and a game
+        whose deadline has passed is ended and scored (once: see :meth:`settle`). Anyone
+        else's read does no work: a game past its deadline whose results are not stored yet
+        reads as ``scoring``."""
         now = self.clock()
         row = self._load(game_id)
-        owner = self._is_owner(row, key)
+        owner = self._is_owner(row, key) or (
+            account_id is not None and row.account_id == account_id
+        )
         if owner:
             row = self._settle(row, now)
         return self._view(row, now, owner=owner)

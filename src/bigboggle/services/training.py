@@ -18,6 +18,15 @@ checked whole (:meth:`~bigboggle.trainer.Deck.from_json`, bounded in size before
 and fed from those games whose key matches (a wrong key contributes nothing), then scheduled
 here and handed back. The server keeps nothing of it.
 
+**A guest becoming a member** (sign-up or log-in: ``POST /api/me/claim`` with its
+``trainer_deck``) brings that deck along (:meth:`Training.adopt_guest_deck`), checked whole as
+the guest routes check it, and merged into the member's deck card by card: a word in both keeps
+the card further along (more reviews; then the later review; then the member's), with the
+larger miss count and the board and path of either; a word new to the member's deck joins it
+as it was (its schedule kept), the guest's most drilled cards first, while the deck has room
+(:data:`~bigboggle.limits.TRAINER_MAX_CARDS`: the rest are left out, never a card of the
+member's). Merging the same deck twice changes nothing the second time.
+
 The dictionary that judges "also a word here" answers is the shelf's default one.
 """
 
@@ -27,7 +36,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select
@@ -40,6 +49,7 @@ from ..limits import (
     TRAINER_FED_GAMES_KEPT,
     TRAINER_FEED_GAMES,
     TRAINER_GUEST_GAMES,
+    TRAINER_MAX_CARDS,
     TRAINER_WORDS_PER_GAME,
 )
 from ..solver import FoundWord
@@ -264,6 +274,22 @@ class Training:
             self._store(session, account_id, deck, before)
         return AnswerView(answered, state_of(deck, now), now)
 
+    def adopt_guest_deck(self, account_id: int, deck: object) -> int:
+        """Merge a guest's deck (its JSON form, as the guest routes take it) into member
+        ``account_id``'s deck (see the module's doc); how many of its cards are now in the
+        member's deck. :class:`~bigboggle.errors.DeckError` names what is wrong in a deck that
+        is not one (``trainer_deck.cards[3].due``), before anything changes."""
+        guest = Deck.from_json(deck, "trainer_deck")
+        if not guest.cards:
+            return 0
+        with self.store.write_session() as session:
+            _lock_member(session, account_id)
+            held = self._load(session, account_id, lock=True)
+            before = {card.word: card for card in held}
+            carried = merge_decks(held, guest)
+            self._store(session, account_id, held, before)
+        return carried
+
     def _load(self, session: Session, account_id: int, *, lock: bool = False) -> Deck:
         query = (
             select(TrainerCardRow)
@@ -382,6 +408,36 @@ class Training:
                     self.fed.put(row.id, fed)
                     found[row.id] = fed
         return [fed for fed in found.values() if fed is not None]
+
+
+def merge_decks(into: Deck, guest: Deck, most: int = TRAINER_MAX_CARDS) -> int:
+    """Merge ``guest``'s cards into ``into`` (see the module's doc), ``into`` holding at most
+    ``most`` cards; how many of ``guest``'s cards are in it now."""
+    carried = 0
+    for card in sorted(guest, key=lambda card: (-card.reps, -card.misses, card.added, card.word)):
+        held = into.cards.get(card.word)
+        if held is not None:
+            into.cards[card.word] = merged_card(held, card)
+        elif len(into.cards) < most:
+            into.cards[card.word] = card
+        else:
+            continue
+        carried += 1
+    return carried
+
+
+def merged_card(held: Card, guest: Card) -> Card:
+    """One word's card from a member's (``held``) and a guest's: the one further along (more
+    reviews, then the later review; the member's on a tie), with the larger miss count, the
+    earlier time added, and the other's board and path if it has none."""
+
+    def progress(card: Card) -> tuple[int, float]:
+        return card.reps, card.last_review if card.last_review is not None else -1.0
+
+    ahead, other = (guest, held) if progress(guest) > progress(held) else (held, guest)
+    if ahead.board is None and other.board is not None:
+        ahead = replace(ahead, board=other.board, path=other.path)
+    return replace(ahead, misses=max(held.misses, guest.misses), added=min(held.added, guest.added))
 
 
 def _lock_member(session: Session, account_id: int) -> None:

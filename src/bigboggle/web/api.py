@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import Response
+from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from ..analysis import Band
@@ -40,6 +41,7 @@ from .inputs import (
     read_text,
 )
 from .plumbing import JSONResponse, services
+from .validation import WHOLE_NUMBER
 
 router = APIRouter(
     prefix="/api",
@@ -93,7 +95,7 @@ async def rules_list(request: Request) -> JSONResponse:
 async def shake_board(
     request: Request,
     rules: RulesName = "big",
-    seed: Annotated[int | None, Query(ge=0, le=MAX_SEED)] = None,
+    seed: Annotated[Annotated[int, Field(ge=0, le=MAX_SEED)] | None, WHOLE_NUMBER, Query()] = None,
     challenge: bool = False,
     band: Annotated[
         str | None, Query(max_length=40, description="easy, normal, rich, 300-500, words:100-")

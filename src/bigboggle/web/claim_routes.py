@@ -7,20 +7,35 @@ otherwise); the body is JSON (415 otherwise), at most
 :data:`~bigboggle.limits.CLAIM_BODY_BYTES` (413 past it, before it is parsed) and at most
 :data:`~bigboggle.limits.CLAIM_MAX_GAMES` games and :data:`~bigboggle.limits.CLAIM_MAX_SEATS`
 seats (400). Cross-site posts are refused by the app's guard like every state change.
+
+A claim may carry the browser's guest trainer deck too (``trainer_deck``: then the body may be
+:data:`~bigboggle.limits.TRAINER_DECK_BYTES` longer); it is checked whole, as the guest trainer
+routes check it (400 naming the card and key), and merged into the member's deck before the
+games change hands (:meth:`~bigboggle.services.training.Training.adopt_guest_deck`); the answer
+then says how many of its cards the member's deck holds (``cards``), and the browser drops its
+copy.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..limits import CLAIM_BODY_BYTES, CLAIM_MAX_GAMES, CLAIM_MAX_SEATS, MAX_KEY_LENGTH
+from ..limits import (
+    CLAIM_BODY_BYTES,
+    CLAIM_MAX_GAMES,
+    CLAIM_MAX_SEATS,
+    MAX_KEY_LENGTH,
+    TRAINER_DECK_BYTES,
+)
+from ..services.claims import ClaimCounts
 from .auth import require_member
 from .inputs import ErrorBody, read_model
-from .plumbing import JSONResponse, services
+from .plumbing import JSONResponse, Services, services
 
 router = APIRouter(
     tags=["accounts"],
@@ -51,6 +66,9 @@ class Claim(_Strict):
     seats: list[Annotated[str, Field(min_length=10, max_length=100)]] = Field(
         default_factory=list, max_length=CLAIM_MAX_SEATS
     )
+    #: This browser's guest trainer deck (``{"version", "cards"}``), to merge into the
+    #: member's.
+    trainer_deck: dict[str, Any] | None = None
 
 
 def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
@@ -84,14 +102,21 @@ def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
 )
 async def claim(request: Request) -> JSONResponse:
     """Answers ``{"games": n, "seats": n, "refused": n}``: how many became the member's, and
-    how many were refused (a wrong key or token, unknown, or already another member's)."""
-    asked = await read_model(request, Claim, limit=CLAIM_BODY_BYTES)
+    how many were refused (a wrong key or token, unknown, or already another member's); with
+    ``"cards": n`` when the claim carried a ``trainer_deck``."""
+    asked = await read_model(request, Claim, limit=CLAIM_BODY_BYTES + TRAINER_DECK_BYTES)
     member = await require_member(request)
-    claims = services(request).claims
-    counts = await run_in_threadpool(
-        claims.adopt,
-        member.id,
-        [(game.id, game.key) for game in asked.games],
-        asked.seats,
-    )
+    counts = await run_in_threadpool(_adopt, services(request), member.id, asked)
     return JSONResponse(counts.to_json())
+
+
+def _adopt(found: Services, account_id: int, asked: Claim) -> ClaimCounts:
+    """The claim made: the trainer deck first (a deck that is not one refuses the claim before
+    anything changes), then the games and seats."""
+    cards = None
+    if asked.trainer_deck is not None:
+        cards = found.training.adopt_guest_deck(account_id, asked.trainer_deck)
+    counts = found.claims.adopt(
+        account_id, [(game.id, game.key) for game in asked.games], asked.seats
+    )
+    return replace(counts, cards=cards)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -197,18 +197,34 @@ def play(
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-def game_page(request: Request, game_id: Annotated[str, Path(max_length=16)]) -> Response:
-    """A game: the board and clock while it runs, the results once it is over."""
-    view = services(request).solo.get(game_id)
-    return _page(
+def game_page(
+    request: Request,
+    game_id: Annotated[str, Path(max_length=16)],
+    key: Annotated[str | None, Header(alias="X-Game-Key", max_length=100)] = None,
+) -> Response:
+    """A game: the board and clock while it runs, the results once it is over. Its player sees
+    a private game (a challenge's round) whole: a member whose game it is by their session, a
+    guest by its key (``X-Game-Key``: the sealed page's script fetches the page again with the
+    key its browser holds, ``static/game.js``); anyone else sees it sealed."""
+    viewer = viewer_here(request)
+    view = services(request).solo.get(
+        game_id, key, account_id=viewer.id if viewer is not None else None
+    )
+    response = _page(
         request,
         "game.html",
+        viewer=viewer,
         view=view,
         data=view.to_json(),
         board=Board.parse(view.game.board),
         hint_labels=HINT_LABELS,
         utc_time=utc_time,
     )
+    if view.game.private_until is not None:
+        # Whole for its player, sealed for the others: no shared cache may keep either.
+        response.headers["Cache-Control"] = "private, no-store"
+    response.headers["Vary"] = "Cookie, X-Game-Key"
+    return response
 
 
 @router.get("/daily", response_class=HTMLResponse)

@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import BoggleError, RoundInputError, RulesError
@@ -27,6 +28,7 @@ from ..services.profiles import MISSED_NOTE, ProfileView
 from . import charts
 from .auth import viewer
 from .plumbing import JSONResponse, services
+from .validation import WHOLE_NUMBER
 
 router = APIRouter()
 
@@ -37,7 +39,11 @@ PlayerName = Annotated[
 ]
 RulesName = Annotated[str, Query(max_length=40, description="A rules preset")]
 Period = Annotated[str, Query(max_length=8, description="day, week or all")]
-Limit = Annotated[int, Query(ge=1, le=LEADERBOARD_ROWS, description="Rows to list")]
+Limit = Annotated[
+    Annotated[int, Field(ge=1, le=LEADERBOARD_ROWS)],
+    WHOLE_NUMBER,
+    Query(description="Rows to list"),
+]
 
 NOT_FOUND: dict[int | str, dict[str, Any]] = {
     400: {"description": "A name longer than any member's, named"},

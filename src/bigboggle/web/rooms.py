@@ -13,6 +13,7 @@ import math
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
+from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from ..names import clean_name
@@ -21,6 +22,7 @@ from .auth import viewer
 from .inputs import ErrorBody, NewRoom, body_schema, read_model
 from .plumbing import JSONResponse, services
 from .room_guards import client_address
+from .validation import WHOLE_NUMBER
 
 router = APIRouter(
     tags=["rooms"],
@@ -85,7 +87,7 @@ def room_info(
 def room_round(
     request: Request,
     code: Annotated[str, Path(max_length=MAX_CODE_TYPED)],
-    number: Annotated[int, Path(ge=1, le=1_000_000)],
+    number: Annotated[Annotated[int, Field(ge=1, le=1_000_000)], WHOLE_NUMBER, Path()],
 ) -> JSONResponse:
     rooms = services(request).rooms
     return JSONResponse(rooms.round_result(code, number).to_json())

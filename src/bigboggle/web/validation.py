@@ -1,12 +1,34 @@
 """A pydantic validation error in one line for people: the first bad key (``players.ann[4]``)
 and what is wrong with it, the value quoted short. The JSON API's 400s and the room protocol's
-``bad_message`` errors both say it so."""
+``bad_message`` errors both say it so. And :data:`WHOLE_NUMBER`, what every integer query
+parameter of the API is checked by."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BeforeValidator, ValidationError
+
+#: A whole number as a query string writes it: ASCII digits, a minus sign at most.
+_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def _whole_number(value: object) -> object:
+    """``value`` if it is not text, or is a whole number in digits; pydantic's own parsing of a
+    query parameter's text takes ``0.0``, `` 1``, ``+1`` and ``1_000`` for numbers too, which
+    no client means (and a cache or log would not see as the same request)."""
+    if isinstance(value, str) and not _WHOLE_NUMBER.fullmatch(value):
+        raise ValueError("expected a whole number written in digits, like 42")
+    return value
+
+
+#: The check of every integer query parameter of the API, after its bounds (so that the
+#: OpenAPI document keeps them as ``minimum`` and ``maximum``):
+#: ``Annotated[Annotated[int, Field(ge=1, le=9)], WHOLE_NUMBER, Query()]``, or for an optional
+#: one ``Annotated[Annotated[int, Field(...)] | None, WHOLE_NUMBER, Query()]``. Only digits (and
+#: a leading ``-``) are a number; anything else is a 400 naming the parameter.
+WHOLE_NUMBER = BeforeValidator(_whole_number)
 
 
 def describe_validation(exc: ValidationError | Any) -> str:

@@ -176,7 +176,34 @@ async function challengePage(root) {
     } catch {
       /* the page as the server drew it stays */
     }
+    await untilYourRoundsCount(code, headers);
     await refreshStandings(code, headers);
+  }
+}
+
+// Whether the standings `results` list you among the players of every round you finished (the
+// terminal's counts_round): a busy server counts a round a moment after its finish.
+function countsYourRounds(results) {
+  const you = results && results.you;
+  if (!you || !Array.isArray(you.finished)) return true;
+  const rounds = Array.isArray(results.round_results) ? results.round_results : [];
+  return you.finished.every((number) => {
+    const shown = rounds.find((round) => round && round.number === number);
+    return Boolean(shown && Array.isArray(shown.players) && shown.players.some((row) => row && row.name === you.name));
+  });
+}
+
+// Waits (asking again after 0.5, 1, 2 and 4 seconds) until the standings count the rounds you
+// finished, so that those drawn next have your row; gives up quietly after that.
+async function untilYourRoundsCount(code, headers) {
+  for (let attempt = 0, wait = 500; attempt < 5; attempt += 1, wait *= 2) {
+    try {
+      const results = await api("GET", `/api/challenges/${encodeURIComponent(code)}/results`, undefined, headers);
+      if (countsYourRounds(results)) return;
+    } catch {
+      return; // the standings as the server draws them will do
+    }
+    if (attempt < 4) await new Promise((resolve) => setTimeout(resolve, wait));
   }
 }
 
@@ -268,4 +295,8 @@ const page = document.getElementById("challenge");
 if (page) challengePage(page);
 const form = document.getElementById("challenge-form");
 if (form) makeForm(form);
-if (!page && !form) gameResults();
+if (!page && !form) {
+  gameResults();
+  // A sealed round's results unsealed for its player (game.js): the way back again.
+  document.addEventListener("bigboggle:results", gameResults);
+}

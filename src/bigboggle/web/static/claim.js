@@ -3,12 +3,29 @@
 // the room seats' tokens ("bigboggle:room:CODE", kept by rooms.js and room.js) are posted to
 // POST /api/me/claim, which makes each one whose key matches (and that no member has yet) the
 // member's. The keys stay in localStorage: the member still opens those games with them.
+// The guest's trainer deck ("bigboggle:trainer-deck", kept by train.js) goes with the first
+// claim (trainer_deck), is merged into the member's deck, and is dropped here once the server
+// says it holds it: from then on the member's deck is the account's.
 
 import { api } from "./api.js";
 
 // The server takes at most this many games and this many seats per claim (CLAIM_MAX_GAMES,
 // CLAIM_MAX_SEATS in limits.py): a browser holding more sends them in several claims.
 const BATCH = 500;
+// Where train.js keeps a guest's deck, and the most the server reads of one
+// (TRAINER_DECK_BYTES in limits.py).
+export const DECK_KEY = "bigboggle:trainer-deck";
+const DECK_BYTES = 327680;
+
+// This browser's guest trainer deck as train.js keeps it, or null (none, or not JSON).
+export function guestDeck(storage = localStorage) {
+  try {
+    const text = storage.getItem(DECK_KEY);
+    return text && text.length <= DECK_BYTES ? JSON.parse(text) : null;
+  } catch (err) {
+    return null;
+  }
+}
 
 // What this browser holds: [{id, key}] for solo games, [token] for room seats.
 export function guestHoldings(storage = localStorage) {
@@ -29,15 +46,37 @@ export function guestHoldings(storage = localStorage) {
   return { games, seats };
 }
 
-// Claim every guest game and seat of this browser for the logged-in member; resolves to the
-// counts {games, seats, refused} (games and seats that became the member's; refused: wrong
-// keys, or already another member's). Rejects with the server's message if a claim fails.
-export async function claimGuestGames() {
-  const { games, seats } = guestHoldings();
-  const total = { games: 0, seats: 0, refused: 0 };
-  for (let start = 0; start < Math.max(games.length, seats.length); start += BATCH) {
+// One claim; a trainer deck the server cannot read (400 naming trainer_deck: train.js would
+// start afresh too) is dropped and the claim sent again without it, so the games still go.
+async function claimOnce(body, storage) {
+  try {
+    return await api("POST", "/api/me/claim", body);
+  } catch (err) {
+    if (!body.trainer_deck || err.status !== 400 || !err.message.startsWith("trainer_deck")) throw err;
+    storage.removeItem(DECK_KEY);
+    const { trainer_deck: dropped, ...rest } = body;
+    return api("POST", "/api/me/claim", rest);
+  }
+}
+
+// Claim every guest game and seat of this browser, and its trainer deck, for the logged-in
+// member; resolves to the counts {games, seats, refused, cards} (games and seats that became
+// the member's; refused: wrong keys, or already another member's; cards: the trainer cards
+// now in the member's deck). Rejects with the server's message if a claim fails.
+export async function claimGuestGames(storage = localStorage) {
+  const { games, seats } = guestHoldings(storage);
+  const deck = guestDeck(storage);
+  const total = { games: 0, seats: 0, refused: 0, cards: 0 };
+  const claims = Math.max(games.length, seats.length, deck ? 1 : 0);
+  for (let start = 0; start < claims; start += BATCH) {
     const body = { games: games.slice(start, start + BATCH), seats: seats.slice(start, start + BATCH) };
-    const counts = await api("POST", "/api/me/claim", body);
+    if (deck && start === 0) body.trainer_deck = deck;
+    const counts = await claimOnce(body, storage);
+    if (typeof counts.cards === "number") {
+      // The member's deck holds it now: this browser's copy would only drift apart.
+      storage.removeItem(DECK_KEY);
+      total.cards = counts.cards;
+    }
     total.games += counts.games;
     total.seats += counts.seats;
     total.refused += counts.refused;
@@ -52,10 +91,18 @@ export function claimedText(claimed) {
   const count = (value) => (Array.isArray(value) ? value.length : Number(value) || 0);
   const games = count(claimed && claimed.games);
   const seats = count(claimed && claimed.seats);
+  const cards = count(claimed && claimed.cards);
   const parts = [];
   if (games > 0) parts.push(games === 1 ? "1 game" : `${games} games`);
   if (seats > 0) parts.push(seats === 1 ? "1 room seat" : `${seats} room seats`);
-  if (!parts.length) return "";
-  const verb = games + seats === 1 ? "is" : "are";
-  return `${parts.join(" and ")} you played as a guest ${verb} now on your profile.`;
+  const sentences = [];
+  if (parts.length) {
+    const verb = games + seats === 1 ? "is" : "are";
+    sentences.push(`${parts.join(" and ")} you played as a guest ${verb} now on your profile.`);
+  }
+  if (cards > 0) {
+    const words = cards === 1 ? "1 word" : `${cards} words`;
+    sentences.push(`Your trainer's ${words}, with their progress, are now kept with your account.`);
+  }
+  return sentences.join(" ");
 }

@@ -34,6 +34,12 @@ function fitToScreen(game) {
   };
   fit();
   if (window.visualViewport) window.visualViewport.addEventListener("resize", fit);
+  // The pinned zone's height (it changes with the board's size, a wrapped verdict, the
+  // keyboard): what play.css keeps clear above the words' column when it scrolls to one.
+  const zone = game.querySelector(".play-zone");
+  if (zone && window.ResizeObserver) {
+    new ResizeObserver(() => game.style.setProperty("--play-zone-height", `${Math.ceil(zone.getBoundingClientRect().height)}px`)).observe(zone);
+  }
 }
 
 // The running game: the clock, the words, the feedback.
@@ -258,6 +264,35 @@ function showResults() {
   }
 }
 
+// A private game's results (a challenge's round) come sealed to anyone but its player. Its
+// player's browser holds its key: the page is fetched again with it (X-Game-Key), whole, and
+// put in place of the sealed one; the document then gets a "bigboggle:results" event (for
+// challenge.js's way back to the standings). Resolves to whether it was.
+async function unseal() {
+  const id = document.location.pathname.split("/").pop();
+  const key = document.querySelector("section.sealed-results") && localStorage.getItem(`bigboggle:key:${id}`);
+  if (!key) return false;
+  let text;
+  try {
+    const response = await fetch(document.location.pathname, { headers: { "X-Game-Key": key } });
+    if (!response.ok) return false;
+    text = await response.text();
+  } catch {
+    return false;
+  }
+  const whole = new DOMParser().parseFromString(text, "text/html");
+  const main = whole.getElementById("main");
+  if (!main || !main.querySelector("section.results") || main.querySelector("section.sealed-results")) return false;
+  document.getElementById("main").replaceChildren(...[...main.childNodes].map((node) => document.importNode(node, true)));
+  document.title = whole.title;
+  showResults();
+  document.dispatchEvent(new CustomEvent("bigboggle:results"));
+  return true;
+}
+
 const game = document.getElementById("game");
 if (game) playGame(game);
-else showResults();
+else {
+  showResults();
+  unseal();
+}

@@ -6,9 +6,8 @@
 
 import { api, el } from "./api.js";
 import { cellAt, drawPath, renderBoard } from "./board.js";
-import { guestHoldings } from "./claim.js";
+import { DECK_KEY, guestHoldings } from "./claim.js";
 
-const DECK_KEY = "bigboggle:trainer-deck";
 // As many games as the server takes at once (CLAIM_MAX_GAMES in limits.py).
 const MAX_GAMES = 500;
 
