@@ -163,13 +163,6 @@ WALK_TARGET static void FROM_NAME(Walk *w, uint32_t index, int cell, FROM_PARAMS
 #endif
     }
     const uint32_t mask = node.mask;
-    /* The children are found first and fetched from memory all at once, then walked (in the
-     * same order): the trie is bigger than this machine's caches, and walking each child as it
-     * is found would leave the next one's fetch to start only after the whole first subtree.
-     * Deferring is safe: every walk from a child leaves the used cells as it found them. */
-    uint32_t child[8];
-    uint8_t next[8];
-    int m = 0;
 #if FROM_PATHS
     if (mask & w->near[cell]) {
         const int k = w->nnb[cell];
@@ -178,18 +171,14 @@ WALK_TARGET static void FROM_NAME(Walk *w, uint32_t index, int cell, FROM_PARAMS
             const int n = nb[i];
             if (FROM_IS_USED(n)) continue;
             const uint32_t bit = w->bit[n];
-            uint32_t c;
             if (bit) {
-                if (!(mask & bit)) continue;
-                c = node.first + WALK_POPCOUNT(mask & (bit - 1));
+                if (mask & bit)
+                    FROM_NAME(w, node.first + WALK_POPCOUNT(mask & (bit - 1)), n, FROM_NEXT);
             } else {
                 const BoardSpec *b = w->board;
-                c = WALK_STEP(w->nodes, mask, node.first, b->tok[n], b->ntok[n]);
-                if (c == UINT32_MAX) continue;
+                uint32_t child = WALK_STEP(w->nodes, mask, node.first, b->tok[n], b->ntok[n]);
+                if (child != UINT32_MAX) FROM_NAME(w, child, n, FROM_NEXT);
             }
-            __builtin_prefetch(&w->nodes[c]);
-            child[m] = c;
-            next[m++] = (uint8_t)n;
         }
     }
 #else
@@ -204,24 +193,18 @@ WALK_TARGET static void FROM_NAME(Walk *w, uint32_t index, int cell, FROM_PARAMS
             if (!(live & bit)) continue;
             const int n = to[i];
             if (FROM_IS_USED(n)) continue;
-            child[m] = node.first + WALK_POPCOUNT(mask & (bit - 1));
-            __builtin_prefetch(&w->nodes[child[m]]);
-            next[m++] = (uint8_t)n;
+            FROM_NAME(w, node.first + WALK_POPCOUNT(mask & (bit - 1)), n, FROM_NEXT);
         }
         const int slow = w->nslow[cell];
         for (int i = 0; i < slow; i++) {
             const int n = w->slow[cell][i];
             if (FROM_IS_USED(n)) continue;
             const BoardSpec *b = w->board;
-            uint32_t c = WALK_STEP(w->nodes, mask, node.first, b->tok[n], b->ntok[n]);
-            if (c == UINT32_MAX) continue;
-            __builtin_prefetch(&w->nodes[c]);
-            child[m] = c;
-            next[m++] = (uint8_t)n;
+            uint32_t child = WALK_STEP(w->nodes, mask, node.first, b->tok[n], b->ntok[n]);
+            if (child != UINT32_MAX) FROM_NAME(w, child, n, FROM_NEXT);
         }
     }
 #endif
-    for (int i = 0; i < m; i++) FROM_NAME(w, child[i], next[i], FROM_NEXT);
 #if FROM_WIDE
     w->used[cell] = 0;
 #endif
