@@ -210,6 +210,23 @@ def test_score_many_threads_agree(standard: Dictionary) -> None:
     assert one == [solve(board, standard, rules).total_score for board in boards]
 
 
+def test_threads_take_chunks_on_demand_and_keep_the_order() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bigboggle.solver import _split
+
+    seen: list[int] = []
+
+    def run(chunk: list[int]) -> list[int]:
+        seen.append(len(chunk))
+        return [2 * x for x in chunk]
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        assert _split(run, list(range(5000)), 3, pool) == [2 * x for x in range(5000)]
+        assert len(seen) > 3 and max(seen) <= 256  # many small chunks, not one slice a thread
+        assert _split(run, [7], 3, pool) == [14]
+
+
 def test_bad_input() -> None:
     words = Dictionary.from_words(["abc"])
     with pytest.raises(BoardError):

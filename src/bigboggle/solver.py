@@ -14,6 +14,7 @@ import dataclasses
 import functools
 import io
 import itertools
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -431,18 +432,42 @@ def _batch(
     return chunks()
 
 
+# Items a thread takes at a time: small enough that threads finish together (a thread that
+# drew slow boards does not hold the others up), large enough that a chunk's fixed costs (the
+# GIL taken twice, fresh de-duplication arrays in the core) stay below a percent of its walk.
+_THREAD_CHUNK = 256
+
+
 def _split(
     run: Callable[[list[Any]], list[Any]],
     items: list[Any],
     threads: int,
     pool: ThreadPoolExecutor | None,
 ) -> list[Any]:
-    """``run(items)``, the items split across ``threads`` threads of ``pool``, in order."""
+    """``run(items)``, the items handed out in small chunks to ``threads`` threads of ``pool``
+    as each asks for more, the results in order.
+
+    The compiled core releases the GIL while it walks, and each call has its own walk state
+    and its own de-duplication arrays, so the threads share nothing while they score.
+    """
     if pool is None or threads == 1 or len(items) < 2:
         return run(items)
-    size = -(-len(items) // threads)
-    parts = [items[i : i + size] for i in range(0, len(items), size)]
-    return [item for results in pool.map(run, parts) for item in results]
+    size = max(1, min(_THREAD_CHUNK, -(-len(items) // (threads * 4))))
+    starts = iter(range(0, len(items), size))
+    results: list[list[Any]] = [[] for _ in range(-(-len(items) // size))]
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                start = next(starts, None)
+            if start is None:
+                return
+            results[start // size] = run(items[start : start + size])
+
+    for future in [pool.submit(work) for _ in range(threads)]:
+        future.result()
+    return [item for chunk in results for item in chunk]
 
 
 def _pool(threads: int) -> contextlib.AbstractContextManager[ThreadPoolExecutor | None]:
@@ -478,7 +503,8 @@ def _line_batches(
     def chunks() -> Iterator[list[Any]]:
         with _pool(threads) as pool:
             for data, first in blocks:
-                yield _split(run, _split_lines(data, first, threads), threads, pool)
+                # Four pieces a thread, handed out as threads ask (see _split).
+                yield _split(run, _split_lines(data, first, 4 * threads), threads, pool)
 
     return chunks()
 
