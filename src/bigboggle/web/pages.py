@@ -24,7 +24,7 @@ from ..services.rooms import strength_choices
 from ..solver import Solution
 from .account_pages import viewer_here
 from .player_routes import utc_time
-from .plumbing import services
+from .plumbing import own_view_headers, services
 
 router = APIRouter(include_in_schema=False)
 
@@ -220,11 +220,7 @@ def game_page(
         hint_labels=HINT_LABELS,
         utc_time=utc_time,
     )
-    if view.game.private_until is not None:
-        # Whole for its player, sealed for the others: no shared cache may keep either.
-        response.headers["Cache-Control"] = "private, no-store"
-    response.headers["Vary"] = "Cookie, X-Game-Key"
-    return response
+    return own_view_headers(response, view)
 
 
 @router.get("/daily", response_class=HTMLResponse)
