@@ -16,10 +16,13 @@ import fsrs
 import pytest
 from playwright.sync_api import expect
 
-from bigboggle.trainer import Deck
+from bigboggle.limits import TRAINER_MAX_CARDS
+from bigboggle.trainer import Card, Deck
 from browser_support import DESKTOP
 from live_server import LiveServer
 from test_web_tour import Tour
+
+PASSWORD = "violet tractor harbour 92"
 
 pytestmark = pytest.mark.once
 
@@ -166,3 +169,43 @@ def test_a_guests_progress_goes_into_the_account_at_sign_up(
     expect(member.locator("#trainer")).to_have_attribute("data-member", "1")
     expect(member.locator("#trainer-counts")).to_have_text(counts)
     assert member.evaluate("localStorage.getItem('bigboggle:trainer-deck')") is None
+
+
+def test_guest_words_that_do_not_fit_a_full_deck_stay_in_the_browser(
+    open_page: Any, server: LiveServer
+) -> None:
+    letters = "abcdefghij"
+    fillers = [f"{a}{b}{c}" for a in letters for b in letters for c in letters]
+    page = open_page(DESKTOP["width"], DESKTOP["height"], name="full")
+    status, _ = server.call("POST", "/api/account", {"username": "fuller", "password": PASSWORD})
+    assert status in (200, 201)
+
+    def log_in_with(deck: Deck, said: str) -> None:
+        page.context.clear_cookies()
+        page.goto(server.url + "/login?next=%2Ftrain")
+        page.evaluate(
+            "(deck) => localStorage.setItem('bigboggle:trainer-deck', JSON.stringify(deck))",
+            deck.to_json(),
+        )
+        page.fill("#username", "fuller")
+        page.fill("#password", PASSWORD)
+        page.locator("#submit-button").click()
+        expect(page.locator("#account-done")).to_contain_text(said)
+
+    # The first log-in fills the account's deck: all carried, the browser's copy dropped.
+    log_in_with(
+        Deck({word: Card(word) for word in fillers[:TRAINER_MAX_CARDS]}),
+        f"Your trainer's {TRAINER_MAX_CARDS} words, with their progress, are now kept",
+    )
+    assert page.evaluate("localStorage.getItem('bigboggle:trainer-deck')") is None
+    # The next brings 3 words that do not fit: they stay in this browser, and /train says so.
+    log_in_with(
+        Deck({word: Card(word) for word in ("stone", "lines", "notes")}),
+        "Your account's trainer deck is full: 3 words from your guest trainer did not fit",
+    )
+    page.goto(server.url + "/train")
+    expect(page.locator("#trainer-left-out")).to_contain_text(
+        "Your account's trainer deck is full: 3 words from your guest trainer did not fit"
+    )
+    kept = page.evaluate("JSON.parse(localStorage.getItem('bigboggle:trainer-deck'))")
+    assert sorted(card["word"] for card in kept["cards"]) == ["lines", "notes", "stone"]
