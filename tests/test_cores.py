@@ -26,7 +26,6 @@ from bigboggle import (
     solve,
     tally_many,
 )
-from bigboggle.solver import tally_many
 
 pytestmark = [
     pytest.mark.compares_cores,
