@@ -272,6 +272,50 @@ def test_a_bad_text_deep_in_a_batch_raises_board_parse_s_error(name: str) -> Non
             score_many("AB/CD", WORDS, RULES)
 
 
+#: Texts of more than 144 cells, or 13 rows, each near the 12x12 edge: the compiled parser
+#: once bounded only a row's cells and counted the rows when a row ENDED, so 12 full rows and a
+#: 13th wrote that row's cells past the end of its board buffer (a crash, or a corrupted
+#: neighbour in a batch).
+TOO_MANY_ROWS = [
+    "/".join(["ABCDEFGHIJKL"] * 13),  # 13 full rows
+    "/".join(["ABCDEFGHIJKL"] * 12) + "/A",  # 12 full rows and one cell of a 13th
+    "/".join(["ABCDEFGHIJKL"] * 12) + "/[Th]IN*",  # faces and a challenge in the 13th
+    "\n".join(["ABCDEFGHIJKL"] * 13),  # rows as lines
+    " ".join(["ABCDEFGHIJKL"] * 13),  # rows split by spaces
+    "/".join(["ABCDEFGHIJKL"] * 12 + ["ABCDEFGHIJKLM"]),  # a 13th row, too wide as well
+]
+
+
+@pytest.mark.parametrize("text", TOO_MANY_ROWS)
+def test_a_thirteenth_row_of_a_full_board_is_board_parse_s_error_on_every_path(text: str) -> None:
+    """Declined by the compiled parser (so Board.parse's own error), through parse_text, the
+    batch forms (the bad text last of a chunk, where the overflow was past the chunk's
+    buffer, and first, where it ran into the next board) and the lines, on both cores."""
+    with pytest.raises(BoardError) as expected:
+        Board.parse(text)
+    assert compiled_parse(text) is None
+    full = "/".join(["ABCDEFGHIJKL"] * 12)
+    if implementation.compiled_available():  # the 12x12 edge itself is still the parser's
+        assert compiled_parse(full) == cells(Board.parse(full))
+    good = ["ATE/SET"]
+    line = text.encode()
+    for name in CORES:
+        chunk = 8191 if name == "c" else 3
+        with core(name):
+            for batch in ([*(good * chunk), text], [text, *good]):
+                for call in (score_many, tally_many, score_stream, tally_stream):
+                    with pytest.raises(BoardError) as caught:
+                        list(call(batch, WORDS, RULES))  # type: ignore[operator]
+                    assert str(caught.value) == str(expected.value), (name, call)
+            if b"\n" not in line:
+                for lines in (line, b"ATE/SET\n" * chunk + line + b"\nATE/SET\n"):
+                    for call in (score_lines, tally_lines):
+                        with pytest.raises(BoardError) as caught:
+                            list(call(lines, WORDS, RULES, threads=2))  # type: ignore[operator]
+                        assert str(caught.value) == str(expected.value), (name, call)
+            assert score_many([full], WORDS, RULES) == [score(full, WORDS, RULES)]
+
+
 @pytest.mark.parametrize("name", CORES)
 def test_streams_check_their_arguments_at_once_and_give_what_the_lists_give(name: str) -> None:
     boards = [f"A{ch}/ET" for ch in "STRNOE" * (3000 if name == "c" else 100)]

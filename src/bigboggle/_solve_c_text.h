@@ -54,18 +54,24 @@ typedef struct {
     int nrows, width, row_cells, total, line_has_slash;
 } TextParse;
 
-/* A row has ended; declines a row of another width or one row too many. */
+/* A row has ended; declines a row of another width or one row too many (text_new_cell has
+ * already declined any cell of a 13th row, so this is a second guard, not the bound). */
 static inline int text_end_row(TextParse *p) {
     if (p->nrows == 0) p->width = p->row_cells;
     else if (p->row_cells != p->width) return TEXT_DECLINED;
-    if (++p->nrows > MAX_SIDE) return TEXT_DECLINED;
+    if (p->nrows == MAX_SIDE) return TEXT_DECLINED;
+    p->nrows++;
     p->row_cells = 0;
     return TEXT_ACCEPTED;
 }
 
-/* A new cell of `ntok` tokens; declines the 13th cell of a row. */
+/* A new cell of `ntok` tokens, or NULL to decline. The bounds are checked HERE, before the
+ * write into b->ntok / b->tok (MAX_CELLS entries): the 13th cell of a row, any cell of a 13th
+ * row (text_end_row only sees the row count when that row ends, after its cells were written:
+ * 12 full rows and a 13th wrote past the BoardSpec), and, as a guard that holds whatever the
+ * row logic does, a cell past MAX_CELLS in all. */
 static inline uint8_t *text_new_cell(TextParse *p, int ntok) {
-    if (p->row_cells == MAX_SIDE) return NULL;
+    if (p->row_cells == MAX_SIDE || p->nrows == MAX_SIDE || p->total >= MAX_CELLS) return NULL;
     p->row_cells++;
     p->b->ntok[p->total] = (uint8_t)ntok;
     return p->b->tok[p->total++];
