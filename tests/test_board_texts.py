@@ -316,6 +316,50 @@ def test_a_thirteenth_row_of_a_full_board_is_board_parse_s_error_on_every_path(t
             assert score_many([full], WORDS, RULES) == [score(full, WORDS, RULES)]
 
 
+def _until_error(stream: Iterator[Any]) -> tuple[list[Any], BaseException]:
+    """What a stream gives before it raises, and its error."""
+    got: list[Any] = []
+    with pytest.raises(BoardError) as caught:
+        for value in stream:
+            got.append(value)
+    return got, caught.value
+
+
+@pytest.mark.parametrize("name", CORES)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_stream_gives_every_good_board_s_result_before_a_bad_one_s_error(
+    name: str, threads: int
+) -> None:
+    """The core gives up a chunk at its first bad board; the stream still yields the results of
+    the boards before it (in that chunk too), then raises, so a consumer can record them and
+    resume right after the bad board. A bad board early, late and in either thread's part."""
+    good = ["ATE/SET", "[Th]IN/SET", "quo* n/ti e"]
+    bad = "A/B!"
+    with pytest.raises(BoardError) as expected:
+        Board.parse(bad)
+    with core(name):
+        for before in (0, 5, 1000 if name == "c" else 40):
+            boards = (good * before)[:before]
+            want_scores = score_many(boards, WORDS, RULES)
+            want_tallies = tally_many(boards, WORDS, RULES)
+            after = good * 50
+            got, error = _until_error(
+                score_stream(iter([*boards, bad, *after]), WORDS, RULES, threads=threads)
+            )
+            assert (got, str(error)) == (want_scores, str(expected.value)), before
+            got, error = _until_error(
+                tally_stream([*boards, bad, *after], WORDS, RULES, threads=threads)
+            )
+            assert (got, str(error)) == (want_tallies, str(expected.value)), before
+            lines = "\n".join([*boards, bad, *after]).encode()
+            got, error = _until_error(score_lines(lines, WORDS, RULES, threads=threads))
+            assert (got, error.__notes__) == (want_scores, [f"(line {before + 1})"]), before
+            got, error = _until_error(tally_lines(io.BytesIO(lines), WORDS, RULES, threads=threads))
+            assert got == want_tallies, before
+            with pytest.raises(BoardError):
+                score_many([*boards, bad], WORDS, RULES, threads=threads)  # the list forms raise
+
+
 @pytest.mark.parametrize("name", CORES)
 def test_streams_check_their_arguments_at_once_and_give_what_the_lists_give(name: str) -> None:
     boards = [f"A{ch}/ET" for ch in "STRNOE" * (3000 if name == "c" else 100)]

@@ -305,7 +305,8 @@ def score_stream(
 ) -> Iterator[int]:
     """The totals of :func:`score_many`, one by one as the boards are read, in flat memory:
     for a generator over more boards than fit in memory. The arguments are checked at once;
-    a bad board text raises when the stream reaches it."""
+    a bad board text raises when the stream reaches it, after the totals of every board before
+    it (so a consumer knows where it stopped)."""
     return _flatten(_batch("score_texts", boards, dictionary, rules, min_length, threads))
 
 
@@ -333,7 +334,7 @@ def score_lines(
     one board text a line, as they come, in flat memory: for files of millions of boards.
 
     A bad line raises the :class:`BoardError` ``Board.parse`` gives its text, with a note
-    naming the line; a line longer than any board text (or not UTF-8) is refused by number
+    naming the line, after the totals of every line before it; a line longer than any board text (or not UTF-8) is refused by number
     before more of it is read.
     """
     return _flatten(_line_batches("score_lines", source, dictionary, rules, min_length, threads))
@@ -419,30 +420,74 @@ def _batch(
     scoring = _scoring(dictionary, rules, min_length, threads)
     core_method = getattr(implementation.core(), method)
 
-    def run(chunk: list[Any]) -> list[Any]:
-        return list(core_method(scoring.trie, chunk, scoring.points, scoring.bonus, _cells))
+    def score(chunk: list[Any], fallback: Callable[[Any], BoardCells]) -> list[Any]:
+        return list(core_method(scoring.trie, chunk, scoring.points, scoring.bonus, fallback))
+
+    def run(chunk: list[Any]) -> _Part:
+        failed: list[tuple[Any, Exception]] = []
+
+        def fallback(item: Any) -> BoardCells:
+            try:
+                return _cells(item)
+            except Exception as error:
+                failed.append((item, error))
+                raise
+
+        try:
+            return _Part(score(chunk, fallback), None)
+        except Exception as error:
+            if not failed or failed[-1][1] is not error:
+                raise
+            # The core gives up the whole call at a bad board: score the good ones before it
+            # again (the same objects, as the core holds them), so a stream yields them first.
+            bad = failed[-1][0]
+            index = next(i for i, item in enumerate(chunk) if item is bad)
+            return _Part(score(chunk[:index], _cells), error)
 
     def chunks() -> Iterator[list[Any]]:
         items = iter(boards)
         with _pool(threads) as pool:
             while chunk := list(itertools.islice(items, BATCH_CHUNK)):
-                yield _split(run, chunk, threads, pool)
+                yield from _yield_part(_split(run, chunk, threads, pool))
 
     return chunks()
 
 
+class _Part(NamedTuple):
+    """The results of a part of a batch: all of them, or those of the boards before the first
+    bad one and that board's error."""
+
+    results: list[Any]
+    error: Exception | None
+
+
+def _yield_part(part: _Part) -> Iterator[list[Any]]:
+    """The part's results, then its error: a stream's consumer gets every good board's result
+    up to a bad one (and so knows where to resume) before the error."""
+    if part.results:
+        yield part.results
+    if part.error is not None:
+        raise part.error
+
+
 def _split(
-    run: Callable[[list[Any]], list[Any]],
+    run: Callable[[list[Any]], _Part],
     items: list[Any],
     threads: int,
     pool: ThreadPoolExecutor | None,
-) -> list[Any]:
-    """``run(items)``, the items split across ``threads`` threads of ``pool``, in order."""
+) -> _Part:
+    """``run(items)``, the items split across ``threads`` threads of ``pool``, in order, up to
+    the first part that stopped at an error."""
     if pool is None or threads == 1 or len(items) < 2:
         return run(items)
     size = -(-len(items) // threads)
     parts = [items[i : i + size] for i in range(0, len(items), size)]
-    return [item for results in pool.map(run, parts) for item in results]
+    results: list[Any] = []
+    for part in pool.map(run, parts):
+        results.extend(part.results)
+        if part.error is not None:
+            return _Part(results, part.error)
+    return _Part(results, None)
 
 
 def _pool(threads: int) -> contextlib.AbstractContextManager[ThreadPoolExecutor | None]:
@@ -465,20 +510,44 @@ def _line_batches(
     scoring = _scoring(dictionary, rules, min_length, threads)
     core_method = getattr(implementation.core(), method)
 
-    def run(pieces: list[tuple[bytes, int]]) -> list[Any]:
+    def score(data: bytes, fallback: Callable[[bytes, int], BoardCells]) -> list[Any]:
+        return list(core_method(scoring.trie, data, scoring.points, scoring.bonus, fallback))
+
+    def run_piece(data: bytes, first: int) -> _Part:
+        failed: list[tuple[int, Exception]] = []
+
+        def fallback(line: bytes, index: int) -> BoardCells:
+            try:
+                return _line_cells(line, first + index)
+            except Exception as error:
+                failed.append((index, error))
+                raise
+
+        try:
+            return _Part(score(data, fallback), None)
+        except Exception as error:
+            if not failed or failed[-1][1] is not error:
+                raise
+            # As in _batch: the lines before the bad one again, to be yielded before its error.
+            index = failed[-1][0]
+            rest = data.split(b"\n", index)[-1]  # from line `index` on
+            return _Part(score(data[: len(data) - len(rest)], fallback), error)
+
+    def run(pieces: list[tuple[bytes, int]]) -> _Part:
         results: list[Any] = []
         for data, first in pieces:
-
-            def fallback(line: bytes, index: int, first: int = first) -> BoardCells:
-                return _line_cells(line, first + index)
-
-            results.extend(core_method(scoring.trie, data, scoring.points, scoring.bonus, fallback))
-        return results
+            part = run_piece(data, first)
+            results.extend(part.results)
+            if part.error is not None:
+                return _Part(results, part.error)
+        return _Part(results, None)
 
     def chunks() -> Iterator[list[Any]]:
         with _pool(threads) as pool:
             for data, first in blocks:
-                yield _split(run, _split_lines(data, first, threads), threads, pool)
+                yield from _yield_part(
+                    _split(run, _split_lines(data, first, threads), threads, pool)
+                )
 
     return chunks()
 
