@@ -316,6 +316,26 @@ def test_a_thirteenth_row_of_a_full_board_is_board_parse_s_error_on_every_path(t
             assert score_many([full], WORDS, RULES) == [score(full, WORDS, RULES)]
 
 
+class _Restated(str):
+    """A str subclass whose strip() gives another board: Board.parse reads it through that."""
+
+    def strip(self, chars: str | None = None) -> str:
+        return "ATE/SET"
+
+
+def test_a_str_subclass_is_read_as_board_parse_reads_it() -> None:
+    """The compiled parser reads only exact str (it reads the characters, not the methods a
+    subclass may override), so every path gives what Board.parse makes of the subclass."""
+    text = _Restated("AB/CD")
+    assert compiled_parse(text) is None
+    want = score(Board.parse(text), WORDS, RULES)
+    assert want == score("ATE/SET", WORDS, RULES) > 0
+    for name in CORES:
+        with core(name):
+            assert score_many([text], WORDS, RULES) == [want], name
+            assert list(score_stream(iter([text, "AB/CD"]), WORDS, RULES)) == [want, 0], name
+
+
 def _until_error(stream: Iterator[Any]) -> tuple[list[Any], BaseException]:
     """What a stream gives before it raises, and its error."""
     got: list[Any] = []

@@ -215,7 +215,9 @@ static int parse_board_text(const char *s, Py_ssize_t n, BoardSpec *b) {
 
 /* parse_text(text) -> (letters, rows, cols, challenge), or None when the parser declines. */
 static PyObject *parse_text(PyObject *Py_UNUSED(module), PyObject *text) {
-    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
+    /* Exactly str: a subclass may override what Board.parse calls (strip, split...), so it
+     * goes to Board.parse, which reads it through those methods. */
+    if (!PyUnicode_CheckExact(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
     BoardSpec b;
     if (parse_board_text((const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), &b) !=
         TEXT_ACCEPTED)
@@ -277,7 +279,7 @@ static int text_from_fallback(PyObject *cells, Py_ssize_t index, BoardSpec *b) {
 static int text_next_board(TextSource *src, Py_ssize_t index, BoardSpec *b) {
     if (src->items) {
         PyObject *item = PyTuple_GET_ITEM(src->items, index);
-        if (PyUnicode_Check(item) && PyUnicode_IS_ASCII(item) &&
+        if (PyUnicode_CheckExact(item) && PyUnicode_IS_ASCII(item) && /* as parse_text */
             parse_board_text((const char *)PyUnicode_DATA(item), PyUnicode_GET_LENGTH(item),
                              b) == TEXT_ACCEPTED)
             return 0;
