@@ -24,6 +24,7 @@ from bigboggle import (
     BoardError,
     Dictionary,
     Rules,
+    RulesError,
     implementation,
     score,
     score_lines,
@@ -33,7 +34,7 @@ from bigboggle import (
     tally_many,
     tally_stream,
 )
-from bigboggle.limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT
+from bigboggle.limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT, MAX_SOLVER_THREADS
 
 pytestmark = [pytest.mark.compares_cores]
 
@@ -390,6 +391,34 @@ def test_streams_check_their_arguments_at_once_and_give_what_the_lists_give(name
         assert list(score_stream([], WORDS, RULES)) == []
         with pytest.raises(Exception, match="threads=0"):
             score_stream(boards, WORDS, RULES, threads=0)  # before anything is iterated
+
+
+@pytest.mark.parametrize("name", CORES)
+def test_threads_are_bounded_in_every_batch_form(name: str) -> None:
+    """Each thread is an OS thread, so a caller's threads=10**6 is refused, by value, before a
+    board is read; MAX_SOLVER_THREADS itself is allowed."""
+    boards = ["ATE/SET", "TE*/AS"] * 3
+    forms: list[Callable[..., Any]] = [
+        score_many,
+        tally_many,
+        lambda b, *a, **k: list(score_stream(b, *a, **k)),
+        lambda b, *a, **k: list(tally_stream(b, *a, **k)),
+        lambda b, *a, **k: list(score_lines("\n".join(b).encode(), *a, **k)),
+        lambda b, *a, **k: list(tally_lines("\n".join(b).encode(), *a, **k)),
+    ]
+    with core(name):
+        expected = [score(b, WORDS, RULES) for b in boards]
+        for form in forms:
+            results = form(boards, WORDS, RULES, threads=MAX_SOLVER_THREADS)
+            assert [r if isinstance(r, int) else r[0] for r in results] == expected
+            for too_many in (MAX_SOLVER_THREADS + 1, 10**6, 10**5000):
+                with pytest.raises(
+                    RulesError, match=r"threads=\S+ is too many: at most 64"
+                ) as caught:
+                    form(boards, WORDS, RULES, threads=too_many)
+                assert len(str(caught.value)) < 120
+        with pytest.raises(RulesError, match="threads=65 is too many"):
+            score_stream(iter(boards), WORDS, RULES, threads=65)  # before anything is iterated
 
 
 # -- lines ---------------------------------------------------------------------------------------

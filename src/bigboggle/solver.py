@@ -27,7 +27,7 @@ from .board import Board, Path
 from .dictionary import Dictionary
 from .errors import BoardError, RulesError, quoted
 from .family import is_offensive
-from .limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT
+from .limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT, MAX_SOLVER_THREADS
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
 
 
@@ -397,7 +397,9 @@ def _scoring(
 ) -> _Scoring:
     words, rules, minimum = _resolve(dictionary, rules, min_length)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise RulesError(f"threads={threads!r} must be a whole number of at least 1")
+        raise RulesError(f"threads={quoted(threads)} must be a whole number of at least 1")
+    if threads > MAX_SOLVER_THREADS:
+        raise RulesError(f"threads={quoted(threads)} is too many: at most {MAX_SOLVER_THREADS}")
     return _Scoring(
         implementation.trie_for(words),
         points_table(rules, minimum, words.longest),
