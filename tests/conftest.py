@@ -50,30 +50,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     of a module that share a module- or class-scoped fixture (a live server, a browser: started
     once per module), as ``xdist_group`` named after the module, and hand the other tests out
     one by one, so both workers stay busy to the end. The groups go first: they are the long
-    units, and one left for last would keep a worker busy while the other sits idle.
-
-    A test marked ``alone`` goes last, in a group of its own (its module's other tests stay in
-    theirs): the other worker then runs short single tests, so the ``alone`` one soon has the
-    machine (it waits for the test running there to end), and the other has little left
-    to wait with (in the middle of the run it would sit idle for as long, behind the lock)."""
+    units, and one left for last would keep a worker busy while the other sits idle."""
     if not getattr(config.option, "loadgroup", False):  # set on xdist's workers only
         return
     grouped: list[pytest.Item] = []
     single: list[pytest.Item] = []
-    alone: list[pytest.Item] = []
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
         definitions = info.name2fixturedefs.values() if info is not None else ()
-        module = item.nodeid.split("::", 1)[0]
-        if item.get_closest_marker("alone") is not None:
-            item.add_marker(pytest.mark.xdist_group(f"{module}::alone"))
-            alone.append(item)
-        elif any(d.scope in ("module", "class", "package") for defs in definitions for d in defs):
-            item.add_marker(pytest.mark.xdist_group(module))
+        if any(d.scope in ("module", "class", "package") for defs in definitions for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
             grouped.append(item)
         else:
             single.append(item)
-    items[:] = grouped + single + alone
+    items[:] = grouped + single
 
 
 @pytest.fixture(autouse=True)

@@ -26,6 +26,7 @@ from bigboggle import (
     solve,
     tally_many,
 )
+from bigboggle.solver import tally_many
 
 pytestmark = [
     pytest.mark.compares_cores,
@@ -132,6 +133,26 @@ def test_agree_on_random_boards_of_every_size(
                 (compiled.total_score, compiled.count)
             ] * len(texts)
             assert list(score_lines(str(board).encode(), dictionary, rules)) == expected[:1]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    batch=st.lists(boards(), min_size=1, max_size=6),
+    words=st.lists(
+        st.text(alphabet="aestrnqhuoi", min_size=3, max_size=8), min_size=1, max_size=200
+    ),
+    threads=st.integers(1, 3),
+)
+def test_batches_of_mixed_shapes_agree(batch: list[Board], words: list[str], threads: int) -> None:
+    # One compiled walk scores a whole batch and keeps the neighbour table of the last shape
+    # it saw: boards of several shapes (over and under 64 cells, with blanks) in one batch.
+    dictionary = Dictionary.from_words(words)
+    rules = Rules.preset("big", min_length=3, scoring="big", challenge_bonus=2)
+    with core("python"):
+        expected = tally_many(batch, dictionary, rules)
+    with core("c"):
+        assert tally_many(batch, dictionary, rules, threads=threads) == expected
+        assert score_many(batch, dictionary, rules, threads=threads) == [t for t, _ in expected]
 
 
 def test_both_builds_of_the_compiled_walk_agree(enable2k: Dictionary) -> None:

@@ -241,7 +241,7 @@ def test_a_guests_deck_is_merged_into_the_members_at_sign_up(
     guest = Deck(
         {
             "cat": drilled("cat", clock.now, 1),
-            # Known to both: the member's is further along; the guest's was missed more and
+            # Known to both: the member's was reviewed later; the guest's was missed more and
             # knows its board.
             "lines": Card("lines", misses=3, added=now - 60, due=clock.now, **placed),
             "bird": Card("bird", added=clock.now),
@@ -279,6 +279,51 @@ def test_a_full_deck_takes_the_guests_most_drilled_new_words_first() -> None:
     )
     assert merge_decks(held, guest, most=3) == 2  # ant merged, dog joins, no room for cat
     assert list(held.cards) == ["ant", "bee", "dog"] and held.cards["ant"] == guest.cards["ant"]
+
+
+def test_a_word_in_both_decks_keeps_the_card_reviewed_later() -> None:
+    # The member reviewed "lines" yesterday (3 reviews); an old browser's copy has more reviews
+    # but its last is 60 days old: the member's newer schedule stays, the misses are the larger.
+    day = 86_400.0
+    mine = drilled("lines", 100 * day, 3, misses=1)
+    stale = drilled("lines", 40 * day, 4, misses=2)
+    assert stale.last_review is not None and mine.last_review is not None
+    assert stale.reps > mine.reps and stale.last_review < mine.last_review
+    held = Deck({"lines": mine})
+    assert merge_decks(held, Deck({"lines": stale})) == 1
+    assert held.cards["lines"] == replace(mine, misses=2, added=stale.added)  # the earlier
+    # The other way round, the guest's later review wins; on a tie, the member's card.
+    held = Deck({"lines": stale})
+    merge_decks(held, Deck({"lines": mine}))
+    assert held.cards["lines"] == replace(mine, misses=2, added=stale.added)
+    tied = replace(mine, stability=mine.stability + 1, misses=0)
+    held = Deck({"lines": tied})
+    merge_decks(held, Deck({"lines": mine}))
+    assert held.cards["lines"] == replace(tied, misses=1)
+
+
+def test_a_full_members_deck_says_which_guest_words_did_not_fit(client: TestClient) -> None:
+    # The claim's answer counts the guest's cards left out (the member's deck is full), so the
+    # browser keeps its copy of them instead of dropping words that went nowhere.
+    found = client.app.state.services  # type: ignore[attr-defined]
+    ann = make_member(found.store, "ann")
+    letters = "abcdefghij"
+    full = Deck(
+        {
+            w: Card(w)
+            for w in [f"{a}{b}{c}" for a in letters for b in letters for c in letters][
+                :TRAINER_MAX_CARDS
+            ]
+        }
+    )
+    assert found.training.adopt_guest_deck(ann, full.to_json()) == TRAINER_MAX_CARDS
+    session = Accounts(found.store, found.clock).start_session(ann, "password")
+    client.cookies.set(SESSION_COOKIE, session.token)
+    guest = Deck({"aaa": Card("aaa", misses=2), "stone": Card("stone"), "lines": Card("lines")})
+    claimed = client.post("/api/me/claim", json={"trainer_deck": guest.to_json()}).json()
+    assert claimed["cards"] == 1 and claimed["left_out"] == 2  # "aaa" merged; no room for 2
+    assert "stone" not in cards_of(found.store, ann)
+    assert found.training.merge_guest_deck(ann, {"version": 1, "cards": []}) == (0, 0)
 
 
 def test_a_guests_deck_comes_from_the_games_whose_keys_match(
@@ -503,7 +548,13 @@ def test_a_guests_deck_goes_into_the_account_with_the_claim(client: TestClient) 
     assert client.post("/api/me/claim", json={"trainer_deck": []}).status_code == 400
     claim = {"games": [game], "trainer_deck": answered["deck"]}
     claimed = client.post("/api/me/claim", json=claim).json()
-    assert claimed == {"games": 1, "seats": 0, "refused": 0, "cards": TRAINER_WORDS_PER_GAME}
+    assert claimed == {
+        "games": 1,
+        "seats": 0,
+        "refused": 0,
+        "cards": TRAINER_WORDS_PER_GAME,
+        "left_out": 0,
+    }
     # The member's trainer shows the guest's progress: the card given up is in learning, and
     # the game claimed (which fed the guest's deck) adds nothing twice.
     member = client.get("/api/trainer").json()

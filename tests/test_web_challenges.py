@@ -343,6 +343,29 @@ def test_the_api_is_documented(client: TestClient) -> None:
         assert path in paths
 
 
+def test_a_running_or_abandoned_round_shows_its_board_to_its_player_only(
+    client: TestClient, clock: FakeClock
+) -> None:
+    code = client.post("/api/challenges", json={"timer": 30}).json()["code"]
+    ann = play(client, code, {"player": "Ann"})
+    api, page, mine = f"/api/games/{ann['id']}", f"/games/{ann['id']}", {"X-Game-Key": ann["key"]}
+
+    def stranger_sees_nothing(phase: str) -> None:
+        for headers in ({}, {"X-Game-Key": "x" * 20}):
+            data = client.get(api, headers=headers).json()
+            assert data["phase"] == phase and data["sealed"] is True
+            assert data["board"] is None and data["seed"] is None and data["replay"] is None
+            text = client.get(page, headers=headers).text
+            assert "sealed-game" in text and 'id="game-data"' not in text
+            assert 'class="board' not in text and str(ann["seed"]) not in text
+
+    stranger_sees_nothing("running")
+    assert client.get(api, headers=mine).json()["board"] == ann["board"]
+    assert 'id="game-data"' in client.get(page, headers=mine).text
+    clock.advance(60)  # Ann closed the tab: past its deadline, not scored yet
+    stranger_sees_nothing("scoring")
+
+
 def test_a_rounds_page_is_whole_for_its_player_only(
     client: TestClient, clock: FakeClock, standard: Dictionary
 ) -> None:

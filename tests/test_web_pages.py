@@ -209,3 +209,17 @@ def test_odd_digits_in_the_url_are_refused_not_crashed_on(client: TestClient) ->
     page = client.get("/solve", params={"board": BOARD, "min_length": "²"})
     assert page.status_code == 400 and "whole number" in page.text
     assert client.get("/play", params={"code": "big:²"}).status_code == 400
+
+
+def test_a_players_own_view_of_a_game_is_never_cached(client: TestClient) -> None:
+    # The page and GET /api/games/ID answer the player's words to their key (or session):
+    # no cache may keep that answer, and every cache must tell the answers apart.
+    game = client.post("/api/games", json={"board": BOARD, "player": "ann"}).json()
+    mine = {"X-Game-Key": game["key"]}
+    for path in (f"/games/{game['id']}", f"/api/games/{game['id']}"):
+        own = client.get(path, headers=mine)
+        assert own.headers["Cache-Control"] == "private, no-store"
+        stranger = client.get(path)
+        assert "no-store" not in stranger.headers.get("Cache-Control", "")
+        for answer in (own, stranger):
+            assert {"Cookie", "X-Game-Key"} <= set(answer.headers["Vary"].split(", "))

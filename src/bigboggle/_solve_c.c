@@ -707,6 +707,14 @@ typedef struct {
     uint8_t path_len, through;
 } Found;
 
+/* Cells of a board shape (rows, cols) each cell's neighbours, in a fixed order; a Walk keeps
+ * the table of the last shape it walked, since a batch is usually of one shape. */
+typedef struct {
+    int rows, cols;
+    uint8_t nnb[MAX_CELLS];
+    uint8_t nb[MAX_CELLS][8];
+} Shape;
+
 typedef struct {
     const Node *nodes;
     uint32_t n_words;
@@ -716,15 +724,30 @@ typedef struct {
     int32_t *slot;
     uint32_t stamp;
     const BoardSpec *board;
+    Shape shape;
+    /* Per board: the non-blank neighbours of each cell, ... */
     uint8_t nnb[MAX_CELLS];
     uint8_t nb[MAX_CELLS][8];
-    uint8_t used[MAX_CELLS];
-    uint32_t bit[MAX_CELLS]; /* the token bit of a one-token face, 0 for a longer face */
+    /* ... the token bit of a one-token face (0 for a longer face or a blank), ... */
+    uint32_t bit[MAX_CELLS];
+    /* ... and the tokens the neighbours of a cell begin with: a node whose children share
+     * none of them cannot go on from that cell, so its neighbour loop is skipped. */
+    uint32_t near[MAX_CELLS];
+    /* The score walks' neighbours, split: those with a one-token face with its bit beside it
+     * (one test of the node's mask each), and the rest (two-letter faces, walked token by
+     * token). The solve walk keeps the board order of nb, which decides the path it reports. */
+    uint8_t nfast[MAX_CELLS], nslow[MAX_CELLS];
+    uint8_t fast[MAX_CELLS][8], slow[MAX_CELLS][8];
+    uint32_t fast_bit[MAX_CELLS][8];
+    uint8_t used[MAX_CELLS]; /* boards over 64 cells; smaller ones keep a bitmask in a register */
     uint8_t path[MAX_CELLS];
     int challenge;
+    uint64_t challenge_bit; /* 1 << challenge on boards of up to 64 cells, else 0 */
     int with_paths;
     long long total;
     long long count; /* words with points (score mode) */
+    /* Points by letter count, clamped to the table's last entry: no bounds test per word. */
+    int32_t points_by_letters[256];
     /* with_paths only */
     Found *found;
     size_t nfound, found_cap;
@@ -751,25 +774,29 @@ static int store_path(Walk *w, int len) {
     return 0;
 }
 
-static inline void record(Walk *w, uint32_t word, uint32_t letters, int len) {
-    int through = w->challenge >= 0 && w->used[w->challenge];
-    if (!w->with_paths) {
-        if (w->seen[word] != w->stamp) {
-            w->seen[word] = w->stamp;
-            int32_t p = points_for(w, letters);
-            w->total += p;
-            w->count += p > 0;
-            if (through && p) {
-                w->seen_through[word] = w->stamp;
-                w->total += w->bonus;
-            }
-        } else if (through && w->seen_through[word] != w->stamp && points_for(w, letters)) {
-            w->seen_through[word] = w->stamp;
+/* A word found in score mode: its points the first time on this board, and the challenge
+ * bonus the first time a path through the challenge cell spells it. */
+static inline void record_score(Walk *w, uint32_t word, uint32_t letters, int through) {
+    const uint32_t stamp = w->stamp;
+    if (w->seen[word] != stamp) {
+        w->seen[word] = stamp;
+        int32_t p = w->points_by_letters[letters];
+        w->total += p;
+        w->count += p > 0;
+        if (through && p) {
+            w->seen_through[word] = stamp;
             w->total += w->bonus;
         }
-        return;
+    } else if (through && w->seen_through[word] != stamp && w->points_by_letters[letters]) {
+        w->seen_through[word] = stamp;
+        w->total += w->bonus;
     }
-    int32_t p = points_for(w, letters);
+}
+
+/* A word found in solve mode (w->path holds its `len` cells): kept with its first path, or
+ * with the first path through the challenge cell once one spells it. */
+static inline void record(Walk *w, uint32_t word, uint32_t letters, int len, int through) {
+    int32_t p = w->points_by_letters[letters];
     if (!p || w->oom) return;
     if (w->seen[word] != w->stamp) {
         if (w->nfound == w->found_cap) {
@@ -824,14 +851,14 @@ static void next_stamp(Walk *w) {
  * instruction. So the walk (in _solve_c_walk.h) is compiled twice, once counting bits
  * portably and once with the instruction, and the module picks at load time. */
 
+#define WALK_CAT_(a, b) a##b
+#define WALK_CAT(a, b) WALK_CAT_(a, b)
 #define WALK_BOARD walk_board_portable
-#define WALK_FROM walk_from_portable
 #define WALK_STEP step_cell_portable
 #define WALK_POPCOUNT(x) popcount_portable(x)
 #define WALK_TARGET
 #include "_solve_c_walk.h"
 #undef WALK_BOARD
-#undef WALK_FROM
 #undef WALK_STEP
 #undef WALK_POPCOUNT
 #undef WALK_TARGET
@@ -839,13 +866,11 @@ static void next_stamp(Walk *w) {
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #define HAVE_POPCNT_BUILD 1
 #define WALK_BOARD walk_board_popcnt
-#define WALK_FROM walk_from_popcnt
 #define WALK_STEP step_cell_popcnt
 #define WALK_POPCOUNT(x) ((uint32_t)__builtin_popcount(x))
 #define WALK_TARGET __attribute__((target("popcnt")))
 #include "_solve_c_walk.h"
 #undef WALK_BOARD
-#undef WALK_FROM
 #undef WALK_STEP
 #undef WALK_POPCOUNT
 #undef WALK_TARGET
@@ -948,6 +973,9 @@ static void walk_init(Walk *w, PackedTrie *t, const int32_t *points, int npoints
     w->points = points;
     w->npoints = npoints;
     w->bonus = bonus;
+    /* Letter counts run 0-255 (trie_validate); past the table's end a word scores its last. */
+    for (int letters = 0; letters < 256; letters++)
+        w->points_by_letters[letters] = points_for(w, (uint32_t)letters);
 }
 
 static void walk_use_trie_state(Walk *w, PackedTrie *t) {

@@ -57,11 +57,16 @@ class ClaimCounts:
     #: The guest's trainer cards now in the member's deck (``None``: the claim brought no
     #: deck; see :meth:`~bigboggle.services.training.Training.adopt_guest_deck`).
     cards: int | None = None
+    #: The guest's trainer cards that did not fit in the member's deck (it was full): the
+    #: browser keeps its copy while any are left out (``None``: the claim brought no deck).
+    left_out: int | None = None
 
     def to_json(self) -> dict[str, int]:
         data = {"games": self.games, "seats": self.seats, "refused": self.refused}
         if self.cards is not None:
             data["cards"] = self.cards
+        if self.left_out is not None:
+            data["left_out"] = self.left_out
         return data
 
 

@@ -200,6 +200,13 @@ class SoloView:
             # Opponents' counts on the server's clock (their words only in the results).
             seconds = min(self.now, game.deadline) - game.started_at
             data["opponents"] = [seat.to_json(seconds) for seat in self.opponents]
+        if self.sealed and self.results is None:
+            # A challenge's round that runs or lies unfinished: its board (the solver would
+            # give every word of it), seed and replay are its player's alone until the
+            # challenge closes, as its sealed results are.
+            data.update(board=None, seed=None, replay=None, sealed=True)
+            data["private_until"] = game.private_until
+            return data
         if self.scoring:
             return data
         if self.results is None:

@@ -21,8 +21,8 @@ here and handed back. The server keeps nothing of it.
 **A guest becoming a member** (sign-up or log-in: ``POST /api/me/claim`` with its
 ``trainer_deck``) brings that deck along (:meth:`Training.adopt_guest_deck`), checked whole as
 the guest routes check it, and merged into the member's deck card by card: a word in both keeps
-the card further along (more reviews; then the later review; then the member's), with the
-larger miss count and the board and path of either; a word new to the member's deck joins it
+the card reviewed later (its schedule is the newer witness of the same person's memory of the
+word; on a tie the member's), with the larger miss count and the board and path of either; a word new to the member's deck joins it
 as it was (its schedule kept), the guest's most drilled cards first, while the deck has room
 (:data:`~bigboggle.limits.TRAINER_MAX_CARDS`: the rest are left out, never a card of the
 member's). Merging the same deck twice changes nothing the second time.
@@ -37,7 +37,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -279,16 +279,21 @@ class Training:
         ``account_id``'s deck (see the module's doc); how many of its cards are now in the
         member's deck. :class:`~bigboggle.errors.DeckError` names what is wrong in a deck that
         is not one (``trainer_deck.cards[3].due``), before anything changes."""
+        return self.merge_guest_deck(account_id, deck).carried
+
+    def merge_guest_deck(self, account_id: int, deck: object) -> DeckMerge:
+        """:meth:`adopt_guest_deck`, saying also how many of the guest's cards did not fit
+        (the member's deck full): the browser must keep its copy of those, or they are lost."""
         guest = Deck.from_json(deck, "trainer_deck")
         if not guest.cards:
-            return 0
+            return DeckMerge(0, 0)
         with self.store.write_session() as session:
             _lock_member(session, account_id)
             held = self._load(session, account_id, lock=True)
             before = {card.word: card for card in held}
             carried = merge_decks(held, guest)
             self._store(session, account_id, held, before)
-        return carried
+        return DeckMerge(carried, len(guest.cards) - carried)
 
     def _load(self, session: Session, account_id: int, *, lock: bool = False) -> Deck:
         query = (
@@ -410,6 +415,14 @@ class Training:
         return [fed for fed in found.values() if fed is not None]
 
 
+class DeckMerge(NamedTuple):
+    """What a guest deck's merge did: its cards now in the member's deck (``carried``), and
+    those left out because the member's deck was full (``left_out``)."""
+
+    carried: int
+    left_out: int
+
+
 def merge_decks(into: Deck, guest: Deck, most: int = TRAINER_MAX_CARDS) -> int:
     """Merge ``guest``'s cards into ``into`` (see the module's doc), ``into`` holding at most
     ``most`` cards; how many of ``guest``'s cards are in it now."""
@@ -427,14 +440,15 @@ def merge_decks(into: Deck, guest: Deck, most: int = TRAINER_MAX_CARDS) -> int:
 
 
 def merged_card(held: Card, guest: Card) -> Card:
-    """One word's card from a member's (``held``) and a guest's: the one further along (more
-    reviews, then the later review; the member's on a tie), with the larger miss count, the
+    """One word's card from a member's (``held``) and a guest's: the one reviewed later (a
+    card never reviewed is the earliest; the member's on a tie), whose schedule is the newer
+    witness of the word, however many reviews the other has, with the larger miss count, the
     earlier time added, and the other's board and path if it has none."""
 
-    def progress(card: Card) -> tuple[int, float]:
-        return card.reps, card.last_review if card.last_review is not None else -1.0
+    def reviewed(card: Card) -> float:
+        return card.last_review if card.last_review is not None else -1.0
 
-    ahead, other = (guest, held) if progress(guest) > progress(held) else (held, guest)
+    ahead, other = (guest, held) if reviewed(guest) > reviewed(held) else (held, guest)
     if ahead.board is None and other.board is not None:
         ahead = replace(ahead, board=other.board, path=other.path)
     return replace(ahead, misses=max(held.misses, guest.misses), added=min(held.added, guest.added))

@@ -40,7 +40,7 @@ from .inputs import (
     read_model,
     read_text,
 )
-from .plumbing import JSONResponse, services
+from .plumbing import JSONResponse, own_view_headers, services
 from .validation import WHOLE_NUMBER
 
 router = APIRouter(
@@ -202,7 +202,8 @@ async def start_game(request: Request) -> JSONResponse:
     responses=NOT_FOUND,
 )
 def get_game(request: Request, game_id: GameId, key: GameKey = None) -> JSONResponse:
-    return JSONResponse(services(request).solo.get(game_id, key).to_json())
+    view = services(request).solo.get(game_id, key)
+    return own_view_headers(JSONResponse(view.to_json()), view)
 
 
 @router.post(

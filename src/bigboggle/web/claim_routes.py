@@ -11,9 +11,10 @@ seats (400). Cross-site posts are refused by the app's guard like every state ch
 A claim may carry the browser's guest trainer deck too (``trainer_deck``: then the body may be
 :data:`~bigboggle.limits.TRAINER_DECK_BYTES` longer); it is checked whole, as the guest trainer
 routes check it (400 naming the card and key), and merged into the member's deck before the
-games change hands (:meth:`~bigboggle.services.training.Training.adopt_guest_deck`); the answer
-then says how many of its cards the member's deck holds (``cards``), and the browser drops its
-copy.
+games change hands (:meth:`~bigboggle.services.training.Training.merge_guest_deck`); the answer
+then says how many of its cards the member's deck holds (``cards``) and how many did not fit,
+the member's deck being full (``left_out``); the browser drops its copy only when none was
+left out.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
 async def claim(request: Request) -> JSONResponse:
     """Answers ``{"games": n, "seats": n, "refused": n}``: how many became the member's, and
     how many were refused (a wrong key or token, unknown, or already another member's); with
-    ``"cards": n`` when the claim carried a ``trainer_deck``."""
+    ``"cards": n, "left_out": n`` when the claim carried a ``trainer_deck`` (its cards now in
+    the member's deck, and those that did not fit: the member's deck was full)."""
     asked = await read_model(request, Claim, limit=CLAIM_BODY_BYTES + TRAINER_DECK_BYTES)
     member = await require_member(request)
     counts = await run_in_threadpool(_adopt, services(request), member.id, asked)
@@ -113,10 +115,12 @@ async def claim(request: Request) -> JSONResponse:
 def _adopt(found: Services, account_id: int, asked: Claim) -> ClaimCounts:
     """The claim made: the trainer deck first (a deck that is not one refuses the claim before
     anything changes), then the games and seats."""
-    cards = None
+    merged = None
     if asked.trainer_deck is not None:
-        cards = found.training.adopt_guest_deck(account_id, asked.trainer_deck)
+        merged = found.training.merge_guest_deck(account_id, asked.trainer_deck)
     counts = found.claims.adopt(
         account_id, [(game.id, game.key) for game in asked.games], asked.seats
     )
-    return replace(counts, cards=cards)
+    if merged is None:
+        return counts
+    return replace(counts, cards=merged.carried, left_out=merged.left_out)

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Path, Query, Request
 from fastapi.responses import HTMLResponse, Response
+from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from ..board import Board
@@ -24,7 +25,8 @@ from ..services.rooms import strength_choices
 from ..solver import Solution
 from .account_pages import viewer_here
 from .player_routes import utc_time
-from .plumbing import services
+from .plumbing import own_view_headers, services
+from .validation import WHOLE_NUMBER
 
 router = APIRouter(include_in_schema=False)
 
@@ -145,13 +147,13 @@ def tournament_page(
 def play(
     request: Request,
     rules: Name = None,
-    seed: Annotated[int | None, Query(ge=0, le=MAX_SEED)] = None,
+    seed: Annotated[Annotated[int, Field(ge=0, le=MAX_SEED)] | None, WHOLE_NUMBER, Query()] = None,
     board: Text = None,
     dictionary: Name = None,
     advanced: bool = False,
     challenge: bool = False,
     family: bool = False,
-    timer: Annotated[int | None, Query(ge=5, le=3600)] = None,
+    timer: Annotated[Annotated[int, Field(ge=5, le=3600)] | None, WHOLE_NUMBER, Query()] = None,
     code: Annotated[str | None, Query(max_length=80, description="RULES:SEED")] = None,
     opponents: Annotated[
         str | None, Query(max_length=200, description="strengths, comma-separated")
@@ -220,11 +222,7 @@ def game_page(
         hint_labels=HINT_LABELS,
         utc_time=utc_time,
     )
-    if view.game.private_until is not None:
-        # Whole for its player, sealed for the others: no shared cache may keep either.
-        response.headers["Cache-Control"] = "private, no-store"
-    response.headers["Vary"] = "Cookie, X-Game-Key"
-    return response
+    return own_view_headers(response, view)
 
 
 @router.get("/daily", response_class=HTMLResponse)

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from fastapi.responses import JSONResponse as _StarletteJSON
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
+from starlette.responses import Response
 
 from ..limits import ServerLimits
 from ..services.accounts import Accounts
@@ -32,6 +33,7 @@ from ..services.ratings import Ratings
 from ..services.rooms import Rooms
 from ..services.shelf import DictionaryShelf
 from ..services.solo_games import SoloGames
+from ..services.solo_views import SoloView
 from ..services.store import Store
 from ..services.training import Training
 from .hub import LocalHub
@@ -99,3 +101,16 @@ class JSONResponse(_StarletteJSON):
 
     def render(self, content: Any) -> bytes:
         return orjson.dumps(content)
+
+
+_Answer = TypeVar("_Answer", bound=Response)
+
+
+def own_view_headers(response: _Answer, view: SoloView) -> _Answer:
+    """``response`` (a game's page or ``GET /api/games/ID``) marked for caches: it differs by
+    session and key (``Vary``), and its player's own view (their words; a private round whole)
+    or a private round's view must never be kept by any cache (``private, no-store``)."""
+    if view.owner or view.game.private_until is not None:
+        response.headers["Cache-Control"] = "private, no-store"
+    response.headers["Vary"] = "Cookie, X-Game-Key"
+    return response

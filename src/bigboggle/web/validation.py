@@ -1,7 +1,7 @@
 """A pydantic validation error in one line for people: the first bad key (``players.ann[4]``)
 and what is wrong with it, the value quoted short. The JSON API's 400s and the room protocol's
 ``bad_message`` errors both say it so. And :data:`WHOLE_NUMBER`, what every integer query
-parameter of the API is checked by."""
+parameter of the API and of the pages is checked by."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from typing import Any
 
 from pydantic import BeforeValidator, ValidationError
 
-#: A whole number as a query string writes it: ASCII digits, a minus sign at most.
-_WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+#: A whole number as a query string writes it: ASCII digits, a minus sign at most, one way
+#: only (no leading zero, no ``-0``), so that one number is one request to a cache or a log.
+_WHOLE_NUMBER = re.compile(r"0|-?[1-9][0-9]*")
 
 
 def _whole_number(value: object) -> object:
@@ -27,7 +28,8 @@ def _whole_number(value: object) -> object:
 #: OpenAPI document keeps them as ``minimum`` and ``maximum``):
 #: ``Annotated[Annotated[int, Field(ge=1, le=9)], WHOLE_NUMBER, Query()]``, or for an optional
 #: one ``Annotated[Annotated[int, Field(...)] | None, WHOLE_NUMBER, Query()]``. Only digits (and
-#: a leading ``-``) are a number; anything else is a 400 naming the parameter.
+#: a leading ``-``), with no leading zero, are a number (``007`` and ``-0`` are refused: each
+#: has a shorter way to be written); anything else is a 400 naming the parameter.
 WHOLE_NUMBER = BeforeValidator(_whole_number)
 
 
@@ -44,6 +46,9 @@ def describe_validation(exc: ValidationError | Any) -> str:
         where += f"[{part}]" if isinstance(part, int) else (f".{part}" if where else str(part))
     message = first.get("msg", "is not valid")
     kind = first.get("type", "")
+    if kind == "value_error":
+        # A check of ours raised it: its own words, without pydantic's "Value error, ".
+        message = message.removeprefix("Value error, ")
     if kind == "extra_forbidden":
         message = "is not a known key"
     elif kind == "missing":

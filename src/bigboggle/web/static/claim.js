@@ -5,7 +5,8 @@
 // member's. The keys stay in localStorage: the member still opens those games with them.
 // The guest's trainer deck ("bigboggle:trainer-deck", kept by train.js) goes with the first
 // claim (trainer_deck), is merged into the member's deck, and is dropped here once the server
-// says it holds it: from then on the member's deck is the account's.
+// says it holds it all: from then on the member's deck is the account's. Words that did not fit
+// (the account's deck is full: the answer's left_out) stay in this browser, and are said so.
 
 import { api } from "./api.js";
 
@@ -16,6 +17,9 @@ const BATCH = 500;
 // (TRAINER_DECK_BYTES in limits.py).
 export const DECK_KEY = "bigboggle:trainer-deck";
 const DECK_BYTES = 327680;
+// How many of that deck's words did not fit in the account's full deck at the last claim (the
+// member's /train says so while the browser still holds the deck).
+export const LEFT_OUT_KEY = "bigboggle:trainer-left-out";
 
 // This browser's guest trainer deck as train.js keeps it, or null (none, or not JSON).
 export function guestDeck(storage = localStorage) {
@@ -60,22 +64,31 @@ async function claimOnce(body, storage) {
 }
 
 // Claim every guest game and seat of this browser, and its trainer deck, for the logged-in
-// member; resolves to the counts {games, seats, refused, cards} (games and seats that became
-// the member's; refused: wrong keys, or already another member's; cards: the trainer cards
-// now in the member's deck). Rejects with the server's message if a claim fails.
+// member; resolves to the counts {games, seats, refused, cards, left_out} (games and seats
+// that became the member's; refused: wrong keys, or already another member's; cards: the
+// trainer cards now in the member's deck; left_out: those that did not fit, the account's deck
+// being full, and are still in this browser). Rejects with the server's message if a claim
+// fails.
 export async function claimGuestGames(storage = localStorage) {
   const { games, seats } = guestHoldings(storage);
   const deck = guestDeck(storage);
-  const total = { games: 0, seats: 0, refused: 0, cards: 0 };
+  const total = { games: 0, seats: 0, refused: 0, cards: 0, left_out: 0 };
   const claims = Math.max(games.length, seats.length, deck ? 1 : 0);
   for (let start = 0; start < claims; start += BATCH) {
     const body = { games: games.slice(start, start + BATCH), seats: seats.slice(start, start + BATCH) };
     if (deck && start === 0) body.trainer_deck = deck;
     const counts = await claimOnce(body, storage);
     if (typeof counts.cards === "number") {
-      // The member's deck holds it now: this browser's copy would only drift apart.
-      storage.removeItem(DECK_KEY);
       total.cards = counts.cards;
+      total.left_out = Number(counts.left_out) || 0;
+      // The member's deck holds it all now: this browser's copy would only drift apart. If
+      // some words did not fit (the account's deck is full), the copy stays, or they are lost.
+      if (total.left_out === 0) {
+        storage.removeItem(DECK_KEY);
+        storage.removeItem(LEFT_OUT_KEY);
+      } else {
+        storage.setItem(LEFT_OUT_KEY, String(total.left_out));
+      }
     }
     total.games += counts.games;
     total.seats += counts.seats;
@@ -104,5 +117,13 @@ export function claimedText(claimed) {
     const words = cards === 1 ? "1 word" : `${cards} words`;
     sentences.push(`Your trainer's ${words}, with their progress, are now kept with your account.`);
   }
+  const leftOut = count(claimed && claimed.left_out);
+  if (leftOut > 0) sentences.push(leftOutText(leftOut));
   return sentences.join(" ");
+}
+
+// What is said of guest trainer words that did not fit in the account's full deck.
+export function leftOutText(leftOut) {
+  const words = leftOut === 1 ? "1 word" : `${leftOut} words`;
+  return `Your account's trainer deck is full: ${words} from your guest trainer did not fit and stayed in this browser.`;
 }

@@ -264,13 +264,15 @@ function showResults() {
   }
 }
 
-// A private game's results (a challenge's round) come sealed to anyone but its player. Its
-// player's browser holds its key: the page is fetched again with it (X-Game-Key), whole, and
-// put in place of the sealed one; the document then gets a "bigboggle:results" event (for
-// challenge.js's way back to the standings). Resolves to whether it was.
+// A private game (a challenge's round) comes sealed to anyone but its player, running or over.
+// Its player's browser holds its key: the page is fetched again with it (X-Game-Key), whole,
+// and put in place of the sealed one: a running game is then played; results get a
+// "bigboggle:results" event on the document (for challenge.js's way back to the standings).
+// Resolves to whether it was.
 async function unseal() {
   const id = document.location.pathname.split("/").pop();
-  const key = document.querySelector("section.sealed-results") && localStorage.getItem(`bigboggle:key:${id}`);
+  const sealed = document.querySelector("section.sealed-results, section.sealed-game");
+  const key = sealed && localStorage.getItem(`bigboggle:key:${id}`);
   if (!key) return false;
   let text;
   try {
@@ -282,9 +284,15 @@ async function unseal() {
   }
   const whole = new DOMParser().parseFromString(text, "text/html");
   const main = whole.getElementById("main");
-  if (!main || !main.querySelector("section.results") || main.querySelector("section.sealed-results")) return false;
+  if (!main || main.querySelector("section.sealed-results, section.sealed-game")) return false;
+  const running = Boolean(main.querySelector("#game"));
+  if (!running && !main.querySelector("section.results")) return false;
   document.getElementById("main").replaceChildren(...[...main.childNodes].map((node) => document.importNode(node, true)));
   document.title = whole.title;
+  if (running) {
+    playGame(document.getElementById("game"));
+    return true;
+  }
   showResults();
   document.dispatchEvent(new CustomEvent("bigboggle:results"));
   return true;

@@ -6,7 +6,7 @@
 
 import { api, el } from "./api.js";
 import { cellAt, drawPath, renderBoard } from "./board.js";
-import { DECK_KEY, guestHoldings } from "./claim.js";
+import { DECK_KEY, LEFT_OUT_KEY, guestHoldings, leftOutText } from "./claim.js";
 
 // As many games as the server takes at once (CLAIM_MAX_GAMES in limits.py).
 const MAX_GAMES = 500;
@@ -161,10 +161,21 @@ function showHint() {
   input.focus();
 }
 
+// A member whose account's deck was full at log-in: the guest words that did not fit stayed in
+// this browser (claim.js), and are said so here.
+function showLeftOut() {
+  const leftOut = Number(localStorage.getItem(LEFT_OUT_KEY)) || 0;
+  const node = $("trainer-left-out");
+  if (!node || leftOut <= 0 || localStorage.getItem(DECK_KEY) === null) return;
+  node.textContent = leftOutText(leftOut);
+  node.hidden = false;
+}
+
 async function load() {
   try {
     if (member) {
       show(await api("GET", "/api/trainer"));
+      showLeftOut();
     } else {
       const games = guestHoldings().games.slice(0, MAX_GAMES);
       let deck = storedDeck();
