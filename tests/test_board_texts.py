@@ -24,6 +24,7 @@ from bigboggle import (
     BoardError,
     Dictionary,
     Rules,
+    RulesError,
     implementation,
     score,
     score_lines,
@@ -33,7 +34,7 @@ from bigboggle import (
     tally_many,
     tally_stream,
 )
-from bigboggle.limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT
+from bigboggle.limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT, MAX_SOLVER_THREADS
 
 pytestmark = [pytest.mark.compares_cores]
 
@@ -272,6 +273,114 @@ def test_a_bad_text_deep_in_a_batch_raises_board_parse_s_error(name: str) -> Non
             score_many("AB/CD", WORDS, RULES)
 
 
+#: Texts of more than 144 cells, or 13 rows, each near the 12x12 edge: the compiled parser
+#: once bounded only a row's cells and counted the rows when a row ENDED, so 12 full rows and a
+#: 13th wrote that row's cells past the end of its board buffer (a crash, or a corrupted
+#: neighbour in a batch).
+TOO_MANY_ROWS = [
+    "/".join(["ABCDEFGHIJKL"] * 13),  # 13 full rows
+    "/".join(["ABCDEFGHIJKL"] * 12) + "/A",  # 12 full rows and one cell of a 13th
+    "/".join(["ABCDEFGHIJKL"] * 12) + "/[Th]IN*",  # faces and a challenge in the 13th
+    "\n".join(["ABCDEFGHIJKL"] * 13),  # rows as lines
+    " ".join(["ABCDEFGHIJKL"] * 13),  # rows split by spaces
+    "/".join(["ABCDEFGHIJKL"] * 12 + ["ABCDEFGHIJKLM"]),  # a 13th row, too wide as well
+]
+
+
+@pytest.mark.parametrize("text", TOO_MANY_ROWS)
+def test_a_thirteenth_row_of_a_full_board_is_board_parse_s_error_on_every_path(text: str) -> None:
+    """Declined by the compiled parser (so Board.parse's own error), through parse_text, the
+    batch forms (the bad text last of a chunk, where the overflow was past the chunk's
+    buffer, and first, where it ran into the next board) and the lines, on both cores."""
+    with pytest.raises(BoardError) as expected:
+        Board.parse(text)
+    assert compiled_parse(text) is None
+    full = "/".join(["ABCDEFGHIJKL"] * 12)
+    if implementation.compiled_available():  # the 12x12 edge itself is still the parser's
+        assert compiled_parse(full) == cells(Board.parse(full))
+    good = ["ATE/SET"]
+    line = text.encode()
+    for name in CORES:
+        chunk = 8191 if name == "c" else 3
+        with core(name):
+            for batch in ([*(good * chunk), text], [text, *good]):
+                for call in (score_many, tally_many, score_stream, tally_stream):
+                    with pytest.raises(BoardError) as caught:
+                        list(call(batch, WORDS, RULES))  # type: ignore[operator]
+                    assert str(caught.value) == str(expected.value), (name, call)
+            if b"\n" not in line:
+                for lines in (line, b"ATE/SET\n" * chunk + line + b"\nATE/SET\n"):
+                    for call in (score_lines, tally_lines):
+                        with pytest.raises(BoardError) as caught:
+                            list(call(lines, WORDS, RULES, threads=2))  # type: ignore[operator]
+                        assert str(caught.value) == str(expected.value), (name, call)
+            assert score_many([full], WORDS, RULES) == [score(full, WORDS, RULES)]
+
+
+class _Restated(str):
+    """A str subclass whose strip() gives another board: Board.parse reads it through that."""
+
+    def strip(self, chars: str | None = None) -> str:
+        return "ATE/SET"
+
+
+def test_a_str_subclass_is_read_as_board_parse_reads_it() -> None:
+    """The compiled parser reads only exact str (it reads the characters, not the methods a
+    subclass may override), so every path gives what Board.parse makes of the subclass."""
+    text = _Restated("AB/CD")
+    assert compiled_parse(text) is None
+    want = score(Board.parse(text), WORDS, RULES)
+    assert want == score("ATE/SET", WORDS, RULES) > 0
+    for name in CORES:
+        with core(name):
+            assert score_many([text], WORDS, RULES) == [want], name
+            assert list(score_stream(iter([text, "AB/CD"]), WORDS, RULES)) == [want, 0], name
+
+
+def _until_error(stream: Iterator[Any]) -> tuple[list[Any], BaseException]:
+    """What a stream gives before it raises, and its error."""
+    got: list[Any] = []
+    with pytest.raises(BoardError) as caught:
+        for value in stream:
+            got.append(value)
+    return got, caught.value
+
+
+@pytest.mark.parametrize("name", CORES)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_stream_gives_every_good_board_s_result_before_a_bad_one_s_error(
+    name: str, threads: int
+) -> None:
+    """The core gives up a chunk at its first bad board; the stream still yields the results of
+    the boards before it (in that chunk too), then raises, so a consumer can record them and
+    resume right after the bad board. A bad board early, late and in either thread's part."""
+    good = ["ATE/SET", "[Th]IN/SET", "quo* n/ti e"]
+    bad = "A/B!"
+    with pytest.raises(BoardError) as expected:
+        Board.parse(bad)
+    with core(name):
+        for before in (0, 5, 1000 if name == "c" else 40):
+            boards = (good * before)[:before]
+            want_scores = score_many(boards, WORDS, RULES)
+            want_tallies = tally_many(boards, WORDS, RULES)
+            after = good * 50
+            got, error = _until_error(
+                score_stream(iter([*boards, bad, *after]), WORDS, RULES, threads=threads)
+            )
+            assert (got, str(error)) == (want_scores, str(expected.value)), before
+            got, error = _until_error(
+                tally_stream([*boards, bad, *after], WORDS, RULES, threads=threads)
+            )
+            assert (got, str(error)) == (want_tallies, str(expected.value)), before
+            lines = "\n".join([*boards, bad, *after]).encode()
+            got, error = _until_error(score_lines(lines, WORDS, RULES, threads=threads))
+            assert (got, error.__notes__) == (want_scores, [f"(line {before + 1})"]), before
+            got, error = _until_error(tally_lines(io.BytesIO(lines), WORDS, RULES, threads=threads))
+            assert got == want_tallies, before
+            with pytest.raises(BoardError):
+                score_many([*boards, bad], WORDS, RULES, threads=threads)  # the list forms raise
+
+
 @pytest.mark.parametrize("name", CORES)
 def test_streams_check_their_arguments_at_once_and_give_what_the_lists_give(name: str) -> None:
     boards = [f"A{ch}/ET" for ch in "STRNOE" * (3000 if name == "c" else 100)]
@@ -282,6 +391,34 @@ def test_streams_check_their_arguments_at_once_and_give_what_the_lists_give(name
         assert list(score_stream([], WORDS, RULES)) == []
         with pytest.raises(Exception, match="threads=0"):
             score_stream(boards, WORDS, RULES, threads=0)  # before anything is iterated
+
+
+@pytest.mark.parametrize("name", CORES)
+def test_threads_are_bounded_in_every_batch_form(name: str) -> None:
+    """Each thread is an OS thread, so a caller's threads=10**6 is refused, by value, before a
+    board is read; MAX_SOLVER_THREADS itself is allowed."""
+    boards = ["ATE/SET", "TE*/AS"] * 3
+    forms: list[Callable[..., Any]] = [
+        score_many,
+        tally_many,
+        lambda b, *a, **k: list(score_stream(b, *a, **k)),
+        lambda b, *a, **k: list(tally_stream(b, *a, **k)),
+        lambda b, *a, **k: list(score_lines("\n".join(b).encode(), *a, **k)),
+        lambda b, *a, **k: list(tally_lines("\n".join(b).encode(), *a, **k)),
+    ]
+    with core(name):
+        expected = [score(b, WORDS, RULES) for b in boards]
+        for form in forms:
+            results = form(boards, WORDS, RULES, threads=MAX_SOLVER_THREADS)
+            assert [r if isinstance(r, int) else r[0] for r in results] == expected
+            for too_many in (MAX_SOLVER_THREADS + 1, 10**6, 10**5000):
+                with pytest.raises(
+                    RulesError, match=r"threads=\S+ is too many: at most 64"
+                ) as caught:
+                    form(boards, WORDS, RULES, threads=too_many)
+                assert len(str(caught.value)) < 120
+        with pytest.raises(RulesError, match="threads=65 is too many"):
+            score_stream(iter(boards), WORDS, RULES, threads=65)  # before anything is iterated
 
 
 # -- lines ---------------------------------------------------------------------------------------

@@ -68,24 +68,38 @@ def test_an_edited_list_gets_a_new_entry(word_file: Path) -> None:
     assert edited._packed is None  # a new list: nothing cached yet
 
 
+#: An entry's prefix: magic, format version, header length, crc32 of the header.
+PREFIX = struct.Struct("<8sIII")
+
+
+def _split(entry: Path) -> tuple[bytes, int, bytes, bytes]:
+    """An entry's magic, version, header bytes and payload."""
+    data = entry.read_bytes()
+    magic, version, header_length, _ = PREFIX.unpack_from(data)
+    start = PREFIX.size + header_length
+    return magic, version, data[PREFIX.size : start], data[start:]
+
+
+def _write(entry: Path, magic: bytes, version: int, header: bytes, payload: bytes) -> None:
+    """Write an entry with a header checksum that matches, so the checks past it are reached."""
+    entry.write_bytes(
+        PREFIX.pack(magic, version, len(header), zlib.crc32(header)) + header + payload
+    )
+
+
 def _rewrite(entry: Path, change_payload: bool, version: int | None = None) -> None:
-    data = bytearray(entry.read_bytes())
-    prefix = struct.Struct("<8sII")
-    magic, old_version, header_length = prefix.unpack_from(data)
-    start = prefix.size + header_length
-    header = json.loads(data[prefix.size : start])
+    magic, old_version, body, payload = _split(entry)
     if change_payload:
-        # Point the root's first child far past the end, and make the checksum match, so only
+        # Point the root's first child far past the end, and make the checksums match, so only
         # the structural check can catch it.
-        trie_at = start + header["words_bytes"]
+        header = json.loads(body)
+        trie_at = header["words_bytes"]
+        data = bytearray(payload)
         struct.pack_into("<I", data, trie_at + 4, 10**9)  # the root record's first child
-        header["crc32"] = zlib.crc32(bytes(data[start:trie_at]))
+        header["crc32"] = zlib.crc32(bytes(data[:trie_at]))
         header["trie_digest"] = trie_digest(bytes(data[trie_at:]))
-        body = json.dumps(header).encode()
-        data = bytearray(prefix.pack(magic, old_version, len(body))) + body + data[start:]
-    if version is not None:
-        prefix.pack_into(data, 0, magic, version, header_length)
-    entry.write_bytes(bytes(data))
+        body, payload = json.dumps(header).encode(), bytes(data)
+    _write(entry, magic, old_version if version is None else version, body, payload)
 
 
 _DIGEST_P = 0x9E3779B97F4A7C15
@@ -106,9 +120,7 @@ def trie_digest(data: bytes) -> int:
 
 
 def _header(entry: Path) -> dict[str, Any]:
-    data = entry.read_bytes()
-    _, _, header_length = struct.unpack_from("<8sII", data)
-    header: dict[str, Any] = json.loads(data[16 : 16 + header_length])
+    header: dict[str, Any] = json.loads(_split(entry)[2])
     return header
 
 
@@ -124,32 +136,22 @@ def test_the_trie_digest_is_the_documented_one(word_file: Path) -> None:
 
 
 def _rewrite_words(entry: Path, change: Callable[[bytes], bytes]) -> None:
-    """Change the entry's word blob (same length) and make the checksum match again."""
-    data = entry.read_bytes()
-    prefix = struct.Struct("<8sII")
-    magic, version, header_length = prefix.unpack_from(data)
-    start = prefix.size + header_length
-    header = json.loads(data[prefix.size : start])
-    words = data[start : start + header["words_bytes"]]
-    payload = change(words) + data[start + len(words) :]
+    """Change the entry's word blob (same length) and make the checksums match again."""
+    magic, version, body, payload = _split(entry)
+    header = json.loads(body)
+    words = payload[: header["words_bytes"]]
+    payload = change(words) + payload[len(words) :]
     header["crc32"] = zlib.crc32(payload[: len(words)])
-    body = json.dumps(header).encode()
-    entry.write_bytes(prefix.pack(magic, version, len(body)) + body + payload)
+    _write(entry, magic, version, json.dumps(header).encode(), payload)
 
 
 def _replace_header(entry: Path, header: bytes) -> None:
-    data = entry.read_bytes()
-    prefix = struct.Struct("<8sII")
-    magic, version, header_length = prefix.unpack_from(data)
-    payload = data[prefix.size + header_length :]
-    entry.write_bytes(prefix.pack(magic, version, len(header)) + header + payload)
+    magic, version, _, payload = _split(entry)
+    _write(entry, magic, version, header, payload)
 
 
 def _edit_header(entry: Path, **changes: object) -> None:
-    data = entry.read_bytes()
-    prefix = struct.Struct("<8sII")
-    _, _, header_length = prefix.unpack_from(data)
-    header = json.loads(data[prefix.size : prefix.size + header_length])
+    header = json.loads(_split(entry)[2])
     header.update(changes)
     _replace_header(entry, json.dumps(header).encode())
 
@@ -215,6 +217,65 @@ def test_a_damaged_entry_is_rebuilt_not_used(word_file: Path, damage: str) -> No
     assert reloaded._packed is None  # the damaged entry was not trusted
     assert solved(reloaded) == expected  # rebuilt from the list, and right
     assert Dictionary.from_file(word_file)._packed is not None  # and the entry is sound again
+
+
+def _changed(value: object) -> object:
+    """Another value of a header field's type, as one damaged digit or letter would give."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value // 10 if value >= 10 else value + 1
+    if isinstance(value, str):
+        return value[:-1] + ("0" if value[-1:] != "0" else "1")
+    assert isinstance(value, dict)
+    name = next(k for k, v in value.items() if isinstance(v, int) and not isinstance(v, bool))
+    return {**value, name: value[name] + 1}
+
+
+#: Every field of an entry's header.
+HEADER_FIELDS = [
+    *("crc32", "key", "levels", "longest", "node_count", "payload_bytes", "report"),
+    *("trie_digest", "word_count", "words_bytes"),
+]
+
+
+@pytest.mark.parametrize(
+    "field", [*HEADER_FIELDS, "(header length)", "(header crc32)", "(one digit of the header)"]
+)
+def test_a_damaged_header_is_refused_whatever_field_it_hits(word_file: Path, field: str) -> None:
+    """The header is covered by its own checksum: a field changed into another valid value of
+    its type (a damaged ``longest`` of 28 read as 2 once made every board score 0, a damaged
+    report showed wrong counts) is refused like any other damage, and the entry rebuilt."""
+    expected = prepared(word_file)
+    entry = entry_path(word_file)
+    data = entry.read_bytes()
+    magic, version, body, payload = _split(entry)
+    header_length, header_crc = PREFIX.unpack_from(data)[2:]
+    if field == "(header length)":
+        data = PREFIX.pack(magic, version, header_length - 1, header_crc) + data[PREFIX.size :]
+    elif field == "(header crc32)":
+        data = PREFIX.pack(magic, version, header_length, header_crc ^ 1) + data[PREFIX.size :]
+    elif field == "(one digit of the header)":  # the reviewer's case: same length, valid JSON
+        at = PREFIX.size + body.index(b'"longest": ') + len(b'"longest": ')
+        digit = b"2" if data[at : at + 1] == b"1" else b"1"
+        data = data[:at] + digit + data[at + 1 :]
+    else:
+        header = json.loads(body)
+        header[field] = _changed(header[field])
+        changed = json.dumps(header).encode()
+        data = PREFIX.pack(magic, version, len(changed), header_crc) + changed + payload
+    entry.write_bytes(data)
+    reloaded = Dictionary.from_file(word_file)
+    assert reloaded._packed is None  # the damaged entry was not trusted
+    assert reloaded.longest == expected.longest
+    assert reloaded.report == expected.report
+    assert solved(reloaded) == solved(expected)
+    assert Dictionary.from_file(word_file)._packed is not None  # rewritten sound
+
+
+def test_every_header_field_has_a_damage_test(word_file: Path) -> None:
+    prepared(word_file)
+    assert sorted(_header(entry_path(word_file))) == sorted(HEADER_FIELDS)
 
 
 def test_an_unwritable_cache_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -213,18 +213,27 @@ def test_score_many_threads_agree(standard: Dictionary) -> None:
 def test_threads_take_chunks_on_demand_and_keep_the_order() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from bigboggle.solver import _split
+    from bigboggle.solver import _Part, _split
 
     seen: list[int] = []
 
-    def run(chunk: list[int]) -> list[int]:
+    def run(chunk: list[int]) -> _Part:
         seen.append(len(chunk))
-        return [2 * x for x in chunk]
+        return _Part([2 * x for x in chunk], None)
+
+    def stops_at_3000(chunk: list[int]) -> _Part:
+        good = [x for x in chunk if x < 3000]
+        error = BoardError("3000") if len(good) < len(chunk) else None
+        return _Part([2 * x for x in good], error)
 
     with ThreadPoolExecutor(max_workers=3) as pool:
-        assert _split(run, list(range(5000)), 3, pool) == [2 * x for x in range(5000)]
+        assert _split(run, list(range(5000)), 3, pool) == _Part([2 * x for x in range(5000)], None)
         assert len(seen) > 3 and max(seen) <= 256  # many small chunks, not one slice a thread
-        assert _split(run, [7], 3, pool) == [14]
+        assert _split(run, [7], 3, pool) == _Part([14], None)
+        # A chunk that stops at an error: every result before it, in order, then that error.
+        stopped = _split(stops_at_3000, list(range(5000)), 3, pool)
+        assert stopped.results == [2 * x for x in range(3000)]
+        assert str(stopped.error) == "3000"
 
 
 def test_bad_input() -> None:

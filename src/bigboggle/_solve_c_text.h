@@ -54,18 +54,24 @@ typedef struct {
     int nrows, width, row_cells, total, line_has_slash;
 } TextParse;
 
-/* A row has ended; declines a row of another width or one row too many. */
+/* A row has ended; declines a row of another width or one row too many (text_new_cell has
+ * already declined any cell of a 13th row, so this is a second guard, not the bound). */
 static inline int text_end_row(TextParse *p) {
     if (p->nrows == 0) p->width = p->row_cells;
     else if (p->row_cells != p->width) return TEXT_DECLINED;
-    if (++p->nrows > MAX_SIDE) return TEXT_DECLINED;
+    if (p->nrows == MAX_SIDE) return TEXT_DECLINED;
+    p->nrows++;
     p->row_cells = 0;
     return TEXT_ACCEPTED;
 }
 
-/* A new cell of `ntok` tokens; declines the 13th cell of a row. */
+/* A new cell of `ntok` tokens, or NULL to decline. The bounds are checked HERE, before the
+ * write into b->ntok / b->tok (MAX_CELLS entries): the 13th cell of a row, any cell of a 13th
+ * row (text_end_row only sees the row count when that row ends, after its cells were written:
+ * 12 full rows and a 13th wrote past the BoardSpec), and, as a guard that holds whatever the
+ * row logic does, a cell past MAX_CELLS in all. */
 static inline uint8_t *text_new_cell(TextParse *p, int ntok) {
-    if (p->row_cells == MAX_SIDE) return NULL;
+    if (p->row_cells == MAX_SIDE || p->nrows == MAX_SIDE || p->total >= MAX_CELLS) return NULL;
     p->row_cells++;
     p->b->ntok[p->total] = (uint8_t)ntok;
     return p->b->tok[p->total++];
@@ -209,7 +215,9 @@ static int parse_board_text(const char *s, Py_ssize_t n, BoardSpec *b) {
 
 /* parse_text(text) -> (letters, rows, cols, challenge), or None when the parser declines. */
 static PyObject *parse_text(PyObject *Py_UNUSED(module), PyObject *text) {
-    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
+    /* Exactly str: a subclass may override what Board.parse calls (strip, split...), so it
+     * goes to Board.parse, which reads it through those methods. */
+    if (!PyUnicode_CheckExact(text) || !PyUnicode_IS_ASCII(text)) Py_RETURN_NONE;
     BoardSpec b;
     if (parse_board_text((const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text), &b) !=
         TEXT_ACCEPTED)
@@ -271,7 +279,7 @@ static int text_from_fallback(PyObject *cells, Py_ssize_t index, BoardSpec *b) {
 static int text_next_board(TextSource *src, Py_ssize_t index, BoardSpec *b) {
     if (src->items) {
         PyObject *item = PyTuple_GET_ITEM(src->items, index);
-        if (PyUnicode_Check(item) && PyUnicode_IS_ASCII(item) &&
+        if (PyUnicode_CheckExact(item) && PyUnicode_IS_ASCII(item) && /* as parse_text */
             parse_board_text((const char *)PyUnicode_DATA(item), PyUnicode_GET_LENGTH(item),
                              b) == TEXT_ACCEPTED)
             return 0;

@@ -27,6 +27,10 @@ MAX_BOARD_TEXT = 800
 #: The longest line ``score_lines`` (one board text a line) reads: MAX_BOARD_TEXT characters of up
 #: to four bytes of UTF-8 each. A longer line is refused by number before it is read to its end.
 MAX_BOARD_LINE_BYTES = 4 * MAX_BOARD_TEXT
+#: Most solver threads one call of the batch forms (``score_many``, ``score_stream``,
+#: ``score_lines`` and their tallies) starts: each is an OS thread, so a caller's threads=10**6
+#: would start thousands of them per chunk. Far more than cores; the CLI's --threads has the same.
+MAX_SOLVER_THREADS = 64
 #: The longest player, team or room name (after Unicode normalisation).
 MAX_NAME_LENGTH = 40
 #: How many characters of a bad input an error message quotes.

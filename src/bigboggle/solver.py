@@ -28,7 +28,7 @@ from .board import Board, Path
 from .dictionary import Dictionary
 from .errors import BoardError, RulesError, quoted
 from .family import is_offensive
-from .limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT
+from .limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT, MAX_SOLVER_THREADS
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
 
 
@@ -306,7 +306,8 @@ def score_stream(
 ) -> Iterator[int]:
     """The totals of :func:`score_many`, one by one as the boards are read, in flat memory:
     for a generator over more boards than fit in memory. The arguments are checked at once;
-    a bad board text raises when the stream reaches it."""
+    a bad board text raises when the stream reaches it, after the totals of every board before
+    it (so a consumer knows where it stopped)."""
     return _flatten(_batch("score_texts", boards, dictionary, rules, min_length, threads))
 
 
@@ -334,7 +335,7 @@ def score_lines(
     one board text a line, as they come, in flat memory: for files of millions of boards.
 
     A bad line raises the :class:`BoardError` ``Board.parse`` gives its text, with a note
-    naming the line; a line longer than any board text (or not UTF-8) is refused by number
+    naming the line, after the totals of every line before it; a line longer than any board text (or not UTF-8) is refused by number
     before more of it is read.
     """
     return _flatten(_line_batches("score_lines", source, dictionary, rules, min_length, threads))
@@ -397,7 +398,9 @@ def _scoring(
 ) -> _Scoring:
     words, rules, minimum = _resolve(dictionary, rules, min_length)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise RulesError(f"threads={threads!r} must be a whole number of at least 1")
+        raise RulesError(f"threads={quoted(threads)} must be a whole number of at least 1")
+    if threads > MAX_SOLVER_THREADS:
+        raise RulesError(f"threads={quoted(threads)} is too many: at most {MAX_SOLVER_THREADS}")
     return _Scoring(
         implementation.trie_for(words),
         points_table(rules, minimum, words.longest),
@@ -420,16 +423,54 @@ def _batch(
     scoring = _scoring(dictionary, rules, min_length, threads)
     core_method = getattr(implementation.core(), method)
 
-    def run(chunk: list[Any]) -> list[Any]:
-        return list(core_method(scoring.trie, chunk, scoring.points, scoring.bonus, _cells))
+    def score(chunk: list[Any], fallback: Callable[[Any], BoardCells]) -> list[Any]:
+        return list(core_method(scoring.trie, chunk, scoring.points, scoring.bonus, fallback))
+
+    def run(chunk: list[Any]) -> _Part:
+        failed: list[tuple[Any, Exception]] = []
+
+        def fallback(item: Any) -> BoardCells:
+            try:
+                return _cells(item)
+            except Exception as error:
+                failed.append((item, error))
+                raise
+
+        try:
+            return _Part(score(chunk, fallback), None)
+        except Exception as error:
+            if not failed or failed[-1][1] is not error:
+                raise
+            # The core gives up the whole call at a bad board: score the good ones before it
+            # again (the same objects, as the core holds them), so a stream yields them first.
+            bad = failed[-1][0]
+            index = next(i for i, item in enumerate(chunk) if item is bad)
+            return _Part(score(chunk[:index], _cells), error)
 
     def chunks() -> Iterator[list[Any]]:
         items = iter(boards)
         with _pool(threads) as pool:
             while chunk := list(itertools.islice(items, BATCH_CHUNK)):
-                yield _split(run, chunk, threads, pool)
+                yield from _yield_part(_split(run, chunk, threads, pool))
 
     return chunks()
+
+
+class _Part(NamedTuple):
+    """The results of a part of a batch: all of them, or those of the boards before the first
+    bad one and that board's error."""
+
+    results: list[Any]
+    error: Exception | None
+
+
+def _yield_part(part: _Part) -> Iterator[list[Any]]:
+    """The part's results, then its error: a stream's consumer gets every good board's result
+    up to a bad one (and so knows where to resume) before the error."""
+    if part.results:
+        yield part.results
+    if part.error is not None:
+        raise part.error
 
 
 # Items a thread takes at a time: small enough that threads finish together (a thread that
@@ -439,13 +480,14 @@ _THREAD_CHUNK = 256
 
 
 def _split(
-    run: Callable[[list[Any]], list[Any]],
+    run: Callable[[list[Any]], _Part],
     items: list[Any],
     threads: int,
     pool: ThreadPoolExecutor | None,
-) -> list[Any]:
+) -> _Part:
     """``run(items)``, the items handed out in small chunks to ``threads`` threads of ``pool``
-    as each asks for more, the results in order.
+    as each asks for more, the results in order up to the first chunk that stopped at an error
+    (with that error).
 
     The compiled core releases the GIL while it walks, and each call has its own walk state
     and its own de-duplication arrays, so the threads share nothing while they score.
@@ -454,20 +496,32 @@ def _split(
         return run(items)
     size = max(1, min(_THREAD_CHUNK, -(-len(items) // (threads * 4))))
     starts = iter(range(0, len(items), size))
-    results: list[list[Any]] = [[] for _ in range(-(-len(items) // size))]
+    results: list[_Part | None] = [None] * -(-len(items) // size)
     lock = threading.Lock()
+    stopped = False  # a chunk stopped at an error: the chunks after it are not needed
 
     def work() -> None:
+        nonlocal stopped
         while True:
             with lock:
-                start = next(starts, None)
+                start = None if stopped else next(starts, None)
             if start is None:
                 return
-            results[start // size] = run(items[start : start + size])
+            part = results[start // size] = run(items[start : start + size])
+            if part.error is not None:
+                with lock:
+                    stopped = True
 
     for future in [pool.submit(work) for _ in range(threads)]:
         future.result()
-    return [item for chunk in results for item in chunk]
+    # Chunks are taken in order, so every chunk before the first stopped one has run.
+    done: list[Any] = []
+    for part in results:
+        assert part is not None
+        done.extend(part.results)
+        if part.error is not None:
+            return _Part(done, part.error)
+    return _Part(done, None)
 
 
 def _pool(threads: int) -> contextlib.AbstractContextManager[ThreadPoolExecutor | None]:
@@ -490,21 +544,44 @@ def _line_batches(
     scoring = _scoring(dictionary, rules, min_length, threads)
     core_method = getattr(implementation.core(), method)
 
-    def run(pieces: list[tuple[bytes, int]]) -> list[Any]:
+    def score(data: bytes, fallback: Callable[[bytes, int], BoardCells]) -> list[Any]:
+        return list(core_method(scoring.trie, data, scoring.points, scoring.bonus, fallback))
+
+    def run_piece(data: bytes, first: int) -> _Part:
+        failed: list[tuple[int, Exception]] = []
+
+        def fallback(line: bytes, index: int) -> BoardCells:
+            try:
+                return _line_cells(line, first + index)
+            except Exception as error:
+                failed.append((index, error))
+                raise
+
+        try:
+            return _Part(score(data, fallback), None)
+        except Exception as error:
+            if not failed or failed[-1][1] is not error:
+                raise
+            # As in _batch: the lines before the bad one again, to be yielded before its error.
+            index = failed[-1][0]
+            rest = data.split(b"\n", index)[-1]  # from line `index` on
+            return _Part(score(data[: len(data) - len(rest)], fallback), error)
+
+    def run(pieces: list[tuple[bytes, int]]) -> _Part:
         results: list[Any] = []
         for data, first in pieces:
-
-            def fallback(line: bytes, index: int, first: int = first) -> BoardCells:
-                return _line_cells(line, first + index)
-
-            results.extend(core_method(scoring.trie, data, scoring.points, scoring.bonus, fallback))
-        return results
+            part = run_piece(data, first)
+            results.extend(part.results)
+            if part.error is not None:
+                return _Part(results, part.error)
+        return _Part(results, None)
 
     def chunks() -> Iterator[list[Any]]:
         with _pool(threads) as pool:
             for data, first in blocks:
                 # Four pieces a thread, handed out as threads ask (see _split).
-                yield _split(run, _split_lines(data, first, 4 * threads), threads, pool)
+                pieces = _split_lines(data, first, 4 * threads)
+                yield from _yield_part(_split(run, pieces, threads, pool))
 
     return chunks()
 
