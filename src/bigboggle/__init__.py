@@ -79,6 +79,12 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def __dir__() -> list[str]:
+    """The module's names, the lazy ones of :data:`_LAZY` included before their first use, so
+    ``dir()``, ``help()`` and completion list everything ``__all__`` promises."""
+    return sorted({*globals(), *_LAZY})
+
+
 __all__ = [
     "CHALLENGE_CUBE",
     "DICE_SETS",
