@@ -80,13 +80,15 @@ export async function claimGuestGames(storage = localStorage) {
     const counts = await claimOnce(body, storage);
     if (typeof counts.cards === "number") {
       total.cards = counts.cards;
-      total.left_out = Number(counts.left_out) || 0;
+      // A count the answer lacks (an older server) is not "nothing left out": the copy stays
+      // unless the answer says 0, and nothing is said of it.
+      total.left_out = typeof counts.left_out === "number" ? counts.left_out : null;
       // The member's deck holds it all now: this browser's copy would only drift apart. If
       // some words did not fit (the account's deck is full), the copy stays, or they are lost.
       if (total.left_out === 0) {
         storage.removeItem(DECK_KEY);
         storage.removeItem(LEFT_OUT_KEY);
-      } else {
+      } else if (total.left_out !== null) {
         storage.setItem(LEFT_OUT_KEY, String(total.left_out));
       }
     }
