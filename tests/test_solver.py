@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 
 import orjson
@@ -234,6 +235,22 @@ def test_threads_take_chunks_on_demand_and_keep_the_order() -> None:
         stopped = _split(stops_at_3000, list(range(5000)), 3, pool)
         assert stopped.results == [2 * x for x in range(3000)]
         assert str(stopped.error) == "3000"
+        # A chunk that raises (not a board's error): the others stop taking chunks, and the
+        # error comes out of the call.
+        calls: list[int] = []
+        first_ran = threading.Event()
+
+        def raises_at_first(chunk: list[int]) -> _Part:
+            calls.append(chunk[0])
+            if chunk[0] == 0:
+                first_ran.set()
+                raise MemoryError("no room")
+            first_ran.wait(10)  # the other chunks never outrun the first one
+            return _Part(chunk, None)
+
+        with pytest.raises(MemoryError, match="no room"):
+            _split(raises_at_first, list(range(50_000)), 3, pool)
+        assert len(calls) < 50_000 // 256  # not every chunk of the batch was run
 
 
 def test_bad_input() -> None:

@@ -507,7 +507,14 @@ def _split(
                 start = None if stopped else next(starts, None)
             if start is None:
                 return
-            part = results[start // size] = run(items[start : start + size])
+            try:
+                part = results[start // size] = run(items[start : start + size])
+            except BaseException:
+                # Not a board's error (memory, an interrupt): the other threads stop taking
+                # chunks too, and the error comes out of future.result() below.
+                with lock:
+                    stopped = True
+                raise
             if part.error is not None:
                 with lock:
                     stopped = True
