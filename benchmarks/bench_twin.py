@@ -15,49 +15,13 @@ ENABLE2K is looked for at ../shared/wordlists/enable2k.txt (or $BIGBOGGLE_ENABLE
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
 
+from bench_solver import enable2k, textbook_words  # the one yardstick, beside this script
 from bigboggle import Board, Dictionary, Rules, _solve_py, shake
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def enable2k() -> Path:
-    """The ENABLE2K word list (public domain; never copied into the project)."""
-    default = ROOT.parent / "shared" / "wordlists" / "enable2k.txt"
-    return Path(os.environ.get("BIGBOGGLE_ENABLE2K", default))
-
-
-def textbook_words(root: dict[str, Any], letters: Sequence[str], adjacency: Any) -> set[str]:
-    """The yardstick: a plain trie DFS as tutorials write it (a dict trie, a visited set)."""
-    found: set[str] = set()
-
-    def dfs(node: dict[str, Any], cell: int, visited: set[int]) -> None:
-        for n in adjacency[cell]:
-            if n in visited or not letters[n]:
-                continue
-            child = node.get(letters[n])
-            if child is None:
-                continue
-            if "" in child:
-                found.add(child[""])
-            visited.add(n)
-            dfs(child, n, visited)
-            visited.remove(n)
-
-    for cell, face in enumerate(letters):
-        child = root.get(face) if face else None
-        if child is not None:
-            if "" in child:
-                found.add(child[""])
-            dfs(child, cell, {cell})
-    return found
 
 
 def cpu(action: Callable[[], object]) -> float:
