@@ -1205,30 +1205,21 @@ static PyObject *score_cells(PyObject *Py_UNUSED(module), PyObject *args) {
     return PyLong_FromLongLong(w.total);
 }
 
-/* score_batch(trie, boards, points, bonus): boards is a list of (letters, rows, cols,
- * challenge); the walk runs without the GIL, a chunk of boards at a time. */
-static PyObject *batch(PyObject *args, const char *format, int with_counts) {
-    PyObject *trie_obj, *boards, *points_obj;
-    int bonus;
-    if (!PyArg_ParseTuple(args, format, &PackedTrieType, &trie_obj, &PyList_Type, &boards,
-                          &points_obj, &bonus))
-        return NULL;
-    PackedTrie *t = (PackedTrie *)trie_obj;
-    /* A tuple copy: reading the boards may run Python code that changes the list. */
-    PyObject *items = PySequence_Tuple(boards);
-    if (!items) return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(items);
+/* How a batch reads its board `index` into `b`, with the GIL: 0, or -1 with an exception. */
+typedef int (*BoardReader)(void *source, Py_ssize_t index, BoardSpec *b);
+
+/* Score `n` boards that `read` takes from `source`, BATCH_CHUNK at a time: read with the GIL,
+ * walked without it. A list of totals, or of (total, count) pairs with `with_counts`. The one
+ * loop of every batch form: cell tuples here, texts and lines in _solve_c_text.h. */
+static PyObject *score_boards(PackedTrie *t, Py_ssize_t n, PyObject *points_obj, int bonus,
+                              int with_counts, BoardReader read, void *source) {
     if (bonus < 0 || bonus > 1000000) {
-        Py_DECREF(items);
         PyErr_SetString(PyExc_ValueError, "bonus must be 0-1000000");
         return NULL;
     }
     int npoints;
     int32_t *points = read_points(points_obj, &npoints);
-    if (!points) {
-        Py_DECREF(items);
-        return NULL;
-    }
+    if (!points) return NULL;
     PyObject *result = PyList_New(n);
     BoardSpec *specs = PyMem_RawMalloc(sizeof(BoardSpec) * BATCH_CHUNK);
     long long *totals = PyMem_RawMalloc(sizeof(long long) * BATCH_CHUNK);
@@ -1245,16 +1236,7 @@ static PyObject *batch(PyObject *args, const char *format, int with_counts) {
     for (Py_ssize_t start = 0; start < n; start += BATCH_CHUNK) {
         Py_ssize_t count = n - start < BATCH_CHUNK ? n - start : BATCH_CHUNK;
         for (Py_ssize_t i = 0; i < count; i++) {
-            PyObject *item = PyTuple_GET_ITEM(items, start + i), *letters;
-            int rows, cols, challenge;
-            if (!PyTuple_Check(item) ||
-                !PyArg_ParseTuple(item, "Oiii", &letters, &rows, &cols, &challenge) ||
-                read_board(letters, rows, cols, challenge, &specs[i]) < 0) {
-                if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
-                    PyErr_Clear();
-                    PyErr_Format(PyExc_TypeError,
-                                 "board %zd must be (letters, rows, cols, challenge)", start + i);
-                }
+            if (read(source, start + i, &specs[i]) < 0) {
                 Py_CLEAR(result);
                 goto done;
             }
@@ -1277,13 +1259,46 @@ static PyObject *batch(PyObject *args, const char *format, int with_counts) {
         }
     }
 done:
-    Py_DECREF(items);
     PyMem_RawFree(points);
     PyMem_RawFree(specs);
     PyMem_RawFree(totals);
     PyMem_RawFree(counts);
     PyMem_RawFree(w.seen);
     PyMem_RawFree(w.seen_through);
+    return result;
+}
+
+/* Board `index` of a tuple of (letters, rows, cols, challenge). */
+static int read_cell_tuple(void *source, Py_ssize_t index, BoardSpec *b) {
+    PyObject *item = PyTuple_GET_ITEM((PyObject *)source, index), *letters;
+    int rows, cols, challenge;
+    if (!PyTuple_Check(item) ||
+        !PyArg_ParseTuple(item, "Oiii", &letters, &rows, &cols, &challenge) ||
+        read_board(letters, rows, cols, challenge, b) < 0) {
+        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "board %zd must be (letters, rows, cols, challenge)",
+                         index);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/* score_batch(trie, boards, points, bonus): boards is a list of (letters, rows, cols,
+ * challenge); the walk runs without the GIL, a chunk of boards at a time. */
+static PyObject *batch(PyObject *args, const char *format, int with_counts) {
+    PyObject *trie_obj, *boards, *points_obj;
+    int bonus;
+    if (!PyArg_ParseTuple(args, format, &PackedTrieType, &trie_obj, &PyList_Type, &boards,
+                          &points_obj, &bonus))
+        return NULL;
+    /* A tuple copy: reading the boards may run Python code that changes the list. */
+    PyObject *items = PySequence_Tuple(boards);
+    if (!items) return NULL;
+    PyObject *result = score_boards((PackedTrie *)trie_obj, PyTuple_GET_SIZE(items), points_obj,
+                                    bonus, with_counts, read_cell_tuple, items);
+    Py_DECREF(items);
     return result;
 }
 

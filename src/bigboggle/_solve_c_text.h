@@ -300,67 +300,20 @@ static int text_next_board(TextSource *src, Py_ssize_t index, BoardSpec *b) {
     return text_from_fallback(cells, index, b);
 }
 
-/* Score `n` boards of a source, BATCH_CHUNK at a time: read with the GIL, walk without. */
+/* text_next_board as score_boards reads a board. */
+static int read_text_board(void *source, Py_ssize_t index, BoardSpec *b) {
+    return text_next_board((TextSource *)source, index, b);
+}
+
+/* Score `n` boards of a source (score_boards: read with the GIL, walked without it). */
 static PyObject *text_batch(PyObject *trie_obj, TextSource *src, Py_ssize_t n,
                             PyObject *points_obj, int bonus, int with_counts) {
-    PackedTrie *t = (PackedTrie *)trie_obj;
-    if (bonus < 0 || bonus > 1000000) {
-        PyErr_SetString(PyExc_ValueError, "bonus must be 0-1000000");
-        return NULL;
-    }
     if (!PyCallable_Check(src->fallback)) {
         PyErr_SetString(PyExc_TypeError, "fallback must be callable");
         return NULL;
     }
-    int npoints;
-    int32_t *points = read_points(points_obj, &npoints);
-    if (!points) return NULL;
-    PyObject *result = PyList_New(n);
-    BoardSpec *specs = PyMem_RawMalloc(sizeof(BoardSpec) * BATCH_CHUNK);
-    long long *totals = PyMem_RawMalloc(sizeof(long long) * BATCH_CHUNK);
-    long long *counts = PyMem_RawMalloc(sizeof(long long) * BATCH_CHUNK);
-    Walk w;
-    walk_init(&w, t, points, npoints, bonus);
-    w.seen = PyMem_RawCalloc(t->n_words ? t->n_words : 1, sizeof(uint32_t));
-    w.seen_through = PyMem_RawCalloc(t->n_words ? t->n_words : 1, sizeof(uint32_t));
-    if (!result || !specs || !totals || !counts || !w.seen || !w.seen_through) {
-        if (result) PyErr_NoMemory();
-        Py_CLEAR(result);
-        goto done;
-    }
-    for (Py_ssize_t start = 0; start < n; start += BATCH_CHUNK) {
-        Py_ssize_t count = n - start < BATCH_CHUNK ? n - start : BATCH_CHUNK;
-        for (Py_ssize_t i = 0; i < count; i++) {
-            if (text_next_board(src, start + i, &specs[i]) < 0) {
-                Py_CLEAR(result);
-                goto done;
-            }
-        }
-        Py_BEGIN_ALLOW_THREADS
-        for (Py_ssize_t i = 0; i < count; i++) {
-            walk_board(&w, &specs[i]);
-            totals[i] = w.total;
-            counts[i] = w.count;
-        }
-        Py_END_ALLOW_THREADS
-        for (Py_ssize_t i = 0; i < count; i++) {
-            PyObject *value = with_counts ? Py_BuildValue("(LL)", totals[i], counts[i])
-                                          : PyLong_FromLongLong(totals[i]);
-            if (!value) {
-                Py_CLEAR(result);
-                goto done;
-            }
-            PyList_SET_ITEM(result, start + i, value);
-        }
-    }
-done:
-    PyMem_RawFree(points);
-    PyMem_RawFree(specs);
-    PyMem_RawFree(totals);
-    PyMem_RawFree(counts);
-    PyMem_RawFree(w.seen);
-    PyMem_RawFree(w.seen_through);
-    return result;
+    return score_boards((PackedTrie *)trie_obj, n, points_obj, bonus, with_counts,
+                        read_text_board, src);
 }
 
 static PyObject *texts_common(PyObject *args, const char *format, int with_counts) {
