@@ -12,7 +12,6 @@ import itertools
 import random
 import tracemalloc
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -35,6 +34,7 @@ from bigboggle import (
     tally_stream,
 )
 from bigboggle.limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT, MAX_SOLVER_THREADS
+from core_support import core
 
 pytestmark = [pytest.mark.compares_cores]
 
@@ -47,16 +47,6 @@ WORDS = Dictionary.from_words(
 )
 RULES = Rules.preset("big", min_length=3, challenge_bonus=2)
 FACES = ["A", "E", "S", "T", "R", "N", "O", "U", "I", "Qu", "Th", "In", "Quo", ""]
-
-
-@contextmanager
-def core(name: str) -> Iterator[None]:
-    before = implementation.name()
-    implementation.use(name)
-    try:
-        yield
-    finally:
-        implementation.use(before)
 
 
 def outcome(action: Callable[[], Any]) -> tuple[str, Any]:

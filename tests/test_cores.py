@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,6 +24,7 @@ from bigboggle import (
     solve,
     tally_many,
 )
+from core_support import core
 
 pytestmark = [
     pytest.mark.compares_cores,
@@ -33,16 +32,6 @@ pytestmark = [
         not implementation.compiled_available(), reason="the compiled core is not built here"
     ),
 ]
-
-
-@contextmanager
-def core(name: str) -> Iterator[None]:
-    before = implementation.name()
-    implementation.use(name)
-    try:
-        yield
-    finally:
-        implementation.use(before)
 
 
 def both(board: Board, words: Dictionary, rules: Rules) -> tuple[Solution, Solution]:
