@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import string
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -25,7 +24,9 @@ MIN_SIDE = 2
 MAX_SIDE = 12
 MAX_FACE_LETTERS = 3
 
-_ASCII_LETTERS = frozenset(string.ascii_letters)
+# Spelled out rather than string.ascii_letters: importing string compiles its Template's
+# regular expression, a cost every process that reads a board would pay for nothing.
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 @functools.cache

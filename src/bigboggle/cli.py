@@ -6,10 +6,8 @@ library error becomes ``Error: …`` on stderr with exit status 2, never a trace
 
 from __future__ import annotations
 
-import errno
 import json
 import os
-import socket
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -1418,6 +1416,9 @@ def _check_port(host: str, port: int) -> None:
     """Refuse a port the server could not listen on (taken, or a host not of this machine),
     before anything starts or any "Open http://..." is printed: the socket is bound as uvicorn
     binds it (``SO_REUSEADDR``), then closed for uvicorn to take."""
+    import errno
+    import socket
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         with socket.socket(family, socket.SOCK_STREAM) as probe:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 import re
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -210,6 +209,8 @@ FRESH_SEED_BOUND = 2**32
 
 def new_seed() -> int:
     """A fresh, unpredictable seed for a shake, in ``range(FRESH_SEED_BOUND)``."""
+    import secrets  # here: it loads hmac and base64, which solving a given board never needs
+
     return secrets.randbelow(FRESH_SEED_BOUND)
 
 

@@ -3,16 +3,19 @@
 ``BIGBOGGLE_PURE_PYTHON=1`` in the environment forces the reference. Both cores keep the same
 contract (see :mod:`bigboggle._solve_py`); they differ in the trie they walk, which
 :func:`trie_for` picks from a :class:`~bigboggle.dictionary.Dictionary`.
+
+The reference is imported only when it is asked for (chosen, or looked up in :data:`CORES`):
+a process that solves with the compiled core never loads it.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import warnings
+from collections.abc import Iterator, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
-
-from . import _solve_py
 
 if TYPE_CHECKING:
     from .dictionary import Dictionary
@@ -23,10 +26,40 @@ try:
 except ImportError:  # no compiler at install time: the reference does the work
     _compiled = None
 
+
+class _Cores(Mapping[str, ModuleType]):
+    """The cores this installation has, by name (``"python"`` first): a read-only mapping
+    whose reference core is imported at its first lookup."""
+
+    def __init__(self, compiled: ModuleType | None) -> None:
+        self._names = ("python", "c") if compiled is not None else ("python",)
+        self._compiled = compiled
+        self._reference: ModuleType | None = None
+
+    def __getitem__(self, name: str) -> ModuleType:
+        if name == "python":
+            if self._reference is None:
+                self._reference = importlib.import_module("._solve_py", __package__)
+            return self._reference
+        if name == "c" and self._compiled is not None:
+            return self._compiled
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __repr__(self) -> str:
+        return f"<solver cores: {', '.join(self._names)}>"
+
+
 #: The cores this installation has, by name.
-CORES: dict[str, ModuleType] = {"python": _solve_py}
-if _compiled is not None:
-    CORES["c"] = _compiled
+CORES: Mapping[str, ModuleType] = _Cores(_compiled)
 
 
 def _choose() -> str:

@@ -17,9 +17,8 @@ import itertools
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import orjson
 
@@ -30,6 +29,9 @@ from .errors import BoardError, RulesError, quoted
 from .family import is_offensive
 from .limits import MAX_BOARD_LINE_BYTES, MAX_BOARD_TEXT, MAX_SOLVER_THREADS
 from .rules import MAX_WORD_LENGTH, MIN_WORD_LENGTH, Rules
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 
 def word_score(
@@ -535,6 +537,10 @@ def _pool(threads: int) -> contextlib.AbstractContextManager[ThreadPoolExecutor 
     """A pool of ``threads`` threads for a batch's life, or nothing for one thread."""
     if threads == 1:
         return contextlib.nullcontext()
+    # Here, not at the top: concurrent.futures (and the logging it imports) would cost every
+    # process that solves one board, such as `bigboggle solve`, about 4 ms of start-up.
+    from concurrent.futures import ThreadPoolExecutor
+
     return ThreadPoolExecutor(max_workers=threads)
 
 
