@@ -25,9 +25,8 @@ import struct
 import sys
 import tempfile
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 #: Bump when the layout changes, or the reading of a list: old entries are then ignored.
 #: (4: a list that mixes cases skips its capitalised entries as names. 5: a list mixes cases
@@ -41,9 +40,13 @@ _MAGIC = b"BBTRIE\x00\x00"
 _PREFIX = struct.Struct("<8sIII")  # magic, format version, header length, crc32 of the header
 
 
-@dataclass(frozen=True)
-class Entry:
-    """A cached dictionary, ready to use: its words are ``blob``, ASCII joined by newlines."""
+class Entry(NamedTuple):
+    """A cached dictionary, ready to use: its words are ``blob``, ASCII joined by newlines.
+
+    A named tuple, not a frozen dataclass: every process that loads a dictionary imports this
+    module, and making a dataclass costs it about 0.7 ms (its methods compiled from source)
+    against 0.1 ms for a named tuple; the one reader, the dictionary, only reads its fields.
+    """
 
     blob: bytes
     word_count: int

@@ -19,7 +19,6 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
-import gzip
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -601,6 +600,8 @@ def _load_builtin(name: str) -> Dictionary:
     cached = _from_cache(key, name=name)
     if cached is not None:
         return cached
+    import gzip  # here: only a build (no cache entry yet) decompresses the list
+
     levels: dict[str, int | None] = {}
     for line in gzip.decompress(data).decode("utf-8").splitlines():
         if line.startswith("#"):
