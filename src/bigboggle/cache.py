@@ -17,7 +17,6 @@ that cannot be written is silently skipped: caching is an optimisation, never a 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import mmap
 import os
@@ -27,6 +26,11 @@ import tempfile
 import zlib
 from pathlib import Path
 from typing import Any, NamedTuple
+
+try:  # the standard library's own BLAKE2, the module hashlib takes it from
+    from _blake2 import blake2b
+except ImportError:  # a Python built without it: hashlib's (OpenSSL's)
+    from hashlib import blake2b
 
 #: Bump when the layout changes, or the reading of a list: old entries are then ignored.
 #: (4: a list that mixes cases skips its capitalised entries as names. 5: a list mixes cases
@@ -90,8 +94,14 @@ def _user_cache_dir() -> str:
 
 
 def key_for(content: bytes, variant: str) -> str:
-    """The cache key of a word list's bytes (``variant`` tells apart lists cut from one file)."""
-    digest = hashlib.sha256()
+    """The cache key of a word list's bytes (``variant`` tells apart lists cut from one file).
+
+    A BLAKE2b digest (256 bits), taken from ``_blake2`` rather than through :mod:`hashlib`,
+    whose import loads OpenSSL (about 2.5 ms, more than this hash of a list takes): every
+    process that loads a dictionary computes one key. (Keys were SHA-256 digests before:
+    entries made under those keys are never found again, and a list's first load rebuilds it.)
+    """
+    digest = blake2b(digest_size=32)
     digest.update(f"{variant}\0{FORMAT_VERSION}\0{sys.byteorder}\0".encode())
     digest.update(content)
     return digest.hexdigest()
