@@ -11,6 +11,7 @@ they stand in for.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -115,6 +116,8 @@ def test_solving_with_a_word_list_loads_neither_the_reference_core_nor_the_stati
         assert _unwanted(modules, (*NEVER, "bigboggle.analysis")) == []
     if sys.platform == "linux":  # the cache directory came without platformdirs
         assert "platformdirs" not in modules
+    if importlib.util.find_spec("_blake2") is not None:  # the cache key without OpenSSL
+        assert _unwanted(modules, ("hashlib", "_hashlib")) == []
     assert list((tmp_path / "cache" / "bigboggle").glob("*.trie"))
 
 
