@@ -22,7 +22,6 @@ import mmap
 import os
 import struct
 import sys
-import tempfile
 import zlib
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -232,6 +231,8 @@ def save(
         }
     ).encode("utf-8")
     target = path_for(key)
+    import tempfile  # here: loading an entry, what most processes do, needs none of it
+
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".trie")

@@ -11,14 +11,16 @@ and every Python version.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .board import Board
 from .errors import DiceError, quoted
+
+if TYPE_CHECKING:
+    import random
 
 Die = tuple[str, ...]
 
@@ -221,6 +223,8 @@ def shake(dice: DiceSet | str, seed: int | None = None, *, challenge: bool = Fal
     marked on the board.
     """
     chosen = dice_set(dice) if isinstance(dice, str) else dice
+    import random  # here: a process that solves a given board shakes none
+
     rng = random.Random(seed)
     cubes = list(chosen.dice)
     challenge_die: int | None = None
