@@ -23,8 +23,10 @@ import os
 import struct
 import sys
 import zlib
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 try:  # the standard library's own BLAKE2, the module hashlib takes it from
     from _blake2 import blake2b
@@ -61,10 +63,17 @@ class Entry(NamedTuple):
 
 def cache_dir() -> Path:
     """Where entries live: ``$BIGBOGGLE_CACHE_DIR``, else the platform's user cache directory."""
+    from pathlib import Path  # here: a load (see _directory) needs no pathlib, a ~3 ms import
+
+    return Path(_directory())
+
+
+def _directory() -> str:
+    """:func:`cache_dir` as text."""
     override = os.environ.get("BIGBOGGLE_CACHE_DIR")
     if override:
-        return Path(override)
-    return Path(_user_cache_dir())
+        return override
+    return _user_cache_dir()
 
 
 def _user_cache_dir() -> str:
@@ -108,7 +117,11 @@ def key_for(content: bytes, variant: str) -> str:
 
 def path_for(key: str) -> Path:
     """The file of a cache key."""
-    return cache_dir() / f"{key[:40]}.v{FORMAT_VERSION}.trie"
+    return cache_dir() / _file_name(key)
+
+
+def _file_name(key: str) -> str:
+    return f"{key[:40]}.v{FORMAT_VERSION}.trie"
 
 
 def load(key: str, trie_type: Any) -> Entry | None:
@@ -128,7 +141,7 @@ def load(key: str, trie_type: Any) -> Entry | None:
     racing a load is not. Point ``$BIGBOGGLE_CACHE_DIR`` at a directory nothing else rewrites.
     """
     try:
-        with path_for(key).open("rb") as file:
+        with open(os.path.join(_directory(), _file_name(key)), "rb") as file:  # path_for's
             if os.fstat(file.fileno()).st_size < _PREFIX.size:
                 return None
             mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
@@ -244,7 +257,8 @@ def save(
                     file.write(piece)
             os.replace(temporary, target)
         except BaseException:
-            Path(temporary).unlink(missing_ok=True)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
             raise
     except OSError:
         return

@@ -19,11 +19,11 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
+import os
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from os import PathLike
-from pathlib import Path
 from typing import Any
 
 from . import cache
@@ -273,6 +273,8 @@ class Dictionary:
         if not isinstance(path, str | PathLike) or not str(path):
             raise WordListError(f"a word list is a file path, not {quoted(path)}")
         _check_spec_length(str(path))
+        from pathlib import Path  # here: a built-in dictionary needs none of it (~3 ms)
+
         file = Path(path)
         label = repr(str(path))  # at most MAX_DICTIONARY_SPEC characters, like any path
         if "\x00" in str(path):
@@ -576,6 +578,8 @@ class _Counter:
 def _looks_like_path(spec: str) -> bool:
     if any(sep in spec for sep in ("/", "\\", ".")) or spec == "-":
         return True
+    from pathlib import Path
+
     try:
         return Path(spec).exists()
     except (OSError, ValueError):  # a name too long for the file system, a NUL character
@@ -599,7 +603,8 @@ def _package_data(name: str) -> bytes:
     5 ms (zipfile, tempfile and their imports), a third of a cached dictionary load.
     """
     try:
-        return (Path(__file__).parent / "data" / name).read_bytes()
+        with open(os.path.join(os.path.dirname(__file__), "data", name), "rb") as file:
+            return file.read()
     except OSError:
         from importlib import resources
 
