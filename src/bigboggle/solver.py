@@ -210,9 +210,13 @@ def solve(
     board = _as_board(board)
     words, rules, minimum = _resolve(dictionary, rules, min_length)
     letters = board.cell_letters
+    # The compiled core names each word by its place in the word list; without the list (the
+    # first solve of a dictionary still one blob, see Dictionary._list_for_solving) it is
+    # given a list of blanks as long, and each word is spelled from its path's faces instead.
+    listed = words._list_for_solving() if implementation.name() == "c" else words.word_list
     found = implementation.core().solve_cells(
         implementation.trie_for(words),
-        words.word_list,
+        listed if listed is not None else [None] * len(words),
         letters,
         board.rows,
         board.cols,
@@ -223,7 +227,18 @@ def solve(
         rules.challenge_bonus,
         FoundWord,
     )
+    if listed is None:
+        found = _spelled(found, letters, board.cols)
     return Solution(board, rules, words.name, minimum, tuple(found))
+
+
+def _spelled(found: list[FoundWord], letters: tuple[str, ...], cols: int) -> list[FoundWord]:
+    """The core's entries with each word spelled from the letters along its path: the words
+    the core found are exactly those the faces along their paths spell."""
+    return [
+        FoundWord("".join([letters[row * cols + col] for row, col in path]), path, points, bonus)
+        for _, path, points, bonus in found
+    ]
 
 
 def _challenge(board: Board) -> int:
