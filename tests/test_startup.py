@@ -33,7 +33,8 @@ BOARD = "LINES/TQARD/HEMOP/ABCKI/PSTEW"
 
 #: Modules no ``solve --json`` loads: the reference core, the rest of the library (rounds,
 #: scoring, opponents, the search, services and front ends), and standard modules it has no
-#: use for (each costs milliseconds: concurrent.futures brings logging, secrets brings hmac).
+#: use for (each costs milliseconds: concurrent.futures brings logging, secrets brings hmac;
+#: importlib.resources brings zipfile and tempfile, where the package's data is plain files).
 NEVER = (
     "bigboggle._solve_py",
     "bigboggle.round",
@@ -54,6 +55,8 @@ NEVER = (
     "secrets",
     "importlib.metadata",
     "runpy",
+    "importlib.resources",
+    "zipfile",
 )
 
 #: Runs ``bigboggle`` with the arguments in ``sys.argv[1:]`` as the script does, then prints

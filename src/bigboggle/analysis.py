@@ -16,9 +16,9 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
+from . import package_data
 from .board import Board
 from .dice import MAX_SEED, Shake, shake
 from .dictionary import Dictionary
@@ -195,9 +195,7 @@ def shake_stats(
 def shipped() -> dict[str, ShakeStats]:
     """The precomputed statistics of the built-in presets and dictionaries, by ``preset/dictionary``."""
     try:
-        text = (
-            resources.files("bigboggle").joinpath("data", "distributions.json").read_text("utf-8")
-        )
+        text = package_data.read_text("distributions.json")
     except FileNotFoundError:
         return {}
     table: dict[str, ShakeStats] = {}

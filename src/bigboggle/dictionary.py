@@ -19,14 +19,13 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import functools
-import os
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from os import PathLike
 from typing import Any
 
-from . import cache
+from . import cache, package_data
 from .errors import WordListError, quoted
 from .limits import MAX_DICTIONARY_SPEC
 from .trie import Trie
@@ -610,26 +609,10 @@ def _check_spec_length(spec: str) -> None:
         )
 
 
-def _package_data(name: str) -> bytes:
-    """The bytes of ``data/NAME``, read from the package's directory.
-
-    :mod:`importlib.resources` is the general way, for a package that is not plain files (in a
-    zip archive): it is asked only then, since its import and first lookup cost a process about
-    5 ms (zipfile, tempfile and their imports), a third of a cached dictionary load.
-    """
-    try:
-        with open(os.path.join(os.path.dirname(__file__), "data", name), "rb") as file:
-            return file.read()
-    except OSError:
-        from importlib import resources
-
-        return resources.files("bigboggle").joinpath("data", name).read_bytes()
-
-
 @functools.cache
 def _load_builtin(name: str) -> Dictionary:
     limit = BUILTIN_LEVELS[name]
-    data = _package_data(_DATA_FILE)
+    data = package_data.read_bytes(_DATA_FILE)
     key = cache.key_for(data, f"builtin:{name}")
     cached = _from_cache(key, name=name)
     if cached is not None:

@@ -16,7 +16,7 @@ not offensive.
 
 from __future__ import annotations
 
-from importlib import resources
+from . import package_data
 
 __all__ = ["OFFENSIVE", "is_offensive"]
 
@@ -25,7 +25,7 @@ _DATA_FILE = "offensive.txt"
 
 def _load() -> frozenset[str]:
     """The packaged list: one word a line, ``#`` comment lines skipped."""
-    text = resources.files("bigboggle").joinpath("data", _DATA_FILE).read_text(encoding="utf-8")
+    text = package_data.read_text(_DATA_FILE)
     return frozenset(
         line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")
     )
