@@ -239,6 +239,7 @@ class _Search:
     fixed order, so a seed and an evaluation budget always give the same search."""
 
     __slots__ = (
+        "alternatives",
         "budget",
         "cols",
         "dice",
@@ -302,6 +303,10 @@ class _Search:
         core, trie = implementation.core(), implementation.trie_for(words)
         self.evaluate = functools.partial(
             core.score_cells, trie, self.letters, self.rows, self.cols, -1, points, 0
+        )
+        # The value with each of several faces at one cell, in one walk of the solver.
+        self.alternatives: Callable[[int, list[str]], list[int]] = lambda cell, faces: (
+            core.score_alternatives(trie, self.letters, self.rows, self.cols, cell, faces, points)
         )
         self.budget = budget
         self.on_improve = on_improve
@@ -436,7 +441,7 @@ class _Search:
     def best_neighbour(self, current: int) -> tuple[_Move, int] | None:
         """The best single change or swap from this board, and the value it gives; ``None``
         when none beats ``current`` or the budget ran out on the way."""
-        letters, faces, value = self.letters, self.faces, self.value
+        letters, value = self.letters, self.value
         best_move: _Move | None = None
         best_value = current
         for cell in range(self.size):
@@ -444,19 +449,17 @@ class _Search:
                 return None
             before = letters[cell]
             if self.use_dice:
-                old_face = faces[cell]
-                for face in range(6):
-                    self.set_face(cell, face)
-                    if letters[cell] != before and (candidate := value()) > best_value:
+                die = self.dice.dice[self.order[cell]]
+                turns = [face for face in range(6) if die[face].lower() != before]
+                values = self.values_at(cell, [die[face].lower() for face in turns])
+                for face, candidate in zip(turns, values, strict=True):
+                    if candidate > best_value:
                         best_value, best_move = candidate, (0, cell, face)
-                self.set_face(cell, old_face)
                 continue
-            for letter in _ALPHABET:
-                if letter != before:
-                    letters[cell] = letter
-                    if (candidate := value()) > best_value:
-                        best_value, best_move = candidate, (1, cell, letter)
-            letters[cell] = before
+            others = [letter for letter in _ALPHABET if letter != before]
+            for letter, candidate in zip(others, self.values_at(cell, others), strict=True):
+                if candidate > best_value:
+                    best_value, best_move = candidate, (1, cell, letter)
         for a in range(self.size):
             if self.out_of_time():
                 return None
@@ -551,6 +554,33 @@ class _Search:
         self.solved += 1
         found = memo[key] = int(self.evaluate())
         return found
+
+    def values_at(self, cell: int, faces: list[str]) -> list[int]:
+        """The board's value with each of ``faces`` at ``cell`` (the cell is left as it was):
+        an evaluation of the budget each, as :meth:`value` is, remembered as its values are.
+        The faces not remembered are valued together, in one walk of the solver: the paths
+        that miss the cell are the same for every face, so a climb's 26 letters at a cell
+        cost a few walks rather than 26."""
+        letters, memo = self.letters, self.memo
+        before = letters[cell]
+        keys = []
+        for face in faces:
+            letters[cell] = face
+            keys.append(",".join(letters))
+        letters[cell] = before
+        self.evaluations += len(faces)
+        values = [memo.get(key) for key in keys]
+        missing = [i for i, known in enumerate(values) if known is None]
+        if not missing:
+            return values  # type: ignore[return-value]
+        if len(memo) + len(missing) > MEMO_BOARDS:
+            memo.clear()
+        self.solved += len(missing)
+        for i, found in zip(
+            missing, self.alternatives(cell, [faces[i] for i in missing]), strict=True
+        ):
+            values[i] = memo[keys[i]] = found
+        return values  # type: ignore[return-value]
 
     def out_of_time(self) -> bool:
         """Whether the budget is spent; on the way, a progress report when one is due."""
