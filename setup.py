@@ -43,7 +43,11 @@ setup(
         Extension(
             "bigboggle._solve_c",
             sources=["src/bigboggle/_solve_c.c"],
-            depends=["src/bigboggle/_solve_c_walk.h", "src/bigboggle/_solve_c_text.h"],
+            depends=[
+                "src/bigboggle/_solve_c_walk.h",
+                "src/bigboggle/_solve_c_text.h",
+                "src/bigboggle/_solve_c_alternatives.h",
+            ],
             extra_compile_args=["-O3"] if sys.platform != "win32" else [],
         )
     ],

@@ -251,3 +251,76 @@ def test_compiled_results_share_positions_and_keep_cycle_free_entries_off_the_co
         trie, ["cat"], ("c", "a", "t", "x"), 2, 2, -1, (0, 0, 0, 1), 0, Loose
     )
     assert found == [("cat", ((0, 0), (0, 1), (1, 0)), 1, 0)] and gc.is_tracked(found[0])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    board=boards(),
+    words=st.lists(
+        st.text(alphabet="aestrnqhuoi", min_size=3, max_size=9), min_size=1, max_size=200
+    ),
+    data=st.data(),
+)
+def test_alternatives_at_a_cell_are_the_totals_of_each_board(
+    board: Board, words: list[str], data: st.DataObject
+) -> None:
+    # score_alternatives values several faces at one cell in one walk (the search's climb):
+    # each must be the total of the board with that face there, on both cores and both builds
+    # of the compiled walk, whatever the shape (over 64 cells too), blanks and wide faces.
+    from bigboggle import _solve_c, _solve_py
+
+    dictionary = Dictionary.from_words(words)
+    points = (0, 0, 0, 1, 1, 2, 3, 5, 11)
+    letters = [face.lower() for face in board.cell_faces]
+    cell = data.draw(st.integers(0, len(letters) - 1))
+    faces = data.draw(st.lists(st.sampled_from(FACES).map(str.lower), min_size=1, max_size=31))
+    trie = implementation.trie_for(dictionary)
+    expected = []
+    for face in faces:
+        changed = [*letters[:cell], face, *letters[cell + 1 :]]
+        expected.append(_solve_c.score_cells(trie, changed, *board.size, -1, points, 0))
+    reference = Dictionary.from_words(words)
+    with core("python"):
+        python_trie = implementation.trie_for(reference)
+    assert (
+        _solve_py.score_alternatives(python_trie, letters, *board.size, cell, faces, points)
+        == expected
+    )
+    default = _solve_c.walk_variant()
+    try:
+        for variant in ("portable", default):
+            _solve_c.walk_variant(variant)
+            got = _solve_c.score_alternatives(trie, letters, *board.size, cell, faces, points)
+            assert got == expected, variant
+    finally:
+        _solve_c.walk_variant(default)
+
+
+def test_alternatives_refuse_bad_arguments_on_both_cores() -> None:
+    from bigboggle import _solve_c, _solve_py
+
+    with core("python"):
+        python_trie = implementation.trie_for(Dictionary.from_words(["cat", "cats"]))
+    for module, trie in (
+        (_solve_c, _solve_c.PackedTrie.build(["cat", "cats"])),
+        (_solve_py, python_trie),
+    ):
+        good = (["c", "a", "t", "s"], 2, 2)
+        assert module.score_alternatives(trie, *good, 3, ["s", "x", ""], (0, 0, 0, 1, 1)) == [
+            2,
+            1,
+            1,
+        ]
+        for cell, faces, message in (
+            (4, ["a"], "cell 4 is off the board"),
+            (-1, ["a"], "cell -1 is off the board"),
+            (0, [], "1-31 entries, not 0"),
+            (0, ["a"] * 32, "1-31 entries, not 32"),
+        ):
+            with pytest.raises(ValueError, match=message):
+                module.score_alternatives(trie, *good, cell, faces, (0, 1))
+    for faces in (["A"], ["abcd"], [7]):
+        with pytest.raises((ValueError, TypeError)):
+            _solve_c.score_alternatives(
+                _solve_c.PackedTrie.build(["cat"]), ["c", "a", "t", "s"], 2, 2, 0, faces, (0, 1)
+            )

@@ -21,6 +21,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,8 @@ typedef struct {
     uint32_t *seen_through;
     int32_t *slot;
     uint32_t stamp;
+    /* score_alternatives only, made on its first call: the faces that spell each word. */
+    uint32_t *faces_of;
 } PackedTrie;
 
 static PyTypeObject PackedTrieType;
@@ -100,9 +103,11 @@ static void trie_free_arrays(PackedTrie *t) {
     PyMem_RawFree(t->seen);
     PyMem_RawFree(t->seen_through);
     PyMem_RawFree(t->slot);
+    PyMem_RawFree(t->faces_of);
     t->nodes = NULL;
     t->seen = t->seen_through = NULL;
     t->slot = NULL;
+    t->faces_of = NULL;
 }
 
 static void PackedTrie_dealloc(PackedTrie *self) {
@@ -118,6 +123,7 @@ static int trie_alloc_arrays(PackedTrie *t, uint32_t n_nodes, uint32_t n_words) 
     t->seen = PyMem_RawCalloc(words, sizeof(uint32_t));
     t->seen_through = PyMem_RawCalloc(words, sizeof(uint32_t));
     t->slot = PyMem_RawMalloc(words * sizeof(int32_t));
+    t->faces_of = NULL;
     t->stamp = 0;
     if (!t->nodes || !t->seen || !t->seen_through || !t->slot) {
         trie_free_arrays(t);
@@ -847,6 +853,58 @@ static void next_stamp(Walk *w) {
     }
 }
 
+/* score_alternatives' walk (_solve_c_alternatives.h): one board with the faces of one cell
+ * varying, up to MAX_ALTERNATIVES of them. */
+#define MAX_ALTERNATIVES 31
+#define ALT_ANY (1u << 31) /* a path that misses the varying cell: the word is there for every face */
+
+typedef struct {
+    uint32_t word;
+    int32_t points;
+} AltWord;
+
+typedef struct {
+    const Node *nodes;
+    const BoardSpec *board;
+    const Shape *shape;
+    int cell, nfaces;
+    uint8_t face_ntok[MAX_ALTERNATIVES];
+    uint8_t face_tok[MAX_ALTERNATIVES][MAX_FACE_TOKENS];
+    const int32_t *points_by_letters;
+    uint32_t *seen, *faces_of, stamp;
+    AltWord *words; /* each word with points found, once */
+    size_t nwords, words_cap;
+    int oom;
+    uint8_t used[MAX_CELLS];
+    uint32_t bit[MAX_CELLS];  /* the token bit of a one-token face; 0 for others and the cell */
+    uint32_t near[MAX_CELLS]; /* the tokens the cell's neighbours begin with */
+} AltWalk;
+
+/* A word reached by a path that took face `alt` at the varying cell (-1: missed it). */
+static inline void alt_record(AltWalk *a, uint32_t word, uint32_t letters, int alt) {
+    const int32_t points = a->points_by_letters[letters];
+    if (!points) return;
+    const uint32_t bit = alt < 0 ? ALT_ANY : 1u << alt;
+    if (a->seen[word] == a->stamp) {
+        a->faces_of[word] |= bit;
+        return;
+    }
+    if (a->nwords == a->words_cap) {
+        size_t cap = a->words_cap ? a->words_cap * 2 : 1024;
+        AltWord *grown = PyMem_RawRealloc(a->words, cap * sizeof(AltWord));
+        if (!grown) {
+            a->oom = 1;
+            return;
+        }
+        a->words = grown;
+        a->words_cap = cap;
+    }
+    a->seen[word] = a->stamp;
+    a->faces_of[word] = bit;
+    a->words[a->nwords].word = word;
+    a->words[a->nwords++].points = points;
+}
+
 /* The walk spends much of its time counting bits, and x86-64's baseline has no popcount
  * instruction. So the walk (in _solve_c_walk.h) is compiled twice, once counting bits
  * portably and once with the instruction, and the module picks at load time. */
@@ -858,6 +916,7 @@ static void next_stamp(Walk *w) {
 #define WALK_POPCOUNT(x) popcount_portable(x)
 #define WALK_TARGET
 #include "_solve_c_walk.h"
+#include "_solve_c_alternatives.h"
 #undef WALK_BOARD
 #undef WALK_STEP
 #undef WALK_POPCOUNT
@@ -870,6 +929,7 @@ static void next_stamp(Walk *w) {
 #define WALK_POPCOUNT(x) ((uint32_t)__builtin_popcount(x))
 #define WALK_TARGET __attribute__((target("popcnt")))
 #include "_solve_c_walk.h"
+#include "_solve_c_alternatives.h"
 #undef WALK_BOARD
 #undef WALK_STEP
 #undef WALK_POPCOUNT
@@ -877,11 +937,15 @@ static void next_stamp(Walk *w) {
 #endif
 
 static void (*walk_board)(Walk *, const BoardSpec *) = walk_board_portable;
+static void (*walk_alternatives)(AltWalk *) = walk_board_portable_alternatives;
 
 static void choose_walk(void) {
 #ifdef HAVE_POPCNT_BUILD
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("popcnt")) walk_board = walk_board_popcnt;
+    if (__builtin_cpu_supports("popcnt")) {
+        walk_board = walk_board_popcnt;
+        walk_alternatives = walk_board_popcnt_alternatives;
+    }
 #endif
 }
 
@@ -1319,10 +1383,12 @@ static PyObject *walk_variant(PyObject *Py_UNUSED(module), PyObject *args) {
     if (name) {
         if (strcmp(name, "portable") == 0) {
             walk_board = walk_board_portable;
+            walk_alternatives = walk_board_portable_alternatives;
         }
 #ifdef HAVE_POPCNT_BUILD
         else if (strcmp(name, "popcnt") == 0 && __builtin_cpu_supports("popcnt")) {
             walk_board = walk_board_popcnt;
+            walk_alternatives = walk_board_popcnt_alternatives;
         }
 #endif
         else {
@@ -1334,6 +1400,106 @@ static PyObject *walk_variant(PyObject *Py_UNUSED(module), PyObject *args) {
     if (walk_board == walk_board_popcnt) return PyUnicode_FromString("popcnt");
 #endif
     return PyUnicode_FromString("portable");
+}
+
+/* The board's total with each of `faces` at `cell` (challenge and bonus play no part). */
+static PyObject *score_alternatives(PyObject *Py_UNUSED(module), PyObject *args) {
+    PyObject *trie_obj, *letters, *faces_obj, *points_obj;
+    int rows, cols, cell;
+    if (!PyArg_ParseTuple(args, "O!OiiiOO:score_alternatives", &PackedTrieType, &trie_obj,
+                          &letters, &rows, &cols, &cell, &faces_obj, &points_obj))
+        return NULL;
+    PackedTrie *t = (PackedTrie *)trie_obj;
+    BoardSpec board;
+    if (read_board(letters, rows, cols, -1, &board) < 0) return NULL;
+    if (cell < 0 || cell >= board.ncells) {
+        PyErr_Format(PyExc_ValueError, "cell %d is off the board", cell);
+        return NULL;
+    }
+    AltWalk a;
+    memset(&a, 0, offsetof(AltWalk, used));
+    PyObject *seq = PySequence_Fast(faces_obj, "faces must be a sequence of strings");
+    if (!seq) return NULL;
+    Py_ssize_t nfaces = PySequence_Fast_GET_SIZE(seq);
+    if (nfaces < 1 || nfaces > MAX_ALTERNATIVES) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "faces must have 1-%d entries, not %zd", MAX_ALTERNATIVES,
+                     nfaces);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nfaces; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        Py_ssize_t len;
+        const char *s = PyUnicode_Check(item) ? PyUnicode_AsUTF8AndSize(item, &len) : NULL;
+        int k = s ? tokenize(s, len, a.face_tok[i], MAX_FACE_TOKENS) : -1;
+        if (k < 0) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "face %zd: %R is not a face of 0-3 letters a-z", i,
+                             item);
+            return NULL;
+        }
+        a.face_ntok[i] = (uint8_t)k;
+    }
+    Py_DECREF(seq);
+    int npoints;
+    int32_t *points = read_points(points_obj, &npoints);
+    if (!points) return NULL;
+    if (!t->faces_of) {
+        t->faces_of = PyMem_RawMalloc((t->n_words ? t->n_words : 1) * sizeof(uint32_t));
+        if (!t->faces_of) {
+            PyMem_RawFree(points);
+            return PyErr_NoMemory();
+        }
+    }
+    int32_t points_by_letters[256];
+    for (int n = 0; n < 256; n++)
+        points_by_letters[n] = n < npoints ? points[n] : points[npoints - 1];
+    PyMem_RawFree(points);
+    Shape shape;
+    shape.rows = shape.cols = 0;
+    walk_board_portable_shape(&shape, rows, cols);
+    if (++t->stamp == 0) { /* as next_stamp: every stamp the trie's calls share starts afresh */
+        memset(t->seen, 0, t->n_words * sizeof(uint32_t));
+        memset(t->seen_through, 0, t->n_words * sizeof(uint32_t));
+        t->stamp = 1;
+    }
+    a.nodes = t->nodes;
+    a.board = &board;
+    a.shape = &shape;
+    a.cell = cell;
+    a.nfaces = (int)nfaces;
+    a.points_by_letters = points_by_letters;
+    a.seen = t->seen;
+    a.faces_of = t->faces_of;
+    a.stamp = t->stamp;
+    walk_alternatives(&a);
+    if (a.oom) {
+        PyMem_RawFree(a.words);
+        return PyErr_NoMemory();
+    }
+    long long every = 0, only[MAX_ALTERNATIVES] = {0};
+    for (size_t i = 0; i < a.nwords; i++) {
+        uint32_t faces = t->faces_of[a.words[i].word];
+        if (faces & ALT_ANY) {
+            every += a.words[i].points;
+            continue;
+        }
+        for (int f = 0; faces; f++, faces >>= 1)
+            if (faces & 1) only[f] += a.words[i].points;
+    }
+    PyMem_RawFree(a.words);
+    PyObject *result = PyList_New(nfaces);
+    if (!result) return NULL;
+    for (Py_ssize_t i = 0; i < nfaces; i++) {
+        PyObject *value = PyLong_FromLongLong(every + only[i]);
+        if (!value) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, value);
+    }
+    return result;
 }
 
 /* Board texts and lines of them straight to the walk: parse_text, score_texts, tally_texts,
@@ -1349,6 +1515,9 @@ static PyMethodDef module_methods[] = {
      "every word with points, as make(word, path, score, bonus), best first."},
     {"score_cells", score_cells, METH_VARARGS,
      "score_cells(trie, letters, rows, cols, challenge, points, bonus) -> int: total points."},
+    {"score_alternatives", score_alternatives, METH_VARARGS,
+     "score_alternatives(trie, letters, rows, cols, cell, faces, points) -> list[int]: the\n"
+     "total with each of faces at cell, in one walk."},
     {"score_batch", score_batch, METH_VARARGS,
      "score_batch(trie, boards, points, bonus) -> list[int]: totals, without the GIL."},
     {"tally_batch", tally_batch, METH_VARARGS,

@@ -43,6 +43,15 @@ def score_cells(
     points: Sequence[int],
     bonus: int,
 ) -> int: ...
+def score_alternatives(
+    trie: PackedTrie,
+    letters: Sequence[str],
+    rows: int,
+    cols: int,
+    cell: int,
+    faces: Sequence[str],
+    points: Sequence[int],
+) -> list[int]: ...
 def score_batch(
     trie: PackedTrie,
     boards: list[tuple[Sequence[str], int, int, int]],

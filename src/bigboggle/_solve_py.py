@@ -343,3 +343,31 @@ def tally_lines(
     """:func:`tally_batch` of one board text a line of ``data``."""
     boards = [fallback(line, index) for index, line in enumerate(_lines(data))]
     return tally_batch(trie, boards, points, bonus)
+
+
+#: The most faces :func:`score_alternatives` takes at once (as the compiled core).
+MAX_ALTERNATIVES = 31
+
+
+def score_alternatives(
+    trie: Trie,
+    letters: Sequence[str],
+    rows: int,
+    cols: int,
+    cell: int,
+    faces: Sequence[str],
+    points: Sequence[int],
+) -> list[int]:
+    """The board's total (:func:`score_cells`, no challenge cell) with each of ``faces`` at
+    ``cell`` in turn; ``letters[cell]`` itself plays no part. The compiled core does this in
+    one walk; here it is the definition, one board a face."""
+    if not 0 <= cell < rows * cols:
+        raise ValueError(f"cell {cell} is off the board")
+    if not 1 <= len(faces) <= MAX_ALTERNATIVES:
+        raise ValueError(f"faces must have 1-{MAX_ALTERNATIVES} entries, not {len(faces)}")
+    board = list(letters)
+    totals = []
+    for face in faces:
+        board[cell] = face
+        totals.append(score_cells(trie, board, rows, cols, -1, points, 0))
+    return totals
