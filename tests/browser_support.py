@@ -104,6 +104,13 @@ def axe_clean(tab: Any, where: str) -> None:
     header and footer are every page's, checked by the tour) as it stands; ``where`` names
     the state in the failure. axe-core is evaluated as the test's own script, so the page's
     CSP (scripts from its origin only) stays on."""
+    # A word arriving fades in (feedback.js): axe measuring colours half way through that
+    # fade reports contrast no reader ever sees once it ends. Let every finite animation end.
+    tab.evaluate(
+        """async () => { await Promise.all(document.getAnimations()
+            .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime))
+            .map((a) => a.finished.catch(() => null))); }"""
+    )
     tab.evaluate(require_axe().read_text())
     found = tab.evaluate("async () => (await axe.run({ include: [['main']] })).violations")
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
