@@ -129,6 +129,42 @@ def test_search_improves_monotonically_and_scores_what_it_says(enable2k: Diction
     assert (again.board, again.value) == (result.board, result.value)
 
 
+@pytest.mark.once
+def test_a_search_stops_at_its_target_and_remembers_without_changing_its_course(
+    enable2k: Dictionary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bigboggle import search
+
+    rules = Rules.preset("classic")
+    options: dict[str, Any] = {"seed": 3, "max_evaluations": 20_000, "steps_per_restart": 5_000}
+    whole = search_best(rules, enable2k, **options)
+    # The budget counts every board valued; the solver scores only those not remembered.
+    assert 0 < whole.solved < whole.evaluations
+    target = whole.improvements[len(whole.improvements) // 2].value
+    stopped = search_best(rules, enable2k, stop_at=target, **options)
+    # It takes the same course until the target, and stops at the budget's next look (every
+    # 512 moves of an anneal, every cell of a climb).
+    reached = next(i for i, found in enumerate(whole.improvements) if found.value >= target)
+    course = [(found.evaluations, found.value, found.board) for found in whole.improvements]
+    assert [(found.evaluations, found.value, found.board) for found in stopped.improvements][
+        : reached + 1
+    ] == course[: reached + 1]
+    assert stopped.value >= target
+    assert stopped.evaluations <= whole.improvements[reached].evaluations + 1_000
+    # A memory that starts afresh every few hundred boards changes the work, not the course.
+    monkeypatch.setattr(search, "MEMO_BYTES", 300 * (120 + 2 * 16))
+    forgetful = search_best(rules, enable2k, **options)
+    assert (str(forgetful.board), forgetful.value, forgetful.evaluations) == (
+        str(whole.board),
+        whole.value,
+        whole.evaluations,
+    )
+    assert forgetful.solved > whole.solved
+    for bad in (-1, 2.5, True, "10"):
+        with pytest.raises(RulesError, match="stop_at"):
+            search_best(rules, enable2k, stop_at=bad, max_evaluations=10)
+
+
 #: Seeded searches and what they gave before search_best was split into named steps: the best
 #: board, its value, evaluations, restarts, improvements, progress reports, and a digest of every
 #: improvement and report (with a clock that ticks a millisecond a look), so any change to the

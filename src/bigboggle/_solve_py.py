@@ -359,8 +359,9 @@ def score_alternatives(
     points: Sequence[int],
 ) -> list[int]:
     """The board's total (:func:`score_cells`, no challenge cell) with each of ``faces`` at
-    ``cell`` in turn; ``letters[cell]`` itself plays no part. The compiled core does this in
-    one walk; here it is the definition, one board a face."""
+    ``cell`` in turn; ``letters[cell]`` plays no part in the totals (the compiled core still
+    checks that it is a face, as every cell). The compiled core does this in one walk; here it
+    is the definition, one board a face."""
     if not 0 <= cell < rows * cols:
         raise ValueError(f"cell {cell} is off the board")
     if not 1 <= len(faces) <= MAX_ALTERNATIVES:

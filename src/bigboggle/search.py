@@ -45,8 +45,9 @@ from .solver import points_table
 
 Objective = Literal["points", "words", "long"]
 
-#: Boards whose values a search remembers (about 170 bytes each: some 45 MB in all).
-MEMO_BOARDS = 1 << 18
+#: Bytes of board values a search remembers at most (a value and its board's key, about
+#: 120 bytes and two a cell): some 260,000 5x5 boards, 30,000 on 12x12.
+MEMO_BYTES = 45 << 20
 
 #: Letters of the free-letter search, as faces, and how often a move proposes each: the
 #: frequencies of the Big Boggle dice, which favour letters that make words.
@@ -194,8 +195,12 @@ def search_best(
         or steps_per_restart < 1
     ):
         raise RulesError(f"steps_per_restart={steps_per_restart!r} must be a whole number >= 1")
-    if stop_at is not None and (isinstance(stop_at, bool) or not isinstance(stop_at, int)):
-        raise RulesError(f"stop_at={stop_at!r} must be a whole number of points (or None)")
+    if stop_at is not None and (
+        isinstance(stop_at, bool) or not isinstance(stop_at, int) or stop_at < 0
+    ):
+        raise RulesError(
+            f"stop_at={stop_at!r} must be a value of the objective, 0 or more (or None)"
+        )
     points = objective_points(objective, rules, words, long_length)
     search = _Search(
         rules,
@@ -248,6 +253,7 @@ class _Search:
         "faces",
         "letters",
         "memo",
+        "memo_limit",
         "next_report",
         "on_improve",
         "order",
@@ -313,6 +319,7 @@ class _Search:
         self.evaluations = 0
         self.solved = 0
         self.memo: dict[str, int] = {}
+        self.memo_limit = MEMO_BYTES // (120 + 2 * self.size)
         self.started = budget.clock()
         self.next_report = self.started + budget.progress_every
         self.result = SearchResult(Board.from_faces([["a"] * self.cols] * self.rows), -1, objective)
@@ -539,7 +546,7 @@ class _Search:
 
         Most boards a search values it has valued before: a cold anneal proposes the same few
         hundred neighbours of a board it rarely leaves, and a climb looks again at the boards
-        around a peak. So values are remembered, up to :data:`MEMO_BOARDS` boards (then the
+        around a peak. So values are remembered, up to :data:`MEMO_BYTES` of them (then the
         memory starts afresh); on ENABLE2K that spares the solver 80% of the boards of a 4x4
         search and two thirds on 5x5. The budget counts every board valued, so a seed and an
         evaluation budget give the same search with or without the memory."""
@@ -549,7 +556,7 @@ class _Search:
         found = memo.get(key)
         if found is not None:
             return found
-        if len(memo) >= MEMO_BOARDS:
+        if len(memo) >= self.memo_limit:
             memo.clear()
         self.solved += 1
         found = memo[key] = int(self.evaluate())
@@ -573,7 +580,7 @@ class _Search:
         missing = [i for i, known in enumerate(values) if known is None]
         if not missing:
             return values  # type: ignore[return-value]
-        if len(memo) + len(missing) > MEMO_BOARDS:
+        if len(memo) + len(missing) > self.memo_limit:
             memo.clear()
         self.solved += len(missing)
         for i, found in zip(
@@ -653,7 +660,8 @@ def search_parallel(
     ``on_improve`` hears of each board better than every board reported before;
     ``on_progress(seconds, evaluations, best)`` sums the workers' progress reports. Ctrl-C
     stops every worker and keeps the best board found; if a worker dies, the others' boards
-    are kept."""
+    are kept. A ``stop_at`` in ``options`` stops each process on its own once it finds such
+    a board, not the others."""
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise RulesError(f"jobs={jobs!r} must be a whole number of at least 1")
     Dictionary.load(words_spec)  # fail here, clearly, rather than in a worker
