@@ -186,6 +186,50 @@ def test_the_daily_board_and_its_leaderboard(page: object, server: LiveServer) -
     expect(page.locator("#daily-error")).to_contain_text("already played")
 
 
+def starts(answer: Any) -> bool:
+    """Whether a response is the answer to a game's start (POST /api/games)."""
+    return bool(answer.request.method == "POST" and answer.url.endswith("/api/games"))
+
+
+def test_the_daily_start_waits_for_its_script(page: object, server: LiveServer) -> None:
+    """On a slow connection the daily page's HTML is in well before its script: until the
+    script has wired the form, neither Start nor Enter in the name field does anything (they
+    would submit the plain form, reloading the page and losing the name and the game chosen),
+    and once it has, Start starts the game."""
+    from playwright.sync_api import Page, Route, expect
+
+    assert isinstance(page, Page)
+    held: list[str] = []
+
+    def hold(route: Route) -> None:  # daily.js runs only when the test releases it
+        held.append(route.request.url)
+        script = route.fetch()
+        wait = "await new Promise((release) => { window.releaseDailyScript = release; });\n"
+        route.fulfill(response=script, body=wait + script.text())
+
+    page.route(lambda url: "/static/daily.js" in url, hold)
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.method + " " + request.url))
+    page.goto(server.url + "/daily?rules=superbig")
+    assert len(held) == 1
+    start = page.get_by_role("button", name="Start the clock")
+    expect(start).to_be_disabled()
+    page.fill("#player", "slowpoke")
+    page.press("#player", "Enter")
+    page.evaluate("window.releaseDailyScript()")
+    expect(start).to_be_enabled()
+    expect(page.locator("#player")).to_have_value("slowpoke")  # not reloaded, nor overwritten
+    with page.expect_response(starts) as started:
+        start.click()
+    assert started.value.status == 201
+    page.wait_for_url("**/games/*")
+    expect(page.locator("h1")).to_contain_text("Daily board")
+    assert [url for url in sent if "/daily" in url and "static" not in url] == [
+        f"GET {server.url}/daily?rules=superbig"
+    ]
+    assert len(held) == 1
+
+
 def test_phone_width_and_keyboard_only(browser: object, server: LiveServer) -> None:
     from playwright.sync_api import expect
 

@@ -502,8 +502,10 @@ class SoloGames:
 
     def _check_daily_free(self, slot: str, player: str, rules: Rules, date: str) -> None:
         """:class:`GameStateError` if ``player`` (or a look-alike name) has already played this
-        daily board: a lookup of its slot, so a refused start costs no work on the board. (Two
-        starts at once may both pass; the slot's unique key refuses the second's insert.)"""
+        daily board: a lookup of its slot, so a refused start costs no work on the board. A
+        game holds its slot from its start, whatever becomes of it (running, ended, past its
+        deadline and unscored, claimed by a member): the row keeps its key. (Two starts at once
+        may both pass; the slot's unique key refuses the second's insert.)"""
         with self.store.session() as session:
             taken = session.scalar(
                 select(SoloGameRow.id).where(SoloGameRow.daily_key == slot).limit(1)
