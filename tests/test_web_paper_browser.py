@@ -284,7 +284,14 @@ def test_a_tournament_from_an_empty_scorekeeper_has_player_rows(
     type_into_grid(page, "LINESTQARDHEMOPABCKIPSTEW")
     fill_player(page, 0, "ann", "romaine")
     fill_player(page, 1, "bob", "moraines")
-    page.get_by_role("button", name="Score and add the round").click()
+    # The first round a server scores waits for its worker process to start: on a busy
+    # machine that alone can outlast expect's 5 s, so wait for the answer and the reload.
+    with page.expect_response(
+        lambda r: r.request.method == "POST" and r.url.endswith("/rounds"), timeout=60_000
+    ) as posted:
+        page.get_by_role("button", name="Score and add the round").click()
+    assert posted.value.ok, posted.value.status
+    page.wait_for_load_state()
     expect(page.locator("#standings tbody tr")).to_have_count(2)
     expect(page.locator("#standings tbody tr").nth(0)).to_contain_text("bob")
     expect(page.locator("#rounds > details")).to_have_count(1)
