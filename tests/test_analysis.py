@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import collections
 import hashlib
+import itertools
 import json
 import math
+import random
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,12 +20,16 @@ from bigboggle import Board, Dictionary, Rules, dice_set, score, shake, solve
 from bigboggle.analysis import (
     Band,
     Distribution,
+    ShakeStats,
+    ShakeTally,
     named_band,
     shake_in_band,
     shake_stats,
+    shake_tally,
     shipped,
     standing,
 )
+from bigboggle.dice import MAX_SEED
 from bigboggle.errors import RulesError
 from bigboggle.search import search_best
 
@@ -47,6 +54,45 @@ def test_distribution_of_a_hand_checked_sample() -> None:
     assert again.stdev == pytest.approx(dist.stdev, abs=1e-3)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-5, 40), min_size=1, max_size=200))
+def test_a_distribution_of_counts_is_the_distribution_of_the_sample(values: list[int]) -> None:
+    import statistics
+
+    dist = Distribution.of_counts(collections.Counter(values))
+    ordered = sorted(values)
+    for p in range(101):  # numpy's default: linear between the closest ranks
+        position = p / 100 * (len(ordered) - 1)
+        low = math.floor(position)
+        high = min(low + 1, len(ordered) - 1)
+        expected = ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+        assert dist.percentile(p) == pytest.approx(expected)
+    assert dist.mean == pytest.approx(statistics.fmean(values))
+    assert dist.stdev == pytest.approx(statistics.pstdev(values), abs=1e-9)
+    assert Distribution.of(values) == dist
+
+
+def test_tallies_of_chunks_merge_into_the_tally_of_the_whole_run(standard: Dictionary) -> None:
+    rules = Rules.preset("big")
+    whole = shake_tally(rules, standard, 500, 240, keep=4)
+    cuts = sorted(random.Random(7).sample(range(501, 740), 5))
+    edges = [500, *cuts, 740]
+    parts = [shake_tally(rules, standard, a, b - a, keep=4) for a, b in itertools.pairwise(edges)]
+    random.Random(8).shuffle(parts)
+    merged = ShakeTally.merge(parts, keep=4)
+    assert merged == whole
+    assert ShakeTally.from_json(json.loads(json.dumps(merged.to_json()))) == whole
+    assert sum(whole.point_counts.values()) == whole.boards == 240
+    assert ShakeStats.of_tally(rules, "standard", merged) == ShakeStats.of_tally(
+        rules, "standard", whole
+    )
+    for bad in (0, -1, True):
+        with pytest.raises(RulesError, match="boards="):
+            shake_tally(rules, standard, 0, bad)
+    with pytest.raises(RulesError, match="must lie in"):
+        shake_tally(rules, standard, MAX_SEED, 2)
+
+
 def test_shake_stats_match_solving_the_same_boards(standard: Dictionary) -> None:
     rules = Rules.preset("classic")
     stats = shake_stats(rules, standard, boards=300, seed=40, keep=3)
@@ -60,7 +106,8 @@ def test_shake_stats_match_solving_the_same_boards(standard: Dictionary) -> None
     assert stats.best[0].points == max(points)
     assert stats.best[0].board == str(boards[points.index(max(points))])
     assert stats.worst[0].points == min(points)
-    assert list(stats.point_values) == points
+    assert stats.point_counts == dict(collections.Counter(points))
+    assert stats.word_counts == dict(collections.Counter(counts))
 
 
 @pytest.mark.once

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,14 +46,37 @@ class Distribution:
     @classmethod
     def of(cls, values: Sequence[int]) -> Distribution:
         """The distribution of a sample."""
-        if not values:
-            raise ValueError("a distribution needs at least one value")
-        ordered = sorted(values)
-        quantiles = tuple(_quantile(ordered, p / 100) for p in range(101))
-        import statistics  # here: only sampling needs it, and it slows every solve's startup
+        counts: dict[int, int] = {}
+        for value in values:
+            counts[value] = counts.get(value, 0) + 1
+        return cls.of_counts(counts)
 
-        stdev = statistics.pstdev(ordered) if len(ordered) > 1 else 0.0
-        return cls(len(ordered), statistics.fmean(ordered), stdev, quantiles)
+    @classmethod
+    def of_counts(cls, counts: Mapping[int, int]) -> Distribution:
+        """The distribution of a sample given as exact counts (``{value: how many}``): the same
+        as :meth:`of` the expanded sample, but counts merge by adding, so the shakes of many
+        processes (or a cluster's workers) combine exactly, whatever the order they finish in."""
+        ordered = sorted((value, count) for value, count in counts.items() if count)
+        n = sum(count for _, count in ordered)
+        if n == 0:
+            raise ValueError("a distribution needs at least one value")
+        values = [value for value, _ in ordered]
+        ends = list(itertools.accumulate(count for _, count in ordered))  # rank after each value
+
+        def at(rank: int) -> int:  # the value at a 0-based rank of the sorted sample
+            return values[bisect.bisect_right(ends, rank)]
+
+        quantiles = []
+        for p in range(101):
+            position = p / 100 * (n - 1)
+            low = math.floor(position)
+            high = min(low + 1, n - 1)
+            below, above = at(low), at(high)
+            quantiles.append(below + (above - below) * (position - low))
+        total = sum(value * count for value, count in ordered)
+        squares = sum(value * value * count for value, count in ordered)
+        # Exact in integers until the last steps: the same whatever the order of the counts.
+        return cls(n, total / n, math.sqrt(n * squares - total * total) / n, tuple(quantiles))
 
     def percentile(self, p: int) -> float:
         """The ``p``-th percentile (0-100)."""
@@ -91,14 +115,6 @@ class Distribution:
         )
 
 
-def _quantile(ordered: Sequence[int], q: float) -> float:
-    """Linear interpolation between the closest ranks (as numpy's default)."""
-    position = q * (len(ordered) - 1)
-    low = math.floor(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
 @dataclass(frozen=True)
 class BoardScore:
     """One shaken board with its points and word count."""
@@ -107,6 +123,115 @@ class BoardScore:
     seed: int
     points: int
     words: int
+
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class ShakeTally:
+    """What the shakes of consecutive seeds ``first_seed`` … ``first_seed + boards - 1`` held:
+    exact counts of each points total and word count, and the ``keep`` best and worst boards.
+    Tallies of any runs of seeds merge exactly (:meth:`merge`), in any order, so a run split into
+    chunks over processes or a cluster's workers gives the same statistics as one process."""
+
+    first_seed: int
+    boards: int
+    point_counts: dict[int, int]
+    word_counts: dict[int, int]
+    best: tuple[BoardScore, ...]
+    worst: tuple[BoardScore, ...]
+
+    @staticmethod
+    def merge(tallies: Iterable[ShakeTally], keep: int = 5) -> ShakeTally:
+        """One tally of several (of disjoint seeds); ``first_seed`` is the lowest of them."""
+        points: dict[int, int] = {}
+        words: dict[int, int] = {}
+        boards = 0
+        first = None
+        extremes: list[BoardScore] = []
+        for tally in tallies:
+            boards += tally.boards
+            first = tally.first_seed if first is None else min(first, tally.first_seed)
+            for value, count in tally.point_counts.items():
+                points[value] = points.get(value, 0) + count
+            for value, count in tally.word_counts.items():
+                words[value] = words.get(value, 0) + count
+            extremes.extend(tally.best)
+            extremes.extend(tally.worst)
+        best, worst = _extremes(extremes, keep)
+        return ShakeTally(first or 0, boards, points, words, best, worst)
+
+    def to_json(self) -> dict[str, Any]:
+        """A form for a checkpoint file (counts as ``[[value, count], …]``, sorted)."""
+        return {
+            "first_seed": self.first_seed,
+            "boards": self.boards,
+            "points": sorted(self.point_counts.items()),
+            "words": sorted(self.word_counts.items()),
+            "best": [vars(board) for board in self.best],
+            "worst": [vars(board) for board in self.worst],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ShakeTally:
+        return cls(
+            int(data["first_seed"]),
+            int(data["boards"]),
+            {int(value): int(count) for value, count in data["points"]},
+            {int(value): int(count) for value, count in data["words"]},
+            tuple(BoardScore(**board) for board in data["best"]),
+            tuple(BoardScore(**board) for board in data["worst"]),
+        )
+
+
+def _extremes(
+    boards: Iterable[BoardScore], keep: int
+) -> tuple[tuple[BoardScore, ...], tuple[BoardScore, ...]]:
+    """The ``keep`` best boards (most points, then lowest seed) and the ``keep`` worst (fewest
+    points, then highest seed), each board once."""
+    unique = {board.seed: board for board in boards}.values()
+    best = sorted(unique, key=lambda b: (-b.points, b.seed))[:keep]
+    worst = sorted(unique, key=lambda b: (b.points, -b.seed))[:keep]
+    return tuple(best), tuple(worst)
+
+
+def shake_tally(
+    rules: Rules,
+    words: Dictionary,
+    first_seed: int,
+    boards: int,
+    *,
+    threads: int = 1,
+    keep: int = 5,
+    progress: Progress | None = None,
+) -> ShakeTally:
+    """Shake and solve the boards of seeds ``first_seed`` … ``first_seed + boards - 1`` (in
+    chunks of :data:`CHUNK`, calling ``progress(n)`` after each) and tally them."""
+    if isinstance(boards, bool) or not isinstance(boards, int) or boards < 1:
+        raise RulesError(f"boards={boards!r} must be a whole number of at least 1")
+    if isinstance(first_seed, bool) or not isinstance(first_seed, int):
+        raise RulesError(f"first_seed={first_seed!r} must be a whole number")
+    if first_seed < 0 or first_seed + boards - 1 > MAX_SEED:
+        raise RulesError(f"seeds {first_seed}..{first_seed + boards - 1} must lie in 0..{MAX_SEED}")
+    points: dict[int, int] = {}
+    counts: dict[int, int] = {}
+    extremes: tuple[BoardScore, ...] = ()
+    for start in range(first_seed, first_seed + boards, CHUNK):
+        seeds = range(start, min(start + CHUNK, first_seed + boards))
+        shaken = [shake(rules.dice, s, challenge=rules.challenge).board for s in seeds]
+        tallies = tally_many(shaken, words, rules, threads=threads)
+        scored = []
+        for s, board, (total, count) in zip(seeds, shaken, tallies, strict=True):
+            points[total] = points.get(total, 0) + 1
+            counts[count] = counts.get(count, 0) + 1
+            scored.append(BoardScore(str(board), s, total, count))
+        best, worst = _extremes([*extremes, *scored], keep)
+        extremes = best + worst
+        if progress is not None:
+            progress(len(seeds))
+    best, worst = _extremes(extremes, keep)
+    return ShakeTally(first_seed, boards, points, counts, best, worst)
 
 
 @dataclass(frozen=True)
@@ -122,9 +247,28 @@ class ShakeStats:
     words: Distribution
     best: tuple[BoardScore, ...] = field(default=())
     worst: tuple[BoardScore, ...] = field(default=())
-    #: The raw sample (for histograms); empty for the shipped statistics.
-    point_values: tuple[int, ...] = field(default=(), repr=False)
-    word_values: tuple[int, ...] = field(default=(), repr=False)
+    #: Exact counts of each value (for histograms); empty for the shipped statistics.
+    point_counts: dict[int, int] = field(default_factory=dict, repr=False)
+    word_counts: dict[int, int] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of_tally(
+        cls, rules: Rules, dictionary: str, tally: ShakeTally, *, seed: int | None = None
+    ) -> ShakeStats:
+        """The statistics of a tally (``seed``: the run's first seed, if not the tally's)."""
+        return cls(
+            rules=rules.name,
+            dictionary=dictionary,
+            min_length=rules.min_length,
+            boards=tally.boards,
+            seed=tally.first_seed if seed is None else seed,
+            points=Distribution.of_counts(tally.point_counts),
+            words=Distribution.of_counts(tally.word_counts),
+            best=tally.best,
+            worst=tally.worst,
+            point_counts=tally.point_counts,
+            word_counts=tally.word_counts,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -140,9 +284,6 @@ class ShakeStats:
         }
 
 
-Progress = Callable[[int], None]
-
-
 def shake_stats(
     rules: Rules,
     words: Dictionary,
@@ -155,37 +296,8 @@ def shake_stats(
 ) -> ShakeStats:
     """Shake ``boards`` boards of the rules' dice (seeds ``seed``, ``seed + 1``, …), solve them
     all and summarise. ``progress(n)`` is called after each chunk of ``n`` boards."""
-    if isinstance(boards, bool) or not isinstance(boards, int) or boards < 1:
-        raise RulesError(f"boards={boards!r} must be a whole number of at least 1")
-    points: list[int] = []
-    counts: list[int] = []
-    scored: list[BoardScore] = []
-    for start in range(seed, seed + boards, CHUNK):
-        seeds = range(start, min(start + CHUNK, seed + boards))
-        shaken = [shake(rules.dice, s, challenge=rules.challenge).board for s in seeds]
-        tallies = tally_many(shaken, words, rules, threads=threads)
-        for s, board, (total, count) in zip(seeds, shaken, tallies, strict=True):
-            points.append(total)
-            counts.append(count)
-            scored.append(BoardScore(str(board), s, total, count))
-        scored.sort(key=lambda b: (-b.points, b.seed))
-        scored = scored[:keep] + scored[-keep:] if len(scored) > 2 * keep else scored
-        if progress is not None:
-            progress(len(seeds))
-    ranked = sorted(scored, key=lambda b: (-b.points, b.seed))
-    return ShakeStats(
-        rules=rules.name,
-        dictionary=words.name,
-        min_length=rules.min_length,
-        boards=boards,
-        seed=seed,
-        points=Distribution.of(points),
-        words=Distribution.of(counts),
-        best=tuple(ranked[:keep]),
-        worst=tuple(reversed(ranked[-keep:])),
-        point_values=tuple(points),
-        word_values=tuple(counts),
-    )
+    tally = shake_tally(rules, words, seed, boards, threads=threads, keep=keep, progress=progress)
+    return ShakeStats.of_tally(rules, words.name, tally)
 
 
 # -- the shipped distributions ----------------------------------------------------------------

@@ -785,11 +785,11 @@ def _histogram(stats: Any, path: str) -> None:
 
     figure, axes = plt.subplots(1, 2, figsize=(11, 4))
     panels = (
-        (axes[0], "points per board", stats.point_values, stats.points),
-        (axes[1], "words per board", stats.word_values, stats.words),
+        (axes[0], "points per board", stats.point_counts, stats.points),
+        (axes[1], "words per board", stats.word_counts, stats.words),
     )
-    for axis, label, values, dist in panels:
-        axis.hist(values, bins=60, color="tab:blue", alpha=0.8)
+    for axis, label, counts, dist in panels:
+        axis.hist(list(counts), weights=list(counts.values()), bins=60, color="tab:blue", alpha=0.8)
         axis.set_xlabel(label)
         axis.set_ylabel("boards")
         axis.axvline(dist.mean, color="tab:orange", linestyle="--", label=f"mean {dist.mean:.0f}")
