@@ -59,7 +59,8 @@ Progress = Callable[[int, int, float], None]
 class Engine(Protocol):
     """Something that runs chunks: ``run(chunk, run, pending, on_result)`` calls
     ``chunk(run, index)`` for every index of ``pending`` (anywhere, in any order) and
-    ``on_result(index, result, worker)`` here, in this thread, as each one finishes."""
+    ``on_result(index, result, worker, cpu_seconds)`` here, in this thread, as each one
+    finishes (``cpu_seconds``: the chunk's CPU time where it ran)."""
 
     workers: int
     threads: int
@@ -69,7 +70,7 @@ class Engine(Protocol):
         chunk: Callable[[Any, int], Result],
         run: Any,
         pending: list[int],
-        on_result: Callable[[int, Result, str], None],
+        on_result: Callable[[int, Result, str, float], None],
     ) -> None: ...
 
 
@@ -86,10 +87,12 @@ class LocalEngine:
         chunk: Callable[[Any, int], Result],
         run: Any,
         pending: list[int],
-        on_result: Callable[[int, Result, str], None],
+        on_result: Callable[[int, Result, str, float], None],
     ) -> None:
         for index in pending:
-            on_result(index, chunk(run, index), "local")
+            started = time.thread_time()
+            result = chunk(run, index)
+            on_result(index, result, "local", time.thread_time() - started)
 
 
 def _distributed() -> Any:
@@ -118,11 +121,14 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _on_worker(chunk: Callable[[Any, int], Any], run: Any, index: int) -> tuple[Any, str]:
-    """A chunk on a Dask worker, with the worker's address (for the per-worker report)."""
+def _on_worker(chunk: Callable[[Any, int], Any], run: Any, index: int) -> tuple[Any, str, float]:
+    """A chunk on a Dask worker, with the worker's address (for the per-worker report) and
+    the chunk's CPU time."""
     from distributed import get_worker
 
-    return chunk(run, index), get_worker().address
+    started = time.thread_time()
+    result = chunk(run, index)
+    return result, get_worker().address, time.thread_time() - started
 
 
 def _quiet_workers_class() -> Any:
@@ -202,7 +208,7 @@ class DaskEngine:
         chunk: Callable[[Any, int], Result],
         run: Any,
         pending: list[int],
-        on_result: Callable[[int, Result, str], None],
+        on_result: Callable[[int, Result, str, float], None],
     ) -> None:
         dask = _distributed()
         from distributed.client import FutureCancelledError
@@ -237,7 +243,7 @@ class DaskEngine:
             for future in running:
                 index = index_of.pop(future)
                 try:
-                    result, worker = future.result()
+                    result, worker, cpu = future.result()
                 except (KilledWorker, FutureCancelledError):
                     if attempts[index] >= CHUNK_ATTEMPTS:
                         raise ClusterError(
@@ -245,7 +251,7 @@ class DaskEngine:
                         ) from None
                     running.add(submit(index))
                     continue
-                on_result(index, result, worker)
+                on_result(index, result, worker, cpu)
                 following = next(queue, None)
                 if following is not None:
                     running.add(submit(following))
@@ -268,6 +274,9 @@ class StatsOutcome:
     resumed: int
     interrupted: bool
     boards: int
+    #: CPU seconds of the chunks done in this call (not those resumed from a checkpoint).
+    cpu_seconds: float = 0.0
+    seconds: float = 0.0
 
 
 @dataclass
@@ -283,6 +292,7 @@ class BestOutcome:
     interrupted: bool
     evaluations: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     improvements: list[Restart] = field(default_factory=list)
 
 
@@ -315,11 +325,14 @@ def run_stats(
         before = sum(tally.boards for tally in done.values())
         boards = before
 
-        def on_result(index: int, tally: ShakeTally, worker: str) -> None:
-            nonlocal boards
+        cpu_seconds = 0.0
+
+        def on_result(index: int, tally: ShakeTally, worker: str, cpu: float) -> None:
+            nonlocal boards, cpu_seconds
             if index in done:
                 return
             done[index] = tally
+            cpu_seconds += cpu
             boards += tally.boards
             if saved is not None:
                 saved.record(index, tally.to_json())
@@ -339,7 +352,16 @@ def run_stats(
     if done:
         merged = ShakeTally.merge(done.values(), keep=run.keep)
         stats = ShakeStats.of_tally(run.rules, run.source.name, merged, seed=run.seed)
-    return StatsOutcome(stats, len(done), run.chunks, resumed, interrupted, boards)
+    return StatsOutcome(
+        stats,
+        len(done),
+        run.chunks,
+        resumed,
+        interrupted,
+        boards,
+        cpu_seconds=cpu_seconds,
+        seconds=time.monotonic() - started,
+    )
 
 
 def run_best(
@@ -363,10 +385,13 @@ def run_best(
         improvements: list[Restart] = []
         best = best_of(list(done.values()))
 
-        def on_result(index: int, restart: Restart, worker: str) -> None:
-            nonlocal valued, best
+        cpu_seconds = 0.0
+
+        def on_result(index: int, restart: Restart, worker: str, cpu: float) -> None:
+            nonlocal valued, best, cpu_seconds
             if index in done:
                 return
+            cpu_seconds += cpu
             restart = Restart(**{**restart.to_json(), "worker": worker})
             done[index] = restart
             valued += restart.evaluations
@@ -404,5 +429,6 @@ def run_best(
         interrupted,
         evaluations=sum(r.evaluations for r in restarts),
         seconds=time.monotonic() - started,
+        cpu_seconds=cpu_seconds,
         improvements=improvements,
     )
