@@ -673,9 +673,8 @@ _TEAM_PLAY = (
 )
 
 
-def _cluster_options(function: F) -> F:
-    """``--cluster``, ``--scheduler``, ``--workers`` and ``--checkpoint``: where a study run's
-    chunks run, and the file that keeps the finished ones."""
+def _engine_options(function: F) -> F:
+    """``--cluster``, ``--scheduler`` and ``--workers``: where a study run's chunks run."""
     options = [
         click.option(
             "--cluster",
@@ -696,17 +695,22 @@ def _cluster_options(function: F) -> F:
             default=None,
             help="Worker processes of the local cluster [default: one per core].",
         ),
-        click.option(
-            "--checkpoint",
-            "checkpoint_path",
-            type=click.Path(dir_okay=False),
-            default=None,
-            help="Keep finished chunks in this file; run again with it to resume.",
-        ),
     ]
     for option in reversed(options):
         function = option(function)
     return function
+
+
+def _cluster_options(function: F) -> F:
+    """:func:`_engine_options` and ``--checkpoint``, the file that keeps finished chunks."""
+    function = click.option(
+        "--checkpoint",
+        "checkpoint_path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="Keep finished chunks in this file; run again with it to resume.",
+    )(function)
+    return _engine_options(function)
 
 
 def _engine(use_cluster: bool, scheduler: str | None, workers: int | None, threads: int) -> Any:
@@ -846,10 +850,16 @@ def stats_command(
         if outcome.interrupted:
             sys.exit(130)
         return
-    boards = stats.boards
+    seeds = (
+        f"seed{'s' if boards > 1 else ''} {seed}{f'..{seed + boards - 1}' if boards > 1 else ''}"
+    )
+    done = (
+        f"{stats.boards:,} of the {_plural(boards, 'board')}"
+        if outcome.interrupted
+        else _plural(boards, "board")
+    )
     click.echo(
-        f"{_plural(boards, 'board')} of the {rules.dice} dice "
-        f"(seed{'s' if boards > 1 else ''} {seed}{f'..{seed + boards - 1}' if boards > 1 else ''}), "
+        f"{done} of the {rules.dice} dice ({seeds}), "
         f"{words.name} dictionary, words of {rules.min_length}+ letters"
     )
     # One decimal in every column: the percentiles are interpolated, so some have a fraction
@@ -1299,6 +1309,176 @@ def _best_in_chunks(
                 )
         click.echo(f"That board again, alone: {again}")
     if outcome.interrupted:
+        sys.exit(130)
+
+
+def _names(option: str, text: str | None, known: Sequence[str]) -> tuple[str, ...]:
+    """A comma-separated list of names from ``known`` (``None``: all of them)."""
+    if text is None:
+        return tuple(known)
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    for name in names:
+        if name not in known:
+            _fail(f"{option}: unknown name {quoted(name)}; choose from {', '.join(known)}")
+    if not names or len(set(names)) != len(names):
+        _fail(f"{option}: give each name once, comma-separated, from {', '.join(known)}")
+    return names
+
+
+@cli.command("atlas")
+@click.option(
+    "--out",
+    "folder",
+    type=click.Path(file_okay=False),
+    default="atlas",
+    show_default=True,
+    help="Folder for atlas.json and the charts (atlas-PRESET.png).",
+)
+@click.option(
+    "--from",
+    "source_path",
+    type=click.Path(dir_okay=False, exists=True),
+    default=None,
+    help="Draw the charts of this atlas file instead of computing one.",
+)
+@click.option("--rules", "presets", default=None, help="Presets, comma-separated [default: all].")
+@click.option(
+    "--dictionaries", default=None, help="Built-in dictionaries, comma-separated [default: all]."
+)
+@click.option(
+    "--objectives", default=None, help="points, words, long; comma-separated [default: all]."
+)
+@click.option(
+    "--boards",
+    type=click.IntRange(1, 10_000_000),
+    default=100_000,
+    show_default=True,
+    help="Shakes per preset and dictionary.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED - 10_000_000),
+    default=0,
+    show_default=True,
+    help="First seed of the shakes and of the searches.",
+)
+@click.option(
+    "--restarts",
+    type=click.IntRange(1, 100_000),
+    default=4,
+    show_default=True,
+    help="Searches per objective.",
+)
+@click.option(
+    "--evaluations",
+    type=click.IntRange(1, 100_000_000),
+    default=20_000,
+    show_default=True,
+    help="Boards each search values.",
+)
+@click.option(
+    "--long-length",
+    type=click.IntRange(3, 25),
+    default=8,
+    show_default=True,
+    help="The shortest word the long objective counts.",
+)
+@click.option(
+    "--checkpoints",
+    "checkpoint_folder",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Keep every part's finished chunks in this folder; run again to resume.",
+)
+@_engine_options
+@_json_option
+def atlas_command(
+    folder: str,
+    source_path: str | None,
+    presets: str | None,
+    dictionaries: str | None,
+    objectives: str | None,
+    boards: int,
+    seed: int,
+    restarts: int,
+    evaluations: int,
+    long_length: int,
+    checkpoint_folder: str | None,
+    use_cluster: bool,
+    scheduler: str | None,
+    workers: int | None,
+    as_json: bool,
+) -> None:
+    """Compute an atlas: the distribution of every preset's shaken boards, and the best boards
+    by points, by words and by long words, each with the command that finds it again.
+
+    Writes atlas.json (which `bigboggle serve` shows at /atlas with BIGBOGGLE_ATLAS=PATH) and
+    a chart per preset (needs matplotlib). The parts run one after another, each on every
+    worker; the same options give the same atlas whatever the number of workers.
+
+    \b
+    Examples:
+      bigboggle atlas --rules classic --boards 20000 --restarts 2
+      bigboggle atlas --cluster --checkpoints atlas-work
+      bigboggle atlas --from src/bigboggle/data/atlas.json --out charts
+    """
+    from .atlas import Atlas
+    from .atlas_build import OBJECTIVES, AtlasPlan, build_atlas
+
+    _require_matplotlib()
+    os.makedirs(folder, exist_ok=True)
+    if not os.access(folder, os.W_OK):
+        _fail(f"--out {folder!r}: cannot write in it")
+    complete = True
+    try:
+        if source_path is not None:
+            atlas = Atlas.load(source_path)
+        else:
+            plan = AtlasPlan(
+                presets=_names("--rules", presets, list(PRESETS)),
+                dictionaries=_names("--dictionaries", dictionaries, list(BUILTIN_LEVELS)),
+                objectives=_names("--objectives", objectives, list(OBJECTIVES)),  # type: ignore[arg-type]
+                boards=boards,
+                seed=seed,
+                restarts=restarts,
+                evaluations=evaluations,
+                long_length=long_length,
+            )
+            current = [""]
+
+            def progress(part: str, done: int, total: int, rate: float) -> None:
+                if part != current[0]:
+                    current[0] = part
+                    click.echo(f"{part} ...", err=True)
+
+            with _engine(use_cluster, scheduler, workers, 2) as engine:
+                data, complete = build_atlas(
+                    plan, engine, checkpoints=checkpoint_folder, progress=progress
+                )
+            atlas = Atlas.from_json(data)
+        path = os.path.join(folder, "atlas.json")
+        if source_path is None or os.path.abspath(source_path) != os.path.abspath(path):
+            atlas.save(path)
+        charts = _atlas_charts(atlas, folder)
+    except BoggleError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"cannot write in {folder!r}: {exc.strerror}")
+    if as_json:
+        _print_json({"atlas": path, "charts": charts, "complete": complete})
+    else:
+        for entry in atlas.entries:
+            click.echo(f"{entry.rules}/{entry.dictionary}: {entry.shakes.boards:,} shakes")
+            for best in entry.best:
+                click.echo(f"  {best.label:28} {best.value:>7}  {best.board}")
+        click.echo(f"Wrote {path} and {_plural(len(charts), 'chart')} in {folder}")
+        if not complete:
+            click.echo(
+                "Interrupted: the atlas holds the parts done"
+                + (f"; run again to resume from {checkpoint_folder}" if checkpoint_folder else ""),
+                err=True,
+            )
+    if not complete:
         sys.exit(130)
 
 
