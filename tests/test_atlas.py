@@ -6,6 +6,7 @@ of malformed or hostile file naming what is wrong and where, and the CLI's PNG w
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -333,6 +334,17 @@ def test_a_file_error_names_the_file_and_the_place(atlas: Atlas, tmp_path: Path)
         Atlas.load(path)
     message = str(caught.value)
     assert str(path) in message and "entries[2].best[1].words: must be between 0" in message
+
+
+def test_an_atlas_that_would_not_read_is_not_written(atlas: Atlas, tmp_path: Path) -> None:
+    entry = atlas.entries[0]
+    wrong = dataclasses.replace(entry.best[0], value=entry.best[0].points + 1)
+    broken = dataclasses.replace(
+        atlas, entries=(dataclasses.replace(entry, best=(wrong,)), *atlas.entries[1:])
+    )
+    with pytest.raises(AtlasError, match=r"entries\[0\]\.best\[0\]\.value"):
+        broken.save(tmp_path / "broken.json")
+    assert not (tmp_path / "broken.json").exists()
 
 
 def test_an_empty_atlas_is_an_atlas(data: dict[str, Any]) -> None:

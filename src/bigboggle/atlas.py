@@ -329,8 +329,10 @@ class Atlas:
         Path(path).write_text(self.dumps(), encoding="utf-8")
 
     def dumps(self) -> str:
-        """The atlas as JSON text: the top keys and each entry on a line of its own."""
+        """The atlas as JSON text: the top keys and each entry on a line of its own. It is
+        checked first as a reader checks it (:class:`AtlasError`), so what is written reads."""
         data = self.to_json()
+        Atlas.from_json(data)
         entries = data.pop("entries")
         head = json.dumps(data)[:-1]
         lines = ",\n  ".join(json.dumps(entry, separators=(",", ":")) for entry in entries)
