@@ -50,6 +50,12 @@ def client(
     return TestClient(create_app(db_url, clock=clock))
 
 
+def command_html(command: str) -> str:
+    """A command as the page writes it: each word unbreakable, breaks between them."""
+    words = " ".join(f'<span class="cw">{word}</span>' for word in command.split(" "))
+    return f'<code class="command">{words}</code>'
+
+
 def error_of(html: str) -> str:
     found = re.search(r'<p class="error" role="alert" id="atlas-error">(.*?)</p>', html, re.S)
     assert found is not None, html[-2000:]
@@ -63,7 +69,7 @@ def test_the_atlas_page_shows_every_entry_with_its_chart_tables_and_best_boards(
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     html = page.text
     assert '<a href="/atlas" aria-current="page">Atlas</a>' in html  # in the site's navigation
-    assert "Made 2026-12-02 by <code>bigboggle atlas --boards 300" in html
+    assert 'Made 2026-12-02 by <code class="command"><span class="cw">bigboggle</span>' in html
     for entry in atlas.entries:
         ident = f"chart-{entry.rules}-{entry.dictionary}"
         chart = re.search(
@@ -81,7 +87,7 @@ def test_the_atlas_page_shows_every_entry_with_its_chart_tables_and_best_boards(
         assert svg.count('class="hist-mark hist-mark-percentile"') == 3
         assert f"p50 {entry.points.percentile(50):,.0f}" in svg
         for best in entry.best:
-            assert f'<code class="command">{best.command}</code>' in html
+            assert command_html(best.command) in html
             assert ">" + best.board.replace("/", "/<wbr>") + "</a>" in html
     assert html.count('<section class="atlas-preset"') == 2
     assert html.count("<h4>Best boards found</h4>") == 4
@@ -171,6 +177,21 @@ def test_hostile_text_is_escaped_everywhere(client: TestClient) -> None:
     board = client.get("/atlas", params={"board": evil, "rules": "classic"})
     assert board.status_code == 400 and "<script>alert" not in board.text
     assert 'value="&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;"' in board.text
+
+
+def test_an_operators_hostile_commands_are_text(
+    db_url: str, clock: FakeClock, atlas: Atlas, tmp_path: Path
+) -> None:
+    data = atlas.to_json()
+    evil = '<script>alert(1)</script> "quoted" &amp; ' + "x" * 900
+    data["command"] = evil
+    data["entries"][0]["best"][0]["command"] = evil
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(data))
+    html = TestClient(create_app(db_url, clock=clock, atlas=path)).get("/atlas").text
+    assert "<script>alert" not in html
+    assert html.count('<span class="cw">&lt;script&gt;alert(1)&lt;/script&gt;</span>') == 2
+    assert 'data-copy="&lt;script&gt;alert(1)&lt;/script&gt; &#34;quoted&#34; &amp;amp; x' in html
 
 
 def test_oversized_and_odd_queries_are_4xx_never_5xx(client: TestClient) -> None:
