@@ -231,6 +231,18 @@ def test_without_an_atlas_the_page_says_how_to_make_one(db_url: str, clock: Fake
     assert client.get("/atlas", params={"board": "ABCD/EFGH/IJKL/MNOP"}).status_code == 200
 
 
+def test_an_atlas_of_no_entries_is_said_as_no_atlas(
+    db_url: str, clock: FakeClock, atlas: Atlas, tmp_path: Path
+) -> None:
+    data = dict(atlas.to_json(), entries=[])
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps(data))
+    client = TestClient(create_app(db_url, clock=clock, atlas=path))
+    for query in ({}, {"board": "ABCD/EFGH/IJKL/MNOP", "rules": "classic"}):
+        page = client.get("/atlas", params=query)
+        assert page.status_code == 200 and 'id="no-atlas"' in page.text
+
+
 def test_a_bad_operator_atlas_stops_the_start_naming_the_variable(
     db_url: str, tmp_path: Path, atlas: Atlas, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -79,6 +79,8 @@ async def atlas_page(
     """The atlas, and where ``board`` stands among the shakes of ``rules`` under
     ``dictionary`` (default: big, and the preset's own dictionary) if one is given."""
     atlas = await run_in_threadpool(current_atlas, request)  # the first read parses the file
+    if atlas is not None and not atlas.entries:
+        atlas = None  # nothing to show: said as for no atlas at all
     covered = atlas.presets() if atlas is not None else []
     rules_name = rules or ("big" if "big" in covered or not covered else covered[0])
     dictionary_name = dictionary or ""
