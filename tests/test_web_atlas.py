@@ -86,6 +86,12 @@ def test_the_atlas_page_shows_every_entry_with_its_chart_tables_and_best_boards(
         assert counted == entry.shakes.boards
         assert svg.count('class="hist-mark hist-mark-percentile"') == 3
         assert f"p50 {entry.points.percentile(50):,.0f}" in svg
+        words = re.search(
+            rf'<svg class="chart histogram-chart"[^>]*{ident}-words-title.*?</svg>', html, re.S
+        )
+        assert words is not None and f"p50 {entry.words.percentile(50):,.0f}" in words.group(0)
+        counted = re.findall(r"<title>[^<]* words: ([0-9,]+) boards</title>", words.group(0))
+        assert sum(int(n.replace(",", "")) for n in counted) == entry.shakes.boards
         for best in entry.best:
             assert command_html(best.command) in html
             assert ">" + best.board.replace("/", "/<wbr>") + "</a>" in html
@@ -111,10 +117,13 @@ def test_a_board_is_placed_on_its_presets_chart(client: TestClient, atlas: Atlas
     assert said in html
     assert f"Your board: {points:,} points, {words:,} words" in html
     assert 0 < standing.points_rank < 1
-    # Marked on classic/standard's chart only, with its points.
-    assert html.count('class="hist-mark hist-mark-board"') == 1
+    # Marked on classic/standard's charts only: its points, and its words.
+    assert html.count('class="hist-mark hist-mark-board"') == 2
     marked = re.search(r'id="chart-classic-standard-title".*?</svg>', html, re.S)
     assert marked is not None and f"your board {points:,}" in marked.group(0)
+    marked = re.search(r'id="chart-classic-standard-words-title".*?</svg>', html, re.S)
+    assert marked is not None and f"your board {words:,}" in marked.group(0)
+    assert f"your board has {words:,} words, more than" in marked.group(0)
     # The same board under the common dictionary: placed on that entry's chart instead.
     common = client.get(
         "/atlas", params={"board": board, "rules": "classic", "dictionary": "common"}

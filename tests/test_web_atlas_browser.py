@@ -48,8 +48,8 @@ def test_the_atlas_draws_its_charts_and_places_a_board(page: Any, server: LiveSe
     page.goto(server.url + "/atlas")
     expect(page.locator("main h1")).to_have_text("Atlas")
     charts = page.locator("svg.histogram-chart")
-    expect(charts).to_have_count(4)
-    for index in range(4):
+    expect(charts).to_have_count(8)  # points and words, for 2 presets x 2 dictionaries
+    for index in range(8):
         chart = charts.nth(index)
         assert chart.get_attribute("role") == "img"
         assert chart.locator("rect.hist-bar").count() >= 10
@@ -75,7 +75,7 @@ def test_the_atlas_draws_its_charts_and_places_a_board(page: Any, server: LiveSe
     expect(page.locator("#standing-text")).to_contain_text("better than")
     marked = page.locator("#chart-classic-standard-title").locator("xpath=..")
     expect(marked.locator("line.hist-mark-board")).to_have_count(1)
-    expect(page.locator("line.hist-mark-board")).to_have_count(1)
+    expect(page.locator("line.hist-mark-board")).to_have_count(2)  # its points and words
     axe_clean(page, "atlas with a placed board, light")
     page.emulate_media(color_scheme="dark")
     axe_clean(page, "atlas with a placed board, dark")

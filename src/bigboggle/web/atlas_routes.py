@@ -53,12 +53,15 @@ class Placed:
 
 @dataclass(frozen=True)
 class EntryView:
-    """What the page shows of one atlas entry: the entry, its chart and its bars."""
+    """What the page shows of one atlas entry: the entry, its charts (points and words per
+    board) and their bars, and the visitor's board if it is placed on this entry."""
 
     entry: AtlasEntry
     ident: str
     chart: Markup
     bins: list[charts.Bin]
+    words_chart: Markup
+    words_bins: list[charts.Bin]
     placed: Placed | None
 
 
@@ -173,50 +176,55 @@ async def _place(request: Request, entry: AtlasEntry, board: str) -> Placed:
 
 
 def _views(atlas: Atlas, placed: Placed | None) -> list[EntryView]:
-    """Every entry's chart and bars, with the visitor's board marked on its own entry's."""
+    """Every entry's charts and bars, with the visitor's board marked on its own entry's."""
     views = []
     for rules in atlas.presets():
         for entry in atlas.entries_of(rules):
-            mine = (
-                placed
-                if placed
-                and (placed.rules, placed.dictionary)
-                == (
-                    entry.rules,
-                    entry.dictionary,
-                )
-                else None
+            here = placed is not None and (placed.rules, placed.dictionary) == (
+                entry.rules,
+                entry.dictionary,
             )
+            mine = placed if here else None
             ident = f"chart-{entry.rules}-{entry.dictionary}"
-            marks = [
-                charts.Mark(entry.points.percentile(p), f"p{p} {entry.points.percentile(p):,.0f}")
-                for p in MARKED
-            ]
-            if mine is not None:
-                marks.append(charts.Mark(mine.points, f"your board {mine.points:,}", "board"))
-            preset = PRESETS[entry.rules]
-            desc = (
-                f"{entry.shakes.boards:,} shakes of the {preset.dice} dice, {entry.dictionary} "
-                f"dictionary: from {entry.points.quantiles[0]:,.0f} to "
-                f"{entry.points.quantiles[-1]:,.0f} points, median "
-                f"{entry.points.percentile(50):,.0f}, mean {entry.points.mean:,.1f}"
-            )
-            if mine is not None:
-                desc += (
-                    f"; your board has {mine.points:,} points, better than "
-                    f"{100 * mine.standing.points_rank:.0f}% of shakes"
-                )
-            chart = charts.histogram(
-                ident,
-                entry.shakes.points,
-                title=f"Points per board: {preset.title}, {entry.dictionary} dictionary",
-                desc=desc,
-                marks=marks,
-            )
             views.append(
-                EntryView(entry, ident, chart, charts.histogram_bins(entry.shakes.points), mine)
+                EntryView(
+                    entry,
+                    ident,
+                    _chart(entry, ident, "points", mine),
+                    charts.histogram_bins(entry.shakes.points),
+                    _chart(entry, f"{ident}-words", "words", mine),
+                    charts.histogram_bins(entry.shakes.words),
+                    mine,
+                )
             )
     return views
+
+
+def _chart(entry: AtlasEntry, ident: str, unit: str, mine: Placed | None) -> Markup:
+    """The histogram of ``unit`` (points or words) per shaken board of ``entry``, its
+    percentiles marked, and the visitor's board if it is ``mine``."""
+    dist = entry.points if unit == "points" else entry.words
+    counts = entry.shakes.points if unit == "points" else entry.shakes.words
+    marks = [charts.Mark(dist.percentile(p), f"p{p} {dist.percentile(p):,.0f}") for p in MARKED]
+    preset = PRESETS[entry.rules]
+    desc = (
+        f"{entry.shakes.boards:,} shakes of the {preset.dice} dice, {entry.dictionary} "
+        f"dictionary: from {dist.quantiles[0]:,.0f} to {dist.quantiles[-1]:,.0f} {unit}, "
+        f"median {dist.percentile(50):,.0f}, mean {dist.mean:,.1f}"
+    )
+    if mine is not None:
+        value = mine.points if unit == "points" else mine.words
+        rank = mine.standing.points_rank if unit == "points" else mine.standing.words_rank
+        marks.append(charts.Mark(value, f"your board {value:,}", "board"))
+        desc += f"; your board has {value:,} {unit}, more than {100 * rank:.0f}% of shakes"
+    return charts.histogram(
+        ident,
+        counts,
+        title=f"{unit.capitalize()} per board: {preset.title}, {entry.dictionary} dictionary",
+        desc=desc,
+        marks=marks,
+        unit=unit,
+    )
 
 
 def _duration(seconds: float) -> str:
