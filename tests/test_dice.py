@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bigboggle import CHALLENGE_CUBE, DICE_SETS, Board, DiceError, dice_set, shake
-from bigboggle.dice import parse_die
+from bigboggle.dice import MAX_SEED, parse_die, shake_text
 
 
 def test_every_set_fills_its_board() -> None:
@@ -130,3 +132,16 @@ def test_rotations_are_spread() -> None:
     turns = Counter(turn for seed in range(400) for turn in shake("big", seed).rotations)
     assert set(turns) == {0, 90, 180, 270}
     assert min(turns.values()) > 0.2 * sum(turns.values())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    name=st.sampled_from(sorted(DICE_SETS)),
+    seed=st.one_of(st.integers(0, 10**6), st.integers(0, MAX_SEED)),
+    challenge=st.booleans(),
+)
+def test_a_shake_text_is_the_text_of_the_shake(name: str, seed: int, challenge: bool) -> None:
+    """The fast path for statistics draws exactly what a shake draws."""
+    assert shake_text(name, seed, challenge=challenge) == str(
+        shake(name, seed, challenge=challenge).board
+    )

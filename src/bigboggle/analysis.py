@@ -21,7 +21,7 @@ from typing import Any
 
 from . import package_data
 from .board import Board
-from .dice import MAX_SEED, Shake, shake
+from .dice import MAX_SEED, Shake, shake, shake_text
 from .dictionary import Dictionary
 from .errors import RulesError, quoted
 from .limits import MAX_SPEC_NAME
@@ -219,13 +219,13 @@ def shake_tally(
     extremes: tuple[BoardScore, ...] = ()
     for start in range(first_seed, first_seed + boards, CHUNK):
         seeds = range(start, min(start + CHUNK, first_seed + boards))
-        shaken = [shake(rules.dice, s, challenge=rules.challenge).board for s in seeds]
-        tallies = tally_many(shaken, words, rules, threads=threads)
+        texts = [shake_text(rules.dice, s, challenge=rules.challenge) for s in seeds]
+        tallies = tally_many(texts, words, rules, threads=threads)
         scored = []
-        for s, board, (total, count) in zip(seeds, shaken, tallies, strict=True):
+        for s, text, (total, count) in zip(seeds, texts, tallies, strict=True):
             points[total] = points.get(total, 0) + 1
             counts[count] = counts.get(count, 0) + 1
-            scored.append(BoardScore(str(board), s, total, count))
+            scored.append(BoardScore(text, s, total, count))
         best, worst = _extremes([*extremes, *scored], keep)
         extremes = best + worst
         if progress is not None:

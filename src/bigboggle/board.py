@@ -86,6 +86,11 @@ def _check_shape(rows: Sequence[Sequence[str]]) -> None:
             )
 
 
+def spelled_face(face: str) -> str:
+    """A canonical face as a board text spells it: ``A``, ``Qu``, ``[Th]``, ``.`` (a blank)."""
+    return _format_face(face)
+
+
 def _format_face(face: str) -> str:
     if face == "":
         return "."

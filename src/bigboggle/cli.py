@@ -674,6 +674,62 @@ _TEAM_PLAY = (
 )
 
 
+def _cluster_options(function: F) -> F:
+    """``--cluster``, ``--scheduler``, ``--workers`` and ``--checkpoint``: where a study run's
+    chunks run, and the file that keeps the finished ones."""
+    options = [
+        click.option(
+            "--cluster",
+            "use_cluster",
+            is_flag=True,
+            help="Run on a Dask cluster: a local one of --workers processes, or --scheduler's "
+            "(needs pip install 'bigboggle[cluster]').",
+        ),
+        click.option(
+            "--scheduler",
+            metavar="ADDRESS",
+            default=None,
+            help="An existing Dask cluster's scheduler (tcp://host:8786); implies --cluster.",
+        ),
+        click.option(
+            "--workers",
+            type=click.IntRange(1, 1024),
+            default=None,
+            help="Worker processes of the local cluster [default: one per core].",
+        ),
+        click.option(
+            "--checkpoint",
+            "checkpoint_path",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="Keep finished chunks in this file; run again with it to resume.",
+        ),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def _engine(use_cluster: bool, scheduler: str | None, workers: int | None, threads: int) -> Any:
+    """The engine a study run asked for, as a context manager: Dask (a local cluster, or an
+    existing one), or this process."""
+    import contextlib
+
+    from .cluster import DaskEngine, LocalEngine
+
+    if scheduler is not None or use_cluster:
+        if scheduler is not None and len(scheduler) > 300:
+            _fail("--scheduler: an address is at most 300 characters")
+        return DaskEngine(scheduler, workers)
+    if workers is not None:
+        _fail("--workers is the size of a local cluster: add --cluster")
+    return contextlib.nullcontext(LocalEngine(threads))
+
+
+def _show_rate(rate: float | None) -> str:
+    return "" if rate is None else f"{rate:,.0f}/s"
+
+
 @cli.command("stats")
 @_rules_option
 @_dictionary_option
@@ -701,6 +757,7 @@ _TEAM_PLAY = (
     default=None,
     help="Also draw the distributions as a PNG (needs matplotlib).",
 )
+@_cluster_options
 @_json_option
 def stats_command(
     rules_name: str,
@@ -709,6 +766,10 @@ def stats_command(
     seed: int,
     threads: int,
     histogram_path: str | None,
+    use_cluster: bool,
+    scheduler: str | None,
+    workers: int | None,
+    checkpoint_path: str | None,
     as_json: bool,
 ) -> None:
     """Shake and solve many boards of a preset's dice: how rich are its boards?
@@ -718,8 +779,16 @@ def stats_command(
       bigboggle stats
       bigboggle stats --rules classic --boards 20000 --histogram classic.png
       bigboggle stats --rules superbig --dictionary huge --json
+      bigboggle stats --boards 10000000 --cluster --checkpoint big.ckpt
+      bigboggle stats --boards 1000000000 --scheduler tcp://head:8786 --checkpoint big.ckpt
+
+    With --cluster (or --scheduler) the boards are shaken and solved in chunks on a Dask
+    cluster; the statistics are exactly those of one process, whatever the number of workers.
+    Ctrl-C keeps what is done; with --checkpoint the same command resumes it.
     """
-    from .analysis import PERCENTILES, shake_stats
+    from .analysis import PERCENTILES
+    from .cluster import run_stats
+    from .study import DictionarySource, StatsRun
 
     rules = _load_rules(rules_name)
     words = _load_dictionary(dictionary_spec, rules)
@@ -730,15 +799,55 @@ def stats_command(
         folder = os.path.dirname(os.path.abspath(histogram_path))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             _fail(f"--histogram {histogram_path!r}: cannot write in {folder!r}")
-    with click.progressbar(length=boards, label="Shaking and solving", file=sys.stderr) as bar:
-        stats = shake_stats(
-            rules, words, boards=boards, seed=seed, threads=threads, progress=bar.update
+    bar: Any
+    try:
+        run = StatsRun(rules, DictionarySource.of(dictionary_spec, words), boards, seed)
+        with (
+            _engine(use_cluster, scheduler, workers, threads) as engine,
+            click.progressbar(
+                length=boards,
+                label="Shaking and solving",
+                file=sys.stderr,
+                item_show_func=_show_rate,
+            ) as bar,
+        ):
+            shown = 0
+
+            def progress(done: int, total: int, rate: float) -> None:
+                nonlocal shown
+                bar.update(done - shown, rate)
+                shown = done
+
+            outcome = run_stats(run, engine, checkpoint=checkpoint_path, progress=progress)
+    except BoggleError as exc:
+        _fail(str(exc))
+    stats = outcome.stats
+    if stats is None:
+        _fail("interrupted before any chunk of boards was done")
+    if outcome.interrupted:
+        click.echo(
+            f"Interrupted: {outcome.boards:,} of {boards:,} boards done"
+            + (
+                f"; run the same command again to resume from {checkpoint_path}"
+                if checkpoint_path
+                else " (add --checkpoint FILE to keep them for a resumption)"
+            ),
+            err=True,
+        )
+    elif outcome.resumed:
+        click.echo(
+            f"Resumed from {checkpoint_path}: {outcome.resumed:,} of {outcome.chunks:,} chunks "
+            "were done before",
+            err=True,
         )
     if histogram_path is not None:
         _histogram(stats, histogram_path)
     if as_json:
-        _print_json(stats.to_json())
+        _print_json({**stats.to_json(), "complete": not outcome.interrupted})
+        if outcome.interrupted:
+            sys.exit(130)
         return
+    boards = stats.boards
     click.echo(
         f"{_plural(boards, 'board')} of the {rules.dice} dice "
         f"(seed{'s' if boards > 1 else ''} {seed}{f'..{seed + boards - 1}' if boards > 1 else ''}), "
@@ -768,6 +877,8 @@ def stats_command(
             )
     if histogram_path is not None:
         click.echo(f"Histogram written to {histogram_path}")
+    if outcome.interrupted:
+        sys.exit(130)
 
 
 def _require_matplotlib() -> None:
@@ -953,17 +1064,32 @@ def opponents_command(
 @click.option(
     "--seconds",
     type=click.FloatRange(0.1, 24 * 3600),
-    default=60,
-    show_default=True,
-    help="Time limit.",
+    default=None,
+    help="Time limit [default: 60; none with --evaluations or --restarts].",
 )
 @click.option(
     "--seed",
     type=click.IntRange(0, MAX_SEED),
     default=0,
     show_default=True,
-    help="Seed of the search.",
+    help="Seed of the search (of the first restart: restarts use seed, seed+1, ...).",
 )
+@click.option(
+    "--restarts",
+    type=click.IntRange(1, 1_000_000),
+    default=None,
+    help="Run this many seeded searches of --evaluations boards each, as chunks (on "
+    "--cluster's workers, or here): the same best board whatever runs them [default with "
+    "--cluster or --checkpoint: 8].",
+)
+@click.option(
+    "--evaluations",
+    type=click.IntRange(1, 100_000_000),
+    default=None,
+    help="Boards each search values (a budget that gives the same board every time) "
+    "[default with --restarts: 20,000].",
+)
+@_cluster_options
 @_json_option
 def best_command(
     jobs: int,
@@ -973,8 +1099,14 @@ def best_command(
     long_length: int | None,
     use_dice: bool,
     min_length: int | None,
-    seconds: float,
+    seconds: float | None,
     seed: int,
+    restarts: int | None,
+    evaluations: int | None,
+    use_cluster: bool,
+    scheduler: str | None,
+    workers: int | None,
+    checkpoint_path: str | None,
     as_json: bool,
 ) -> None:
     """Search for the best board of a preset's size (simulated annealing with restarts).
@@ -986,11 +1118,43 @@ def best_command(
       bigboggle best --rules classic --dictionary ./enable2k.txt --min-length 3 --seconds 300
       bigboggle best --dice --seconds 120 --jobs 1
       bigboggle best --objective long --long-length 12 --seconds 60
+      bigboggle best --restarts 64 --evaluations 50000 --cluster --checkpoint best.ckpt
+      bigboggle best --restarts 1000 --scheduler tcp://head:8786
+
+    With --restarts (or --cluster, --scheduler, --checkpoint) the search is that many seeded
+    searches of --evaluations boards each, run as chunks on a Dask cluster or here: the best
+    board, and each restart's, is the same whatever the number of workers; the best of each
+    worker is reported too. Ctrl-C keeps what is done; with --checkpoint the same command
+    resumes it.
     """
     from .search import Improvement, search_best, search_parallel
 
     rules = _load_rules(rules_name, min_length=min_length)
     words = _load_dictionary(dictionary_spec, rules)
+    chunked = (
+        restarts is not None or use_cluster or scheduler is not None or checkpoint_path is not None
+    )
+    if chunked:
+        _best_in_chunks(
+            rules,
+            words,
+            dictionary_spec,
+            objective=objective,
+            long_length=long_length,
+            use_dice=use_dice,
+            seconds=seconds,
+            seed=seed,
+            restarts=restarts or 8,
+            evaluations=evaluations or 20_000,
+            engine=_engine(use_cluster, scheduler, workers, 1),
+            checkpoint_path=checkpoint_path,
+            as_json=as_json,
+        )
+        return
+    if workers is not None:
+        _fail("--workers is the size of a local cluster: add --cluster")
+    if seconds is None:
+        seconds = 24 * 3600 if evaluations is not None else 60
 
     def report(found: Improvement) -> None:
         if not as_json:
@@ -1008,6 +1172,7 @@ def best_command(
         "long_length": long_length,
         "use_dice": use_dice,
         "seconds": seconds,
+        "max_evaluations": evaluations,
     }
     try:
         if jobs > 1:
@@ -1053,6 +1218,134 @@ def best_command(
         f"{_plural(result.evaluations, 'board')} tried in {result.seconds:.0f} s, "
         f"{_plural(result.restarts, 'restart')}"
     )
+
+
+def _best_in_chunks(
+    rules: Rules,
+    words: Dictionary,
+    dictionary_spec: str | None,
+    *,
+    objective: str,
+    long_length: int | None,
+    use_dice: bool,
+    seconds: float | None,
+    seed: int,
+    restarts: int,
+    evaluations: int,
+    engine: Any,
+    checkpoint_path: str | None,
+    as_json: bool,
+) -> None:
+    """``best`` as seeded restarts in chunks (:func:`bigboggle.cluster.run_best`)."""
+    import time
+
+    from .cluster import run_best
+    from .study import BestRun, DictionarySource, Restart, best_command
+
+    def report(found: Restart) -> None:
+        if not as_json:
+            click.echo(
+                f"restart {found.index:>5} (seed {found.seed})  {found.value:>7}  {found.board}"
+            )
+
+    bar: Any
+    try:
+        run = BestRun(
+            rules,
+            DictionarySource.of(dictionary_spec, words),
+            restarts,
+            evaluations,
+            seed,
+            objective,  # type: ignore[arg-type]
+            long_length,
+            use_dice,
+        )
+        with (
+            engine as running,
+            click.progressbar(
+                length=restarts * evaluations,
+                label="Searching",
+                file=sys.stderr,
+                item_show_func=lambda rate: _show_rate(rate) and f"{_show_rate(rate)} boards",
+            ) as bar,
+        ):
+            shown = 0
+
+            def progress(done: int, total: int, rate: float) -> None:
+                nonlocal shown
+                bar.update(min(done, total) - shown, rate)
+                shown = min(done, total)
+
+            deadline = None if seconds is None else time.monotonic() + seconds
+            outcome = run_best(
+                run,
+                running,
+                checkpoint=checkpoint_path,
+                progress=progress,
+                on_improve=report,
+                deadline=deadline,
+            )
+    except BoggleError as exc:
+        _fail(str(exc))
+    best = outcome.best
+    if best is None:
+        _fail("interrupted before any restart was done")
+    again = best_command(run, restarts=1, seed=best.seed)
+    data = {
+        "board": best.board,
+        "value": best.value,
+        "points": best.points,
+        "words": best.words,
+        "objective": objective,
+        "long_length": long_length,
+        "rules": rules.name,
+        "dictionary": words.name,
+        "min_length": rules.min_length,
+        "dice": use_dice,
+        "seed": seed,
+        "restarts": restarts,
+        "evaluations": evaluations,
+        "best_restart": best.to_json(),
+        "command": again,
+        "per_worker": [
+            {**restart.to_json(), "worker": worker}
+            for worker, restart in sorted(outcome.per_worker.items())
+        ],
+        "restarts_done": len(outcome.restarts),
+        "resumed": outcome.resumed,
+        "boards_valued": outcome.evaluations,
+        "seconds": round(outcome.seconds, 2),
+        "interrupted": outcome.interrupted,
+    }
+    if as_json:
+        _print_json(data)
+    else:
+        click.echo()
+        click.echo(Board(best.board).render())
+        if outcome.interrupted:
+            click.echo(
+                f"Interrupted after {len(outcome.restarts):,} of {restarts:,} restarts"
+                + (
+                    f"; run the same command again to resume from {checkpoint_path}"
+                    if checkpoint_path
+                    else ""
+                )
+            )
+        click.echo(
+            f"Best: {best.board}  {best.value} ({objective}), {_points(best.points)}, "
+            f"{_plural(best.words, 'word')}; restart {best.index} (seed {best.seed}) of "
+            f"{_plural(len(outcome.restarts), 'restart')} done"
+            + (f", {outcome.resumed:,} of them before" if outcome.resumed else "")
+        )
+        if len(outcome.per_worker) > 1:
+            click.echo("Best of each worker:")
+            for worker, restart in sorted(outcome.per_worker.items()):
+                click.echo(
+                    f"  {worker:28} {restart.value:>7}  {restart.board}  (seed {restart.seed})"
+                )
+        click.echo(f"That board again, alone: {again}")
+    if outcome.interrupted:
+        sys.exit(130)
 
 
 @cli.command("rules")

@@ -11,12 +11,13 @@ and every Python version.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .board import Board
+from .board import Board, canonical_face, spelled_face
 from .errors import DiceError, quoted
 
 if TYPE_CHECKING:
@@ -258,6 +259,54 @@ def shake(dice: DiceSet | str, seed: int | None = None, *, challenge: bool = Fal
         dice=tuple(cubes[i] for i in order),
         rotations=tuple(rotations),
     )
+
+
+def shake_text(dice: DiceSet | str, seed: int, *, challenge: bool = False) -> str:
+    """``str(shake(dice, seed, challenge=challenge).board)``, made from the same random draws
+    without building the board: five times cheaper, for statistics over millions of shakes
+    (the solver reads board texts straight into its cells)."""
+    chosen = dice_set(dice) if isinstance(dice, str) else dice
+    import random
+
+    rng = random.Random(seed)
+    cubes = list(_spelled(chosen))
+    challenge_die: int | None = None
+    if challenge:
+        replaced = (
+            chosen.dice.index(chosen.challenge_replaces)
+            if chosen.challenge_replaces is not None
+            else _below(rng, len(cubes))
+        )
+        cubes[replaced] = _spelled_challenge()
+        challenge_die = replaced
+    draw = rng.random
+    order = list(range(len(cubes)))
+    for i in range(len(order) - 1, 0, -1):  # _below(rng, i + 1), inline
+        j = min(int(draw() * (i + 1)), i)
+        order[i], order[j] = order[j], order[i]
+    cells: list[str] = []
+    for die_index in order:
+        cells.append(cubes[die_index][min(int(draw() * 6), 5)])
+        draw()  # the die's turn, which the text does not show
+    if challenge_die is not None:
+        cells[order.index(challenge_die)] += "*"
+    cols = chosen.cols
+    return "/".join("".join(cells[i : i + cols]) for i in range(0, len(cells), cols))
+
+
+@functools.cache
+def _spelled(chosen: DiceSet) -> tuple[tuple[str, ...], ...]:
+    """Each die's faces as a board text spells them (``A``, ``Qu``, ``[Th]``, ``.``)."""
+    return tuple(tuple(_spelling(face) for face in die) for die in chosen.dice)
+
+
+@functools.cache
+def _spelled_challenge() -> tuple[str, ...]:
+    return tuple(_spelling(face) for face in CHALLENGE_CUBE)
+
+
+def _spelling(face: str) -> str:
+    return spelled_face(canonical_face(face))
 
 
 def _below(rng: random.Random, n: int) -> int:

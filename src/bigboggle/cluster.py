@@ -1,0 +1,408 @@
+"""Run ``stats`` and ``best`` on a Dask cluster (or in this process), chunk by chunk.
+
+:mod:`bigboggle.study` cuts a run into seeded chunks; an engine runs them. :class:`LocalEngine`
+runs them one after another in this process (the single-machine path, which needs no Dask).
+:class:`DaskEngine` hands them to Dask distributed (``pip install 'bigboggle[cluster]'``): a
+local cluster of one worker process per core by default, or an existing cluster's scheduler
+(started by ``dask scheduler`` and ``dask worker``, by dask-jobqueue on SLURM or PBS, or by the
+Dask Kubernetes operator). The compiled core releases the GIL inside each solve.
+
+What the engines share (:func:`run_stats`, :func:`run_best`):
+
+- **Flat memory and fair sharing**: only a few chunks per worker are in flight; the next is
+  submitted as one finishes, so a run of 10^9 shakes holds no more than one of 10^6.
+- **Faults**: a worker that dies mid-chunk loses only that chunk, which the scheduler (or,
+  after repeated deaths, this module) runs again elsewhere; every finished chunk is merged
+  and, with a checkpoint, on the disk.
+- **Ctrl-C** stops the run and keeps every finished chunk: the result so far is returned,
+  marked ``interrupted``, and the checkpoint resumes it.
+- **The same result** whatever the number of workers, the order chunks finish in, or the
+  resumptions: chunks merge exactly (:class:`~bigboggle.analysis.ShakeTally`,
+  :func:`~bigboggle.study.best_of`).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from .analysis import ShakeStats, ShakeTally
+from .checkpoint import Checkpoint
+from .errors import BoggleError
+from .study import BestRun, Restart, StatsRun, best_chunk, best_of, stats_chunk
+
+Result = TypeVar("Result")
+
+#: Chunks in flight per worker: enough that no worker waits for the next, few enough that
+#: memory stays flat and a stop loses little.
+IN_FLIGHT_PER_WORKER = 3
+#: How often one chunk may be lost with its worker before the run gives up on it.
+CHUNK_ATTEMPTS = 4
+
+
+class ClusterError(BoggleError):
+    """The cluster cannot be used: Dask is not installed, or the scheduler cannot be reached."""
+
+
+#: ``progress(done, total, rate)``: chunks' work done and in all (boards shaken, or boards
+#: valued by the searches), and the rate of the work done since the start, per second.
+Progress = Callable[[int, int, float], None]
+
+
+class Engine(Protocol):
+    """Something that runs chunks: ``run(chunk, run, pending, on_result)`` calls
+    ``chunk(run, index)`` for every index of ``pending`` (anywhere, in any order) and
+    ``on_result(index, result, worker)`` here, in this thread, as each one finishes."""
+
+    workers: int
+    threads: int
+
+    def run(
+        self,
+        chunk: Callable[[Any, int], Result],
+        run: Any,
+        pending: list[int],
+        on_result: Callable[[int, Result, str], None],
+    ) -> None: ...
+
+
+class LocalEngine:
+    """Chunks one after another in this process (``threads``: the solver's threads in each
+    chunk of shakes)."""
+
+    def __init__(self, threads: int = 1) -> None:
+        self.threads = threads
+        self.workers = 1
+
+    def run(
+        self,
+        chunk: Callable[[Any, int], Result],
+        run: Any,
+        pending: list[int],
+        on_result: Callable[[int, Result, str], None],
+    ) -> None:
+        for index in pending:
+            on_result(index, chunk(run, index), "local")
+
+
+def _distributed() -> Any:
+    """Dask distributed (untyped: it ships no type information)."""
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(
+            "the cluster engine needs Dask: pip install 'bigboggle[cluster]'"
+        ) from None
+    return distributed
+
+
+def _the_run(run: Any) -> Any:
+    """A run's description as a task's result, rather than scattered data: if every worker
+    holding it dies, the scheduler can compute it again."""
+    return run
+
+
+def _ignore_interrupts() -> None:
+    """In a local cluster's worker process: Ctrl-C is the client's to handle (it stops the
+    run and keeps what is done); the workers, in the same terminal, would otherwise each die
+    of it with a traceback, before the client had closed them."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _on_worker(chunk: Callable[[Any, int], Any], run: Any, index: int) -> tuple[Any, str]:
+    """A chunk on a Dask worker, with the worker's address (for the per-worker report)."""
+    from distributed import get_worker
+
+    return chunk(run, index), get_worker().address
+
+
+def _quiet_workers_class() -> Any:
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class QuietWorkers(WorkerPlugin):
+        def setup(self, worker: Any) -> None:
+            _ignore_interrupts()
+
+    return QuietWorkers
+
+
+def _quiet_workers() -> Any:
+    return _quiet_workers_class()()
+
+
+class DaskEngine:
+    """Chunks on a Dask cluster: a new local one (``workers`` processes, default one per
+    core) or the one whose scheduler is at ``scheduler`` (``tcp://host:8786``). Use it as a
+    context manager: it starts (or connects to) the cluster and closes what it started."""
+
+    def __init__(self, scheduler: str | None = None, workers: int | None = None) -> None:
+        if workers is not None and (isinstance(workers, bool) or not 1 <= workers <= 1024):
+            raise ClusterError(f"workers={workers!r} must be a whole number from 1 to 1024")
+        self.scheduler = scheduler
+        self.threads = 1
+        self.wanted = workers or os.cpu_count() or 1
+        self.workers = self.wanted
+        self.client: Any = None
+        self._cluster: Any = None
+
+    def __enter__(self) -> DaskEngine:
+        dask = _distributed()
+        try:
+            if self.scheduler is None:
+                import signal
+
+                # The workers start with Ctrl-C ignored (as inherited), and a plugin keeps it so
+                # in those a nanny starts again after a death.
+                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                try:
+                    self._cluster = dask.LocalCluster(
+                        n_workers=self.wanted,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=None,
+                        silence_logs=logging.ERROR,
+                    )
+                finally:
+                    signal.signal(signal.SIGINT, previous)
+                self.client = dask.Client(self._cluster)
+                self.client.run(_ignore_interrupts)
+                self.client.register_plugin(_quiet_workers())
+            else:
+                self.client = dask.Client(self.scheduler, timeout="10s")
+                self.workers = max(1, len(self.client.scheduler_info()["workers"]))
+        except (OSError, TimeoutError, ValueError) as exc:
+            self.__exit__(None, None, None)
+            where = self.scheduler or "a local cluster"
+            raise ClusterError(f"cannot start or reach {where}: {exc}") from None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
+
+    def worker_pids(self) -> dict[str, int]:
+        """Each worker's process id, by address (for tests that kill one)."""
+        return dict(self.client.run(os.getpid))
+
+    def run(
+        self,
+        chunk: Callable[[Any, int], Result],
+        run: Any,
+        pending: list[int],
+        on_result: Callable[[int, Result, str], None],
+    ) -> None:
+        dask = _distributed()
+        from distributed.client import FutureCancelledError
+        from distributed.scheduler import KilledWorker
+
+        if self.client is None:
+            raise ClusterError("the engine is not started: use it in a with block")
+        client = self.client
+        token = uuid.uuid4().hex[:12]
+        shared = client.submit(_the_run, run, key=f"bigboggle-{token}-run")
+        queue = iter(pending)
+        index_of: dict[Any, int] = {}
+        attempts: dict[int, int] = {}
+
+        def submit(index: int) -> Any:
+            attempts[index] = attempts.get(index, 0) + 1
+            future = client.submit(
+                _on_worker,
+                chunk,
+                shared,
+                index,
+                key=f"bigboggle-{token}-{index}-{attempts[index]}",
+                pure=False,
+            )
+            index_of[future] = index
+            return future
+
+        window = max(1, self.workers) * IN_FLIGHT_PER_WORKER
+        first = [submit(index) for _, index in zip(range(window), queue, strict=False)]
+        running = dask.as_completed(first)
+        try:
+            for future in running:
+                index = index_of.pop(future)
+                try:
+                    result, worker = future.result()
+                except (KilledWorker, FutureCancelledError):
+                    if attempts[index] >= CHUNK_ATTEMPTS:
+                        raise ClusterError(
+                            f"chunk {index} was lost with its worker {attempts[index]} times"
+                        ) from None
+                    running.add(submit(index))
+                    continue
+                on_result(index, result, worker)
+                following = next(queue, None)
+                if following is not None:
+                    running.add(submit(following))
+        finally:
+            if index_of:
+                client.cancel(list(index_of))
+
+
+# -- the runs ------------------------------------------------------------------------------------
+
+
+@dataclass
+class StatsOutcome:
+    """A stats run's result: the statistics of every chunk done (``None`` if none was),
+    how many chunks were done of how many, and whether Ctrl-C stopped it."""
+
+    stats: ShakeStats | None
+    chunks_done: int
+    chunks: int
+    resumed: int
+    interrupted: bool
+    boards: int
+
+
+@dataclass
+class BestOutcome:
+    """A best run's result: every restart done (by chunk), the best overall, the best of
+    each worker, and whether Ctrl-C stopped it."""
+
+    restarts: list[Restart]
+    best: Restart | None
+    per_worker: dict[str, Restart]
+    chunks: int
+    resumed: int
+    interrupted: bool
+    evaluations: int = 0
+    seconds: float = 0.0
+    improvements: list[Restart] = field(default_factory=list)
+
+
+@contextmanager
+def _checkpoint(
+    path: str | None, identity: dict[str, Any], decode: Callable[[dict[str, Any]], Result]
+) -> Iterator[Checkpoint[Result] | None]:
+    if path is None:
+        yield None
+        return
+    checkpoint = Checkpoint(path, identity, decode)
+    try:
+        yield checkpoint
+    finally:
+        checkpoint.close()
+
+
+def run_stats(
+    run: StatsRun,
+    engine: Engine,
+    *,
+    checkpoint: str | None = None,
+    progress: Progress | None = None,
+) -> StatsOutcome:
+    """Every chunk of a stats run (those not already in ``checkpoint``), merged."""
+    with _checkpoint(checkpoint, run.identity(), ShakeTally.from_json) as saved:
+        done: dict[int, ShakeTally] = dict(saved.done) if saved else {}
+        resumed = len(done)
+        started = time.monotonic()
+        before = sum(tally.boards for tally in done.values())
+        boards = before
+
+        def on_result(index: int, tally: ShakeTally, worker: str) -> None:
+            nonlocal boards
+            if index in done:
+                return
+            done[index] = tally
+            boards += tally.boards
+            if saved is not None:
+                saved.record(index, tally.to_json())
+            if progress is not None:
+                rate = (boards - before) / max(time.monotonic() - started, 1e-9)
+                progress(boards, run.boards, rate)
+
+        pending = [index for index in range(run.chunks) if index not in done]
+        interrupted = False
+        try:
+            engine.run(
+                functools.partial(stats_chunk, threads=engine.threads), run, pending, on_result
+            )
+        except KeyboardInterrupt:
+            interrupted = True
+    stats = None
+    if done:
+        merged = ShakeTally.merge(done.values(), keep=run.keep)
+        stats = ShakeStats.of_tally(run.rules, run.source.name, merged, seed=run.seed)
+    return StatsOutcome(stats, len(done), run.chunks, resumed, interrupted, boards)
+
+
+def run_best(
+    run: BestRun,
+    engine: Engine,
+    *,
+    checkpoint: str | None = None,
+    progress: Progress | None = None,
+    on_improve: Callable[[Restart], None] | None = None,
+    deadline: float | None = None,
+) -> BestOutcome:
+    """Every restart of a best run (those not already in ``checkpoint``); ``on_improve``
+    hears of each restart better than all before it. Past ``deadline`` (seconds on the
+    monotonic clock) the run stops as by Ctrl-C."""
+    with _checkpoint(checkpoint, run.identity(), Restart.from_json) as saved:
+        done: dict[int, Restart] = dict(saved.done) if saved else {}
+        resumed = len(done)
+        started = time.monotonic()
+        valued = 0
+        total = run.restarts * run.evaluations
+        improvements: list[Restart] = []
+        best = best_of(list(done.values()))
+
+        def on_result(index: int, restart: Restart, worker: str) -> None:
+            nonlocal valued, best
+            if index in done:
+                return
+            restart = Restart(**{**restart.to_json(), "worker": worker})
+            done[index] = restart
+            valued += restart.evaluations
+            if saved is not None:
+                saved.record(index, restart.to_json())
+            if best is None or restart.value > best.value:
+                best = restart
+                improvements.append(restart)
+                if on_improve is not None:
+                    on_improve(restart)
+            if progress is not None:
+                rate = valued / max(time.monotonic() - started, 1e-9)
+                progress(sum(r.evaluations for r in done.values()), total, rate)
+            if deadline is not None and time.monotonic() > deadline:
+                raise KeyboardInterrupt
+
+        pending = [index for index in range(run.chunks) if index not in done]
+        interrupted = False
+        try:
+            engine.run(best_chunk, run, pending, on_result)
+        except KeyboardInterrupt:
+            interrupted = True
+    restarts = sorted(done.values(), key=lambda r: r.index)
+    per_worker: dict[str, Restart] = {}
+    for restart in restarts:
+        held = per_worker.get(restart.worker)
+        if held is None or (-restart.value, restart.index) < (-held.value, held.index):
+            per_worker[restart.worker] = restart
+    return BestOutcome(
+        restarts,
+        best_of(restarts),
+        per_worker,
+        run.chunks,
+        resumed,
+        interrupted,
+        evaluations=sum(r.evaluations for r in restarts),
+        seconds=time.monotonic() - started,
+        improvements=improvements,
+    )

@@ -1,0 +1,295 @@
+"""Study runs cut into seeded chunks, so that any number of processes or machines can share them.
+
+A ``stats`` run is the shakes of seeds ``seed`` … ``seed + boards - 1``: chunk ``i`` is a fixed
+run of :data:`STATS_CHUNK` of those seeds, and its :class:`~bigboggle.analysis.ShakeTally`
+(exact counts) merges with the others in any order. A ``best`` run is ``restarts`` searches:
+chunk ``i`` is one seeded search (seed ``seed + i``) with a fixed budget of boards, and the
+best board overall is the highest value, the lowest chunk among equals. So a run's result is
+the same whatever runs its chunks, in whatever order, and however often a chunk is run again
+after a worker died: this is what lets :mod:`bigboggle.cluster` hand chunks to Dask, and
+:mod:`bigboggle.checkpoint` keep finished chunks on disk.
+
+This module is pure: the chunk functions are plain functions of picklable arguments that any
+engine (this process, a process pool, a Dask worker) can call. A worker gets its dictionary
+from a :class:`DictionarySource`: a built-in's name, or a word list's bytes (a remote worker
+cannot read the client's files), loaded once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .analysis import ShakeTally, shake_tally
+from .dice import MAX_SEED
+from .dictionary import BUILTIN_LEVELS, Dictionary
+from .errors import RulesError
+from .rules import Rules
+from .search import Objective, search_best
+from .solver import tally_many
+
+#: Shakes in one chunk of a stats run: about a second of one core on 5x5 boards, so that a
+#: lost worker costs little and the scheduler's cost per chunk (a few milliseconds) is small.
+STATS_CHUNK = 10_000
+#: Chunks of a run at most (a stats run of 10^10 boards; 10^6 restarts of a search).
+MAX_CHUNKS = 1_000_000
+#: Boards one search restart may value at most (its budget), and by default.
+MAX_RESTART_EVALUATIONS = 100_000_000
+DEFAULT_RESTART_EVALUATIONS = 20_000
+
+
+@dataclass(frozen=True)
+class DictionarySource:
+    """Where a worker finds the run's dictionary: a built-in by ``name``, or a word list whose
+    ``data`` (its bytes) travels with the run. ``digest`` names the content (the checkpoint's
+    check that a resumed run has the same words)."""
+
+    name: str
+    digest: str
+    data: bytes | None = None
+
+    @classmethod
+    def of(cls, spec: str | None, words: Dictionary) -> DictionarySource:
+        """The source of a dictionary the client has loaded from ``spec`` (a built-in name, a
+        path, or ``None``: the default)."""
+        if spec is None or spec in BUILTIN_LEVELS:
+            name = spec or words.name
+            return cls(name, f"builtin:{name}")
+        with open(spec, "rb") as file:  # loaded already: it exists, it is a word list
+            data = file.read()
+        return cls(words.name, hashlib.blake2b(data, digest_size=16).hexdigest(), data)
+
+    def load(self) -> Dictionary:
+        """The dictionary, loaded once per process (and, from a word list's bytes, through the
+        on-disk cache, like any word list file)."""
+        return _load_source(self.name, self.digest, self.data)
+
+
+@functools.lru_cache(maxsize=4)
+def _load_source(name: str, digest: str, data: bytes | None) -> Dictionary:
+    if data is None:
+        return Dictionary.builtin(name)
+    path = os.path.join(tempfile.gettempdir(), f"bigboggle-words-{digest}.txt")
+    if not os.path.exists(path):
+        handle, partial = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".part")
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(partial, path)  # whole or absent, if two workers write it at once
+    return Dictionary.from_file(path)
+
+
+def _check_count(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RulesError(f"{name}={value!r} must be a whole number from {low:,} to {high:,}")
+    return value
+
+
+# -- stats ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StatsRun:
+    """The shakes of seeds ``seed`` … ``seed + boards - 1`` of the rules' dice, in chunks of
+    ``chunk`` seeds; ``keep`` best and worst boards are kept."""
+
+    rules: Rules
+    source: DictionarySource
+    boards: int
+    seed: int = 0
+    chunk: int = STATS_CHUNK
+    keep: int = 5
+
+    def __post_init__(self) -> None:
+        _check_count("boards", self.boards, 1, MAX_CHUNKS * STATS_CHUNK)
+        _check_count("seed", self.seed, 0, MAX_SEED)
+        _check_count("chunk", self.chunk, 1, 10_000_000)
+        _check_count("keep", self.keep, 0, 1000)
+        if self.seed + self.boards - 1 > MAX_SEED:
+            raise RulesError(f"seeds {self.seed}..{self.seed + self.boards - 1} pass {MAX_SEED}")
+        if self.chunks > MAX_CHUNKS:
+            raise RulesError(
+                f"{self.chunks:,} chunks of {self.chunk:,} boards: at most {MAX_CHUNKS:,}"
+            )
+
+    @property
+    def chunks(self) -> int:
+        """How many chunks the run has."""
+        return -(-self.boards // self.chunk)
+
+    def seeds_of(self, index: int) -> tuple[int, int]:
+        """Chunk ``index``'s first seed and its number of boards."""
+        first = self.seed + index * self.chunk
+        return first, min(self.chunk, self.seed + self.boards - first)
+
+    def identity(self) -> dict[str, Any]:
+        """What makes two runs the same run (a checkpoint's header)."""
+        return {
+            "kind": "stats",
+            "rules": self.rules.to_json(),
+            "dictionary": self.source.digest,
+            "boards": self.boards,
+            "seed": self.seed,
+            "chunk": self.chunk,
+            "keep": self.keep,
+        }
+
+
+def stats_chunk(run: StatsRun, index: int, threads: int = 1) -> ShakeTally:
+    """Shake, solve and tally chunk ``index`` of a stats run (``threads``: solver threads)."""
+    first, count = run.seeds_of(index)
+    words = run.source.load()
+    return shake_tally(run.rules, words, first, count, threads=threads, keep=run.keep)
+
+
+# -- best ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BestRun:
+    """``restarts`` seeded searches (seeds ``seed``, ``seed + 1``, …), each valuing
+    ``evaluations`` boards, for the best board of the rules' size by ``objective``."""
+
+    rules: Rules
+    source: DictionarySource
+    restarts: int
+    evaluations: int = DEFAULT_RESTART_EVALUATIONS
+    seed: int = 0
+    objective: Objective = "points"
+    long_length: int | None = None
+    use_dice: bool = False
+
+    def __post_init__(self) -> None:
+        _check_count("restarts", self.restarts, 1, MAX_CHUNKS)
+        _check_count("evaluations", self.evaluations, 1, MAX_RESTART_EVALUATIONS)
+        _check_count("seed", self.seed, 0, MAX_SEED)
+        if self.seed + self.restarts - 1 > MAX_SEED:
+            raise RulesError(f"seeds {self.seed}..{self.seed + self.restarts - 1} pass {MAX_SEED}")
+        if self.objective not in ("points", "words", "long"):
+            raise RulesError(f"objective={self.objective!r} must be points, words or long")
+
+    @property
+    def chunks(self) -> int:
+        return self.restarts
+
+    def identity(self) -> dict[str, Any]:
+        return {
+            "kind": "best",
+            "rules": self.rules.to_json(),
+            "dictionary": self.source.digest,
+            "restarts": self.restarts,
+            "evaluations": self.evaluations,
+            "seed": self.seed,
+            "objective": self.objective,
+            "long_length": self.long_length,
+            "dice": self.use_dice,
+        }
+
+
+@dataclass(frozen=True)
+class Restart:
+    """One search of a best run: chunk ``index``, its seed, the best board it found with its
+    objective ``value`` and its plain ``points`` and ``words``, the boards it valued, and the
+    CPU seconds it took (``worker``: who ran it, when known; not part of the result)."""
+
+    index: int
+    seed: int
+    board: str
+    value: int
+    points: int
+    words: int
+    evaluations: int
+    cpu_seconds: float
+    worker: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Restart:
+        return cls(
+            int(data["index"]),
+            int(data["seed"]),
+            str(data["board"]),
+            int(data["value"]),
+            int(data["points"]),
+            int(data["words"]),
+            int(data["evaluations"]),
+            float(data["cpu_seconds"]),
+            str(data.get("worker", "")),
+        )
+
+    def same_result(self, other: Restart) -> bool:
+        """Equal but for who ran it and how long it took."""
+        return (self.index, self.seed, self.board, self.value, self.points, self.words) == (
+            other.index,
+            other.seed,
+            other.board,
+            other.value,
+            other.points,
+            other.words,
+        )
+
+
+def best_command(run: BestRun, *, restarts: int | None = None, seed: int | None = None) -> str:
+    """The ``bigboggle best`` command line that runs ``run`` again (or ``restarts`` of its
+    searches from ``seed``: ``restarts=1, seed=r.seed`` finds restart ``r``'s board alone)."""
+    import shlex
+
+    base = type(run.rules).preset(run.rules.name)
+    parts = ["bigboggle", "best", "--rules", run.rules.name]
+    if run.source.data is not None or run.source.name != base.dictionary:
+        parts += ["--dictionary", run.source.name]
+    if run.rules.min_length != base.min_length:
+        parts += ["--min-length", str(run.rules.min_length)]
+    if run.objective != "points":
+        parts += ["--objective", run.objective]
+    if run.long_length is not None:
+        parts += ["--long-length", str(run.long_length)]
+    if run.use_dice:
+        parts.append("--dice")
+    parts += ["--restarts", str(run.restarts if restarts is None else restarts)]
+    parts += ["--evaluations", str(run.evaluations)]
+    parts += ["--seed", str(run.seed if seed is None else seed)]
+    return shlex.join(parts)
+
+
+def best_chunk(run: BestRun, index: int) -> Restart:
+    """Chunk ``index`` of a best run: one search, seeded ``run.seed + index``, of
+    ``run.evaluations`` boards (no time limit, so the same everywhere)."""
+    if not 0 <= index < run.restarts:
+        raise RulesError(f"chunk {index} is not one of the run's {run.restarts}")
+    words = run.source.load()
+    seed = run.seed + index
+    started = time.thread_time()
+    result = search_best(
+        run.rules,
+        words,
+        objective=run.objective,
+        long_length=run.long_length,
+        use_dice=run.use_dice,
+        seconds=10**9,
+        seed=seed,
+        max_evaluations=run.evaluations,
+    )
+    ((points, count),) = tally_many([result.board], words, run.rules)
+    return Restart(
+        index,
+        seed,
+        str(result.board),
+        result.value,
+        points,
+        count,
+        result.evaluations,
+        round(time.thread_time() - started, 3),
+    )
+
+
+def best_of(restarts: list[Restart]) -> Restart | None:
+    """The best restart: the highest value, then the lowest chunk (the same whatever order
+    the restarts finished in)."""
+    return min(restarts, key=lambda r: (-r.value, r.index), default=None)

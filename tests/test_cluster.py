@@ -1,0 +1,288 @@
+"""Study runs on a real local Dask cluster: the same results with 1 and 2 workers as in this
+process, a worker killed mid-run (by the test, with SIGKILL) costing nothing but time, Ctrl-C
+keeping what was done, and a checkpoint resuming a run to exactly the unbroken result."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bigboggle import Dictionary, Rules
+from bigboggle.analysis import shake_stats
+from bigboggle.checkpoint import CheckpointError
+from bigboggle.cluster import DaskEngine, LocalEngine, run_best, run_stats
+from bigboggle.errors import RulesError
+from bigboggle.study import BestRun, DictionarySource, StatsRun, best_chunk, best_command
+
+pytestmark = pytest.mark.once
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def words() -> Dictionary:
+    return Dictionary.builtin("standard")
+
+
+def _stats_run(words: Dictionary, **changes: object) -> StatsRun:
+    options: dict[str, object] = {"boards": 6000, "seed": 11, "chunk": 500}
+    options.update(changes)
+    return StatsRun(Rules.preset("classic"), DictionarySource.of("standard", words), **options)  # type: ignore[arg-type]
+
+
+def _best_run(words: Dictionary, restarts: int = 6) -> BestRun:
+    return BestRun(
+        Rules.preset("classic"), DictionarySource.of("standard", words), restarts, 1500, seed=40
+    )
+
+
+def test_stats_on_one_and_two_workers_are_the_stats_of_one_process(words: Dictionary) -> None:
+    run = _stats_run(words)
+    here = run_stats(run, LocalEngine(threads=2))
+    plain = shake_stats(run.rules, words, boards=6000, seed=11)
+    assert here.stats == plain
+    for workers in (1, 2):
+        with DaskEngine(workers=workers) as engine:
+            assert len(engine.worker_pids()) == workers
+            outcome = run_stats(run, engine)
+        assert outcome.stats == plain
+        assert (outcome.chunks_done, outcome.chunks, outcome.interrupted) == (12, 12, False)
+
+
+def test_best_restarts_are_the_same_on_one_and_two_workers(words: Dictionary) -> None:
+    run = _best_run(words)
+    here = run_best(run, LocalEngine())
+    results = {}
+    for workers in (1, 2):
+        with DaskEngine(workers=workers) as engine:
+            results[workers] = run_best(run, engine)
+    for outcome in (here, results[1], results[2]):
+        assert len(outcome.restarts) == 6
+        assert all(a.same_result(b) for a, b in zip(here.restarts, outcome.restarts, strict=True))
+        assert outcome.best is not None and here.best is not None
+        assert outcome.best.same_result(here.best)
+    # Each worker's best is one of its own restarts, and the best of them is the best overall.
+    per_worker = results[2].per_worker
+    assert 1 <= len(per_worker) <= 2 and all(key.startswith("tcp://") for key in per_worker)
+    assert max(r.value for r in per_worker.values()) == here.best.value
+    # A restart is one seeded search: run alone, it finds the same board.
+    alone = best_chunk(BestRun(run.rules, run.source, 1, 1500, seed=here.best.seed), 0)
+    assert (alone.board, alone.value) == (here.best.board, here.best.value)
+    assert best_command(run, restarts=1, seed=here.best.seed).endswith(
+        f"--restarts 1 --evaluations 1500 --seed {here.best.seed}"
+    )
+
+
+def test_a_worker_killed_mid_run_loses_nothing(words: Dictionary) -> None:
+    run = _stats_run(words, boards=16_000, chunk=400)
+    expected = run_stats(run, LocalEngine()).stats
+    with DaskEngine(workers=2) as engine:
+        pids = engine.worker_pids()
+        killed: list[int] = []
+
+        def kill_one(done: int, total: int, rate: float) -> None:
+            if done >= 2000 and not killed:
+                victim = min(pids.values())
+                os.kill(victim, signal.SIGKILL)
+                killed.append(victim)
+
+        outcome = run_stats(run, engine, progress=kill_one)
+        after = engine.worker_pids()
+    assert killed and killed[0] not in after.values()  # it died; the nanny started another
+    assert outcome.stats == expected and not outcome.interrupted
+
+
+def test_a_search_survives_a_killed_worker(words: Dictionary) -> None:
+    run = _best_run(words, restarts=8)
+    expected = run_best(run, LocalEngine())
+    with DaskEngine(workers=2) as engine:
+        pids = engine.worker_pids()
+        killed: list[int] = []
+
+        def kill_one(done: int, total: int, rate: float) -> None:
+            if not killed:
+                os.kill(max(pids.values()), signal.SIGKILL)
+                killed.append(1)
+
+        outcome = run_best(run, engine, progress=kill_one)
+    assert killed and len(outcome.restarts) == 8
+    assert all(a.same_result(b) for a, b in zip(expected.restarts, outcome.restarts, strict=True))
+
+
+def test_a_stopped_run_resumes_from_its_checkpoint(words: Dictionary, tmp_path: Path) -> None:
+    run = _stats_run(words)
+    path = str(tmp_path / "run.ckpt")
+    whole = run_stats(run, LocalEngine()).stats
+
+    def stop_after_five(done: int, total: int, rate: float) -> None:
+        if done >= 2500:
+            raise KeyboardInterrupt  # as Ctrl-C would, between two chunks
+
+    first = run_stats(run, LocalEngine(), checkpoint=path, progress=stop_after_five)
+    assert first.interrupted and first.chunks_done == 5 and first.stats is not None
+    assert first.stats.boards == 2500  # what was done is kept and summarised
+    # A crash while a line was written leaves half a line: that chunk is done again.
+    with open(path, "a") as file:
+        file.write('{"chunk": 7, "result": {"first_')
+    with DaskEngine(workers=2) as engine:
+        second = run_stats(run, engine, checkpoint=path)
+    assert second.resumed == 5 and second.chunks_done == 12 and not second.interrupted
+    assert second.stats == whole
+    lines = Path(path).read_text().splitlines()
+    assert len(lines) == 13 and all(json.loads(line) for line in lines)
+    # Done: a third run does nothing and says the same.
+    third = run_stats(run, LocalEngine(), checkpoint=path)
+    assert third.resumed == 12 and third.stats == whole
+
+
+def test_a_checkpoint_of_another_run_or_damaged_is_refused(
+    words: Dictionary, tmp_path: Path
+) -> None:
+    path = tmp_path / "run.ckpt"
+    run_stats(_stats_run(words, boards=1000), LocalEngine(), checkpoint=str(path))
+    with pytest.raises(CheckpointError, match="another run's: its boards is 1000, this run's 2000"):
+        run_stats(_stats_run(words, boards=2000), LocalEngine(), checkpoint=str(path))
+    with pytest.raises(CheckpointError, match="another run's: its kind is"):
+        run_best(_best_run(words), LocalEngine(), checkpoint=str(path))
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], "not json", *lines[2:]]) + "\n")
+    with pytest.raises(CheckpointError, match="line 2 is damaged"):
+        run_stats(_stats_run(words, boards=1000), LocalEngine(), checkpoint=str(path))
+    path.write_bytes(b"\x00\xff binary")
+    with pytest.raises(CheckpointError, match="line 1 is not a run's header"):
+        run_stats(_stats_run(words, boards=1000), LocalEngine(), checkpoint=str(path))
+    with pytest.raises(CheckpointError, match="is a directory"):
+        run_stats(_stats_run(words, boards=1000), LocalEngine(), checkpoint=str(tmp_path))
+
+
+def test_runs_refuse_bad_sizes(words: Dictionary) -> None:
+    source = DictionarySource.of("standard", words)
+    rules = Rules.preset("big")
+    for bad in ({"boards": 0}, {"boards": True}, {"seed": -1}, {"chunk": 0}):
+        with pytest.raises(RulesError):
+            StatsRun(rules, source, **{"boards": 10, **bad})  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="pass"):
+        StatsRun(rules, source, boards=10, seed=2**63 - 5)
+    with pytest.raises(RulesError, match="restarts"):
+        BestRun(rules, source, 0)
+    with pytest.raises(RulesError, match="objective"):
+        BestRun(rules, source, 1, objective="fun")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="chunk 3"):
+        best_chunk(BestRun(rules, source, 2), 3)
+
+
+def test_a_word_list_file_travels_to_the_workers(tmp_path: Path) -> None:
+    listing = tmp_path / "mine.txt"
+    listing.write_text("\n".join(["tea", "eat", "ate", "tae", "seat", "east", "teas", "sate"]))
+    mine = Dictionary.from_file(listing)
+    source = DictionarySource.of(str(listing), mine)
+    assert source.data is not None and source.name == str(listing)
+    run = StatsRun(Rules.preset("classic"), source, boards=1500, seed=3, chunk=500)
+    with DaskEngine(workers=1) as engine:
+        outcome = run_stats(run, engine)
+    expected = shake_stats(Rules.preset("classic"), mine, boards=1500, seed=3)
+    assert outcome.stats is not None
+    assert outcome.stats.point_counts == expected.point_counts
+    assert outcome.stats.dictionary == str(listing)
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "bigboggle", *args]
+
+
+def test_ctrl_c_on_the_command_line_keeps_what_is_done_and_resumes(tmp_path: Path) -> None:
+    """A real SIGINT to the whole process group (as a terminal sends it): the run stops,
+    prints the statistics so far, exits 130 with no traceback from the workers, and the same
+    command finishes it to the statistics of an unbroken run."""
+    checkpoint = tmp_path / "stats.ckpt"
+    command = ["stats", "--rules", "classic", "--boards", "60000", "--seed", "9", "--json"]
+    process = subprocess.Popen(
+        _cli(*command, "--cluster", "--workers", "2", "--checkpoint", str(checkpoint)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if checkpoint.exists() and len(checkpoint.read_text().splitlines()) >= 3:
+            break
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "run the same command again to resume" in err
+    partial = json.loads(out)
+    assert partial["complete"] is False and 0 < partial["boards"] < 60_000
+    resumed = subprocess.run(
+        _cli(*command, "--cluster", "--workers", "1", "--checkpoint", str(checkpoint)),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Resumed from" in resumed.stderr
+    plain = subprocess.run(_cli(*command), capture_output=True, text=True, timeout=600)
+    assert json.loads(resumed.stdout) == json.loads(plain.stdout)
+
+
+def test_the_command_line_says_what_is_wrong_with_a_cluster() -> None:
+    no_cluster = subprocess.run(
+        _cli("stats", "--boards", "10", "--workers", "2"), capture_output=True, text=True
+    )
+    assert no_cluster.returncode != 0 and "add --cluster" in no_cluster.stderr
+    bad = subprocess.run(
+        _cli("best", "--restarts", "1", "--scheduler", "no-port-here"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode != 0 and "cannot start or reach no-port-here" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    without_dask = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.modules['distributed'] = None; sys.argv[0] = 'bigboggle'; "
+            "from bigboggle.cli import main; main()",
+            "stats",
+            "--boards",
+            "10",
+            "--cluster",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert without_dask.returncode != 0
+    assert "pip install 'bigboggle[cluster]'" in without_dask.stderr
+
+
+def test_best_on_the_command_line_reports_workers_and_the_command_again() -> None:
+    options = ["--rules", "classic", "--restarts", "4", "--evaluations", "1200", "--seed", "3"]
+    clustered = subprocess.run(
+        _cli("best", *options, "--cluster", "--workers", "2", "--json"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert clustered.returncode == 0, clustered.stderr
+    data = json.loads(clustered.stdout)
+    here = json.loads(
+        subprocess.run(_cli("best", *options, "--json"), capture_output=True, text=True).stdout
+    )
+    for key in ("board", "value", "points", "words", "command", "restarts_done"):
+        assert data[key] == here[key]
+    assert data["restarts_done"] == 4 and data["per_worker"]
+    again = data["command"].split()[1:]
+    alone = json.loads(
+        subprocess.run(_cli(*again, "--json"), capture_output=True, text=True).stdout
+    )
+    assert (alone["board"], alone["value"]) == (data["board"], data["value"])
