@@ -102,6 +102,21 @@ def test_its_best_boards_are_real_and_beat_every_shake(atlas: Atlas) -> None:
         assert entry.top() is not None and entry.top().points >= points.points  # type: ignore[union-attr]
 
 
+def test_a_best_boards_command_finds_it_again(atlas: Atlas) -> None:
+    from click.testing import CliRunner
+
+    from bigboggle.cli import cli
+
+    entry = atlas.entry("classic", "standard")
+    assert entry is not None
+    for best in (entry.best_by("points")[0], entry.best_by("long")[0]):
+        arguments = best.command.split()[1:]  # after "bigboggle"
+        result = CliRunner().invoke(cli, [*arguments, "--json"])
+        assert result.exit_code == 0, result.output
+        found = json.loads(result.stdout)
+        assert (found["board"], found["value"]) == (best.board, best.value)
+
+
 def test_entries_are_listed_in_the_presets_and_dictionaries_order(atlas: Atlas) -> None:
     assert atlas.presets() == ["classic", "classic-old"]
     assert [e.dictionary for e in atlas.entries_of("classic")] == ["common", "standard"]
