@@ -258,8 +258,8 @@ class Atlas:
     @classmethod
     def from_json(cls, data: object, where: str = "atlas") -> Atlas:
         """An atlas from its JSON form, every key and value checked first:
-        :class:`AtlasError` names the first thing wrong and where (``entries[3].best[1].value``
-        ; ``where`` names the top, and is left out of paths below it)."""
+        :class:`AtlasError` names the first thing wrong and where, as a path from the top
+        (``entries[3].best[1].value``); ``where`` names the top itself when it is no object."""
         top = _object(data, where, _TOP_KEYS)
         if top["version"] != ATLAS_VERSION or isinstance(top["version"], bool):
             raise AtlasError(
