@@ -159,6 +159,7 @@ def test_no_page_has_inline_script_or_style(client: TestClient) -> None:
         "/rules",
         "/rooms",
         "/score",
+        "/atlas",
         f"/games/{game['id']}",
         f"/tournaments/{tournament['id']}",
         f"/rooms/{room['room']}",

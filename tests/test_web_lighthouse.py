@@ -1,5 +1,5 @@
-"""Lighthouse (12.x from npm, ``npm ci``) against Debian's Chromium on the home page, /play and
-/solve, as a phone sees them (Lighthouse's default mobile form factor and throttling):
+"""Lighthouse (12.x from npm, ``npm ci``) against Debian's Chromium on the home page, /play,
+/solve and /atlas, as a phone sees them (Lighthouse's default mobile form factor and throttling):
 performance, accessibility and best practices each score at least 95. The scores are printed
 and each page's full report is kept under ``test-artifacts/lighthouse/``; the README's
 "Quality" paragraph records what was measured."""
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.once
 
 LIGHTHOUSE = ROOT / "node_modules" / "lighthouse" / "cli" / "index.js"
 REPORTS = ROOT / "test-artifacts" / "lighthouse"
-PAGES = ("/", "/play", "/solve")
+PAGES = ("/", "/play", "/solve", "/atlas")
 CATEGORIES = ("performance", "accessibility", "best-practices")
 #: The bar each category must reach (Lighthouse scores run 0 to 1).
 MINIMUM = 0.95

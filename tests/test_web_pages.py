@@ -22,7 +22,7 @@ def client(db_url: str, clock: FakeClock) -> TestClient:
     return TestClient(create_app(db_url, clock=clock))
 
 
-@pytest.mark.parametrize("path", ["/", "/solve", "/score", "/play", "/daily", "/rules"])
+@pytest.mark.parametrize("path", ["/", "/solve", "/score", "/play", "/daily", "/rules", "/atlas"])
 def test_every_page_renders_with_labels_and_a_main_landmark(client: TestClient, path: str) -> None:
     page = client.get(path)
     assert page.status_code == 200

@@ -126,6 +126,7 @@ def test_every_page_in_both_themes_and_widths_has_no_serious_axe_violation(
         ("daily", "/daily"),
         ("rooms", "/rooms"),
         ("rules", "/rules"),
+        ("atlas", "/atlas"),
         ("error", "/no/such/page"),
     ):
         page.goto(server.url + path)

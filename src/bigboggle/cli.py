@@ -31,6 +31,7 @@ from .rules import PRESETS, SCORING_TABLES, Rules
 from .solver import Solution, solve
 
 if TYPE_CHECKING:
+    from .atlas import Atlas
     from .scoring import RoundResult
 
 #: The server ``play --challenge CODE`` plays on unless told (kept here, beside the option's
@@ -930,6 +931,51 @@ def _histogram(stats: Any, path: str) -> None:
         _fail(f"cannot write {path!r}: {exc.strerror}")
     finally:
         plt.close(figure)
+
+
+def _atlas_charts(atlas: Atlas, folder: str | os.PathLike[str]) -> list[str]:
+    """Draw the atlas's distributions as PNGs in ``folder``, one per preset
+    (``atlas-PRESET.png``): a panel per dictionary, the histogram of points per shaken board
+    from the exact counts, its median, and the points of the best board found marked. Returns
+    the paths written, in the atlas's order of presets."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(folder, exist_ok=True)
+    written = []
+    for name in atlas.presets():
+        entries = atlas.entries_of(name)
+        figure, axes = plt.subplots(1, len(entries), figsize=(5.5 * len(entries), 4), squeeze=False)
+        for axis, entry in zip(axes[0], entries, strict=True):
+            counts = entry.shakes.points
+            axis.hist(
+                list(counts), weights=list(counts.values()), bins=60, color="tab:blue", alpha=0.8
+            )
+            median = entry.points.percentile(50)
+            axis.axvline(median, color="tab:green", linestyle=":", label=f"median {median:,.0f}")
+            top = entry.top()
+            if top is not None:
+                axis.axvline(
+                    top.points, color="tab:red", linestyle="--", label=f"best found {top.points:,}"
+                )
+            axis.set_title(f"{entry.dictionary} dictionary, {entry.shakes.boards:,} shakes")
+            axis.set_xlabel("points per board")
+            axis.set_ylabel("boards")
+            axis.legend(loc="upper right")
+            axis.grid(alpha=0.3)
+        figure.suptitle(f"{PRESETS[name].title}: points per shaken board")
+        figure.tight_layout()
+        path = os.path.join(folder, f"atlas-{name}.png")
+        try:
+            figure.savefig(path, dpi=100)
+        except OSError as exc:
+            _fail(f"cannot write {path!r}: {exc.strerror}")
+        finally:
+            plt.close(figure)
+        written.append(path)
+    return written
 
 
 @cli.command("opponents")

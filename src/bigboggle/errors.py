@@ -41,6 +41,11 @@ class DeckError(RoundInputError):
     """A trainer's deck (a file, a browser's) that cannot be read: what is wrong and where."""
 
 
+class AtlasError(BoggleError, ValueError):
+    """An atlas file (``bigboggle atlas``'s JSON) that cannot be read: what is wrong and where
+    (``entries[3].best[1].value: must be a whole number``)."""
+
+
 class GameStateError(BoggleError):
     """A game action at the wrong time: submitting before the start or after the deadline."""
 

@@ -327,6 +327,19 @@ CLIENT_KEY_FILE_BYTES = 100_000
 CLIENT_MAX_KEPT_CHALLENGES = 100
 
 
+# -- the atlas (fixed) ----------------------------------------------------------------------------
+
+#: The atlas (``bigboggle atlas``'s JSON, shipped as ``data/atlas.json`` or an operator's
+#: ``BIGBOGGLE_ATLAS`` file): the largest file read (bytes; refused past it before it is
+#: parsed), the most entries (a preset and a dictionary each), best boards per entry, distinct
+#: values per histogram (points or words per board), and characters of a reproducing command.
+MAX_ATLAS_BYTES = 16_000_000
+MAX_ATLAS_ENTRIES = 200
+MAX_ATLAS_BEST = 20
+MAX_ATLAS_VALUES = 100_000
+MAX_ATLAS_COMMAND = 1_000
+
+
 @dataclass(frozen=True)
 class ServerLimits:
     """The limits an operator may change, with their defaults. ``from_environment()`` reads

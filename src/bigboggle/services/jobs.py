@@ -26,7 +26,7 @@ from ..opponents import Opponent
 from ..round_input import load_json, parse_round_request
 from ..rules import Rules
 from ..scoring import score_round
-from ..solver import Solution, solve
+from ..solver import Solution, solve, tally_many
 from .shelf import DictionaryShelf
 
 ShelfSpec = tuple[tuple[str, str], ...]
@@ -217,6 +217,20 @@ def solve_with_standing(
     found = words(spec, dictionary or ruleset.dictionary)
     solution = solve(board, found, ruleset, min_length=min_length)
     return solution, standing_of(solution, found)
+
+
+def board_tally(
+    spec: ShelfSpec, board: str, rules: str, dictionary: str, min_length: int
+) -> tuple[str, int, int]:
+    """The board's canonical text, its points and its words under preset ``rules`` with
+    ``dictionary`` and words of ``min_length``+ letters (where it stands in the atlas): the
+    solver's tally, with no paths built."""
+    parsed = Board.parse(board)
+    ruleset = Rules.preset(rules)
+    [(points, count)] = tally_many(
+        [parsed], words(spec, dictionary), ruleset, min_length=min_length
+    )
+    return str(parsed), points, count
 
 
 def opponent_entries(

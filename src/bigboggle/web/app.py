@@ -35,8 +35,9 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Match
 
 from .._version import __version__
+from ..atlas import Atlas
 from ..dice import UNDERLINED_FACES
-from ..errors import AccountError, BoggleError, BusyError, ThrottledError
+from ..errors import AccountError, AtlasError, BoggleError, BusyError, ThrottledError
 from ..limits import MAX_PLAYERS, ServerLimits
 from ..services.accounts import Accounts
 from ..services.challenges import Challenges
@@ -56,6 +57,7 @@ from . import (
     account_pages,
     account_routes,
     api,
+    atlas_routes,
     challenge_routes,
     claim_routes,
     pages,
@@ -114,6 +116,7 @@ def create_app(
     limits: ServerLimits | None = None,
     pool: WorkerPool | None = None,
     public_origin: str | None = None,
+    atlas: str | Path | None = None,
 ) -> FastAPI:
     """The ASGI app on database ``db`` (a URL or an open store; default: the SQLite file in the
     user's data directory), offering the built-in dictionaries plus ``dictionaries``. With
@@ -123,7 +126,11 @@ def create_app(
     runs in ``pool`` (default: worker processes as ``limits`` say, started on first use and
     stopped with the app). ``public_origin`` is the site's origin as browsers reach it, for
     passkeys (default: ``BIGBOGGLE_PUBLIC_ORIGIN``; unset: each request's own scheme and Host,
-    right unless a proxy changes them)."""
+    right unless a proxy changes them). ``atlas`` is the path of the operator's own atlas
+    file for ``/atlas`` (default: ``BIGBOGGLE_ATLAS``; unset: the package's shipped atlas),
+    read now, so a bad one stops the start naming what is wrong."""
+    atlas_file = atlas or os.environ.get("BIGBOGGLE_ATLAS") or None
+    own_atlas = _operator_atlas(atlas_file) if atlas_file else None
     limits = limits or ServerLimits()
     pool = pool or WorkerPool.from_limits(limits)
     metrics = Metrics()
@@ -166,6 +173,7 @@ def create_app(
         claims=Claims(store, shelf, clock),
         challenges=Challenges(store, shelf, solo, clock, runner=pool.call),
         training=Training(store, shelf, clock),
+        atlas=own_atlas,
     )
 
     @asynccontextmanager
@@ -220,6 +228,7 @@ def create_app(
     app.include_router(challenge_routes.router)
     app.include_router(trainer_routes.router)
     app.include_router(trainer_routes.pages)
+    app.include_router(atlas_routes.router)
     _install_operator_routes(app)
     app.mount("/static/docs", CachedStaticFiles(directory=DOCS_ASSETS), name="docs-assets")
     app.mount("/static", CachedStaticFiles(directory=HERE / "static"), name="static")
@@ -233,6 +242,15 @@ def create_app(
     _install_error_handlers(app, templates)
     _install_openapi(app)
     return app
+
+
+def _operator_atlas(path: str | Path) -> Atlas:
+    """The operator's atlas file, read and checked (:class:`AtlasError` names the variable
+    and what is wrong)."""
+    try:
+        return Atlas.load(path)
+    except AtlasError as exc:
+        raise AtlasError(f"BIGBOGGLE_ATLAS: {exc}") from None
 
 
 def _passkeys(

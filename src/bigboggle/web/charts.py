@@ -1,5 +1,6 @@
 """Charts drawn by the server as inline SVG: a line over time (a profile's weekly averages, a
-rating's history) and the daily board's calendar as a grid of days.
+rating's history), the daily board's calendar as a grid of days, and a histogram of exact
+counts (the atlas's points per shaken board) with marked values (percentiles, a board).
 
 No script and no chart library: the page is readable as it arrives, and every chart is an
 ``<svg role="img">`` with a ``<title>`` and a ``<desc>`` (its numbers are also in a table beside
@@ -13,7 +14,8 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -196,6 +198,150 @@ def calendar(ident: str, days: Sequence[Day], *, title: str, desc: str) -> Marku
         parts.append(
             f'<rect class="cal-day {level}" x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
             f'rx="3"><title>{_text(day.date)}: {_text(said)}</title></rect>'
+        )
+    parts.append("</svg>")
+    return Markup("\n".join(parts))
+
+
+@dataclass(frozen=True)
+class Bin:
+    """One bar of a histogram: the whole values ``low`` … ``high`` and how many there were."""
+
+    low: int
+    high: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A value marked on a histogram by a vertical line: ``label`` is drawn at its top and
+    ``kind`` names its class (``hist-mark-percentile``, ``hist-mark-board``), so the theme
+    colours it."""
+
+    value: float
+    label: str
+    kind: str = "percentile"
+
+
+def _nice_width(span: int, bins: int) -> int:
+    """A bar width of 1, 2 or 5 times a power of ten that splits ``span`` values into at most
+    about ``bins`` bars."""
+    rough = max(1.0, span / bins)
+    power = 10 ** math.floor(math.log10(rough))
+    for step in (1, 2, 5, 10):
+        if step * power >= rough:
+            return int(step * power)
+    return int(10 * power)  # pragma: no cover - the loop always returns
+
+
+def histogram_bins(counts: Mapping[int, int], bins: int = 40) -> list[Bin]:
+    """Exact counts (``{value: how many}``, whole values) grouped into bars of one nice width
+    from the lowest value to the highest, empty bars included (a gap is part of the shape)."""
+    present = [value for value, count in counts.items() if count]
+    if not present:
+        return []
+    low, high = min(present), max(present)
+    width = _nice_width(high - low + 1, bins)
+    start = (low // width) * width
+    grouped = [0] * ((high - start) // width + 1)
+    for value, count in counts.items():
+        if count:
+            grouped[(value - start) // width] += count
+    return [
+        Bin(start + index * width, start + (index + 1) * width - 1, count)
+        for index, count in enumerate(grouped)
+    ]
+
+
+def histogram(
+    ident: str,
+    counts: Mapping[int, int],
+    *,
+    title: str,
+    desc: str,
+    marks: Sequence[Mark] = (),
+    unit: str = "points",
+    bins: int = 40,
+) -> Markup:
+    """The bars of :func:`histogram_bins` (each with a ``<title>``: its values and count),
+    the x axis's first, middle and last values, the tallest bar's count, and a vertical line
+    for each of ``marks`` with its label above. A mark past either end of the bars is drawn at
+    that end, its label saying which way it lies (``→ 2,400``)."""
+    if not ident.replace("-", "").isalnum():
+        raise ValueError(f"chart id {ident!r} must be letters, digits and '-'")
+    height = HEIGHT + 20
+    parts = _open("histogram-chart", ident, title, desc, WIDTH, height)
+    grouped = histogram_bins(counts, bins)
+    if not grouped:
+        parts.append(
+            f'<text class="chart-label" x="{WIDTH // 2}" y="{height // 2}" '
+            'text-anchor="middle">No boards counted</text></svg>'
+        )
+        return Markup("\n".join(parts))
+    top = 58  # room for three rows of marks' labels
+    left, right, bottom = 56, 16, _BOTTOM
+    inner_w = WIDTH - left - right
+    inner_h = height - top - bottom
+    first, last = grouped[0].low, grouped[-1].high + 1
+    tallest = max(b.count for b in grouped)
+
+    def x_of(value: float) -> float:
+        return left + inner_w * (value - first) / (last - first)
+
+    def y_of(count: float) -> float:
+        return top + inner_h * (1 - count / tallest)
+
+    base = _number(y_of(0))
+    parts.append(
+        f'<line class="chart-grid" x1="{left}" x2="{WIDTH - right}" y1="{base}" y2="{base}"/>'
+    )
+    for count, level in ((tallest, top), (0, top + inner_h)):
+        parts.append(
+            f'<text class="chart-label" x="{left - 6}" y="{_number(level)}" text-anchor="end" '
+            f'dominant-baseline="middle">{count:,}</text>'
+        )
+    middle = grouped[len(grouped) // 2].low
+    for value, anchor in ((first, "start"), (middle, "middle"), (last, "end")):
+        parts.append(
+            f'<text class="chart-label" x="{_number(x_of(value))}" y="{height - 8}" '
+            f'text-anchor="{anchor}">{value:,}</text>'
+        )
+    bar = inner_w / len(grouped)
+    for index, group in enumerate(grouped):
+        if not group.count:
+            continue
+        y = y_of(group.count)
+        span = f"{group.low:,}" if group.low == group.high else f"{group.low:,}–{group.high:,}"
+        parts.append(
+            f'<rect class="hist-bar" x="{_number(left + index * bar + 0.5)}" y="{_number(y)}" '
+            f'width="{_number(max(bar - 1, 0.5))}" height="{_number(top + inner_h - y)}">'
+            f"<title>{_text(span)} {_text(unit)}: {group.count:,} boards</title></rect>"
+        )
+    percentiles = 0
+    for mark in marks:
+        kind = mark.kind if mark.kind.replace("-", "").isalnum() else "percentile"
+        label = mark.label
+        if mark.value < first:
+            x, label, anchor = float(left), f"← {label}", "start"
+        elif mark.value > last:
+            x, label, anchor = float(WIDTH - right), f"{label} →", "end"
+        else:
+            x = x_of(mark.value)
+            anchor = "start" if x < left + 40 else "end" if x > WIDTH - right - 40 else "middle"
+        # A board's label on the top row; percentiles' on the two below, in turn, so that
+        # neighbouring ones do not overlap.
+        if kind == "percentile":
+            line = 34 + 18 * (percentiles % 2)
+            percentiles += 1
+        else:
+            line = 16
+        parts.append(
+            f'<line class="hist-mark hist-mark-{kind}" x1="{_number(x)}" x2="{_number(x)}" '
+            f'y1="{line + 4}" y2="{base}"/>'
+        )
+        parts.append(
+            f'<text class="chart-label hist-mark-label hist-mark-{kind}-label" '
+            f'x="{_number(x)}" y="{line}" text-anchor="{anchor}">{_text(label)}</text>'
         )
     parts.append("</svg>")
     return Markup("\n".join(parts))

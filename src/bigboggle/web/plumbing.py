@@ -21,6 +21,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
+from ..atlas import Atlas
 from ..limits import ServerLimits
 from ..services.accounts import Accounts
 from ..services.challenges import Challenges
@@ -87,6 +88,9 @@ class Services:
     challenges: Challenges
     #: The trainer: members' decks, and guests' decks scheduled statelessly.
     training: Training
+    #: The operator's atlas (``BIGBOGGLE_ATLAS``, read at the start); ``None``: the atlas
+    #: page shows the package's shipped one, if any (:func:`bigboggle.atlas.shipped_atlas`).
+    atlas: Atlas | None = None
 
 
 def services(connection: HTTPConnection) -> Services:
