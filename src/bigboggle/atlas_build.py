@@ -47,7 +47,7 @@ class AtlasPlan:
     boards: int = 100_000
     seed: int = 0
     restarts: int = 4
-    evaluations: int = 20_000
+    evaluations: int = 100_000
     long_length: int = DEFAULT_LONG_LENGTH
 
     def __post_init__(self) -> None:
@@ -97,7 +97,7 @@ def build_atlas(
         os.makedirs(checkpoints, exist_ok=True)
     started = time.monotonic()
     cpu = 0.0
-    entries = []
+    entries: list[dict[str, Any]] = []
     for preset in plan.presets:
         for name in plan.dictionaries:
             rules = Rules.preset(preset)
@@ -155,8 +155,8 @@ def build_atlas(
                     "distribution": {
                         "boards": stats.boards,
                         "seed": stats.seed,
-                        "points": sorted(stats.point_counts.items()),
-                        "words": sorted(stats.word_counts.items()),
+                        "points": [list(item) for item in sorted(stats.point_counts.items())],
+                        "words": [list(item) for item in sorted(stats.word_counts.items())],
                     },
                     "best": best,
                 }

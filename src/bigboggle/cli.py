@@ -1418,7 +1418,7 @@ def _names(option: str, text: str | None, known: Sequence[str]) -> tuple[str, ..
 @click.option(
     "--evaluations",
     type=click.IntRange(1, 100_000_000),
-    default=20_000,
+    default=100_000,
     show_default=True,
     help="Boards each search values.",
 )

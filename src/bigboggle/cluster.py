@@ -174,7 +174,10 @@ class DaskEngine:
                         n_workers=self.wanted,
                         threads_per_worker=1,
                         processes=True,
-                        dashboard_address=None,
+                        host="127.0.0.1",
+                        # The scheduler serves its HTTP routes (health, metrics) on some port
+                        # whatever is asked; a free one, so two clusters never collide on 8787.
+                        dashboard_address="127.0.0.1:0",
                         silence_logs=logging.ERROR,
                     )
                 finally:
