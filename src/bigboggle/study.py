@@ -74,13 +74,15 @@ class DictionarySource:
 def _load_source(name: str, digest: str, data: bytes | None) -> Dictionary:
     if data is None:
         return Dictionary.builtin(name)
-    path = os.path.join(tempfile.gettempdir(), f"bigboggle-words-{digest}.txt")
-    if not os.path.exists(path):
-        handle, partial = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".part")
+    # A private file of this process's own (never a shared name another user could plant),
+    # read through the on-disk cache of prepared word lists, keyed by content.
+    handle, path = tempfile.mkstemp(prefix="bigboggle-words-", suffix=".txt")
+    try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
-        os.replace(partial, path)  # whole or absent, if two workers write it at once
-    return Dictionary.from_file(path)
+        return Dictionary.from_file(path)
+    finally:
+        os.unlink(path)
 
 
 def _check_count(name: str, value: object, low: int, high: int) -> int:
