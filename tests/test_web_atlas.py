@@ -225,19 +225,22 @@ def test_an_empty_dictionary_choice_is_the_rules_own(client: TestClient) -> None
     assert page.status_code == 200 and "standard dictionary)." in page.text
 
 
-def test_without_an_atlas_the_page_says_how_to_make_one(db_url: str, clock: FakeClock) -> None:
-    client = TestClient(create_app(db_url, clock=clock))
-    # (No atlas is shipped yet; once one is, this page shows it instead.)
+def test_by_default_the_page_shows_the_shipped_atlas(db_url: str, clock: FakeClock) -> None:
+    """No operator's atlas: the one the package ships, every entry with its two charts."""
     from bigboggle.atlas import shipped_atlas
 
-    if shipped_atlas() is not None:
-        pytest.skip("an atlas is shipped")
+    shipped = shipped_atlas()
+    assert shipped is not None
+    client = TestClient(create_app(db_url, clock=clock))
     page = client.get("/atlas")
-    assert page.status_code == 200
-    assert (
-        'id="no-atlas"' in page.text and '<code class="command">bigboggle atlas</code>' in page.text
-    )
-    assert client.get("/atlas", params={"board": "ABCD/EFGH/IJKL/MNOP"}).status_code == 200
+    assert page.status_code == 200 and 'id="no-atlas"' not in page.text
+    assert page.text.count('<svg class="chart') == 2 * len(shipped.entries) == 30
+    for entry in shipped.entries:
+        assert f'id="entry-{entry.rules}-{entry.dictionary}"' in page.text
+        top = entry.top()
+        assert top is not None and top.board in page.text
+    placed = client.get("/atlas", params={"board": "LINES/TQARD/HEMOP/ABCKI/PSTEW"})
+    assert placed.status_code == 200 and "better than" in placed.text
 
 
 def test_an_atlas_of_no_entries_is_said_as_no_atlas(

@@ -175,29 +175,44 @@ async def _place(request: Request, entry: AtlasEntry, board: str) -> Placed:
     return Placed(text, entry.rules, entry.dictionary, points, words, entry.rank(points, words))
 
 
+#: The charts of an atlas with no board placed, by the atlas's identity (an app keeps one
+#: atlas for its life): drawing all of them is ~30 ms, which no request should pay again.
+_PLAIN_VIEWS: dict[int, tuple[Atlas, list[EntryView]]] = {}
+
+
 def _views(atlas: Atlas, placed: Placed | None) -> list[EntryView]:
-    """Every entry's charts and bars, with the visitor's board marked on its own entry's."""
-    views = []
-    for rules in atlas.presets():
-        for entry in atlas.entries_of(rules):
-            here = placed is not None and (placed.rules, placed.dictionary) == (
-                entry.rules,
-                entry.dictionary,
-            )
-            mine = placed if here else None
-            ident = f"chart-{entry.rules}-{entry.dictionary}"
-            views.append(
-                EntryView(
-                    entry,
-                    ident,
-                    _chart(entry, ident, "points", mine),
-                    charts.histogram_bins(entry.shakes.points),
-                    _chart(entry, f"{ident}-words", "words", mine),
-                    charts.histogram_bins(entry.shakes.words),
-                    mine,
-                )
-            )
-    return views
+    """Every entry's charts and bars, with the visitor's board marked on its own entry's
+    (only that entry's charts are drawn afresh)."""
+    held = _PLAIN_VIEWS.get(id(atlas))
+    if held is None or held[0] is not atlas:
+        plain = [
+            _view(entry, None) for rules in atlas.presets() for entry in atlas.entries_of(rules)
+        ]
+        _PLAIN_VIEWS.clear()  # one atlas at a time (tests make many apps, each its own)
+        _PLAIN_VIEWS[id(atlas)] = (atlas, plain)
+    else:
+        plain = held[1]
+    if placed is None:
+        return plain
+    return [
+        _view(view.entry, placed)
+        if (view.entry.rules, view.entry.dictionary) == (placed.rules, placed.dictionary)
+        else view
+        for view in plain
+    ]
+
+
+def _view(entry: AtlasEntry, mine: Placed | None) -> EntryView:
+    ident = f"chart-{entry.rules}-{entry.dictionary}"
+    return EntryView(
+        entry,
+        ident,
+        _chart(entry, ident, "points", mine),
+        charts.histogram_bins(entry.shakes.points),
+        _chart(entry, f"{ident}-words", "words", mine),
+        charts.histogram_bins(entry.shakes.words),
+        mine,
+    )
 
 
 def _chart(entry: AtlasEntry, ident: str, unit: str, mine: Placed | None) -> Markup:
