@@ -17,7 +17,7 @@ import pytest
 from bigboggle import Dictionary, Rules
 from bigboggle.analysis import shake_stats
 from bigboggle.checkpoint import CheckpointError
-from bigboggle.cluster import DaskEngine, LocalEngine, run_best, run_stats
+from bigboggle.cluster import ClusterError, DaskEngine, LocalEngine, run_best, run_stats
 from bigboggle.errors import RulesError
 from bigboggle.study import BestRun, DictionarySource, StatsRun, best_chunk, best_command
 
@@ -286,3 +286,149 @@ def test_best_on_the_command_line_reports_workers_and_the_command_again() -> Non
         subprocess.run(_cli(*again, "--json"), capture_output=True, text=True).stdout
     )
     assert (alone["board"], alone["value"]) == (data["board"], data["value"])
+
+
+def test_a_long_run_keeps_its_checkpoint_small(
+    words: Dictionary, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every few chunks the file's lines become one snapshot of their merge: it holds the
+    header, a snapshot and the chunks since, and resumes to the unbroken result."""
+    import bigboggle.cluster
+
+    monkeypatch.setattr(bigboggle.cluster, "COMPACT_EVERY", 4)
+    run = _stats_run(words)  # 12 chunks
+    path = tmp_path / "run.ckpt"
+
+    def stop_after_ten(done: int, total: int, rate: float) -> None:
+        if done >= 5000:
+            raise KeyboardInterrupt
+
+    run_stats(run, LocalEngine(), checkpoint=str(path), progress=stop_after_ten)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert lines[0]["kind"] == "stats"
+    assert [sorted(line) for line in lines[1:]] == [["chunks", "merged"]] + [
+        ["chunk", "result"]
+    ] * 2
+    assert lines[1]["chunks"] == [[0, 7]] and [line["chunk"] for line in lines[2:]] == [8, 9]
+    resumed = run_stats(run, LocalEngine(), checkpoint=str(path))
+    assert resumed.resumed == 10 and resumed.stats == run_stats(run, LocalEngine()).stats
+
+
+def test_a_checkpoint_is_never_clobbered_nor_shared(words: Dictionary, tmp_path: Path) -> None:
+    run = _stats_run(words, boards=1000)
+    real = tmp_path / "real.ckpt"
+    link = tmp_path / "link.ckpt"
+    link.symlink_to(real)
+    (tmp_path / "link.ckpt.part").write_text("someone's file")
+    run_stats(run, LocalEngine(), checkpoint=str(link))
+    real.chmod(0o600)
+    run_stats(run, LocalEngine(), checkpoint=str(link))  # resumed, and written afresh
+    assert link.is_symlink() and real.is_file() and (real.stat().st_mode & 0o777) == 0o600
+    assert (tmp_path / "link.ckpt.part").read_text() == "someone's file"
+    from bigboggle.checkpoint import Checkpoint
+
+    held = Checkpoint(str(real), run.identity(), lambda data: data)
+    try:
+        with pytest.raises(CheckpointError, match="in use by another run"):
+            run_stats(run, LocalEngine(), checkpoint=str(link))
+    finally:
+        held.close()
+    fifo = tmp_path / "fifo.ckpt"
+    os.mkfifo(fifo)
+    with pytest.raises(CheckpointError, match="not a regular file"):
+        run_stats(run, LocalEngine(), checkpoint=str(fifo))
+    with pytest.raises(CheckpointError, match="not a regular file"):
+        run_stats(run, LocalEngine(), checkpoint="/dev/zero")
+
+
+def test_a_search_stops_at_its_time_limit_keeping_what_is_done(words: Dictionary) -> None:
+    run = _best_run(words, restarts=40)
+    outcome = run_best(run, LocalEngine(), deadline=time.monotonic() + 0.5)
+    assert outcome.timed_out and not outcome.interrupted
+    assert 0 < len(outcome.restarts) < 40 and outcome.best is not None
+    with DaskEngine(workers=1) as engine:
+        gone = run_best(run, engine, deadline=time.monotonic() - 1)
+    assert gone.timed_out and gone.best is None
+
+
+def test_an_existing_cluster_by_its_scheduler_address(
+    words: Dictionary, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scheduler and a worker started as a user starts them (``dask scheduler``, ``dask
+    worker``): the command line's --scheduler gives the statistics of one process; with the
+    worker gone, the run ends with the reason rather than waiting for ever."""
+    import bigboggle.cluster
+
+    dask = str(Path(sys.executable).with_name("dask"))
+    address_file = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen(
+        [
+            dask,
+            "scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--dashboard-address",
+            "127.0.0.1:0",
+            "--scheduler-file",
+            str(address_file),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    worker = None
+    try:
+        deadline = time.monotonic() + 60
+        while not address_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(address_file.read_text())["address"]
+        worker = subprocess.Popen(
+            [dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        command = ["stats", "--rules", "classic", "--boards", "3000", "--seed", "4", "--json"]
+        remote = subprocess.run(
+            _cli(*command, "--scheduler", address), capture_output=True, text=True, timeout=300
+        )
+        assert remote.returncode == 0, remote.stderr
+        plain = subprocess.run(_cli(*command), capture_output=True, text=True, timeout=300)
+        assert json.loads(remote.stdout) == json.loads(plain.stdout)
+        worker.terminate()
+        worker.wait(timeout=60)
+        monkeypatch.setattr(bigboggle.cluster, "PATIENCE_SECONDS", 3)
+        with (
+            DaskEngine(scheduler=address) as engine,
+            pytest.raises(ClusterError, match="no workers for 3 s"),
+        ):
+            run_stats(_stats_run(words, boards=1000), engine)
+    finally:
+        for process in (worker, scheduler):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait(timeout=60)
+
+
+def test_the_best_command_keeps_to_its_time_limit() -> None:
+    done = subprocess.run(
+        _cli(
+            "best",
+            "--rules",
+            "classic",
+            "--restarts",
+            "500",
+            "--evaluations",
+            "3000",
+            "--seconds",
+            "2",
+            "--json",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["timed_out"] is True and data["complete"] is False
+    assert 0 < data["restarts_done"] < 500

@@ -36,7 +36,6 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Literal, cast
 
 from . import package_data
@@ -325,8 +324,22 @@ class Atlas:
         return cls.from_text(text, f"the atlas {shown}")
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the atlas as JSON (one entry a line, so a diff of two atlases reads)."""
-        Path(path).write_text(self.dumps(), encoding="utf-8")
+        """Write the atlas as JSON (one entry a line, so a diff of two atlases reads), whole:
+        a new file beside the old one, renamed over it, so a crash leaves the old atlas."""
+        import tempfile
+
+        text = self.dumps()
+        target = os.path.realpath(path)
+        handle, partial = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".part")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+            os.chmod(partial, 0o644)
+            os.replace(partial, target)
+        except BaseException:
+            if os.path.exists(partial):
+                os.unlink(partial)
+            raise
 
     def dumps(self) -> str:
         """The atlas as JSON text: the top keys and each entry on a line of its own. It is

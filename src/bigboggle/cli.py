@@ -739,10 +739,10 @@ def _show_rate(rate: float | None) -> str:
 @_dictionary_option
 @click.option(
     "--boards",
-    type=click.IntRange(1, 10_000_000),
+    type=click.IntRange(1, 10_000_000_000),
     default=100_000,
     show_default=True,
-    help="Boards to shake and solve.",
+    help="Boards to shake and solve (memory stays flat for any number).",
 )
 @click.option(
     "--seed",
@@ -1051,9 +1051,9 @@ def opponents_command(
 @click.option(
     "--jobs",
     type=click.IntRange(1, 64),
-    default=2,
-    show_default=True,
-    help="Searches run at once, one per core (seeds seed, seed+1, ...); the best board wins.",
+    default=None,
+    help="Searches run at once, one per core (seeds seed, seed+1, ...); the best board wins "
+    "[default: 2; with --restarts, use --cluster --workers instead].",
 )
 @_rules_option
 @_dictionary_option
@@ -1086,7 +1086,7 @@ def opponents_command(
 )
 @click.option(
     "--restarts",
-    type=click.IntRange(1, 1_000_000),
+    type=click.IntRange(1, 100_000),
     default=None,
     help="Run this many seeded searches of --evaluations boards each, as chunks (on "
     "--cluster's workers, or here): the same best board whatever runs them [default with "
@@ -1102,7 +1102,7 @@ def opponents_command(
 @_cluster_options
 @_json_option
 def best_command(
-    jobs: int,
+    jobs: int | None,
     rules_name: str,
     dictionary_spec: str | None,
     objective: str,
@@ -1145,6 +1145,10 @@ def best_command(
         restarts is not None or use_cluster or scheduler is not None or checkpoint_path is not None
     )
     if chunked:
+        if jobs is not None:
+            _fail(
+                "--jobs runs searches against the clock; with --restarts use --cluster --workers N"
+            )
         _best_in_chunks(
             rules,
             words,
@@ -1165,6 +1169,7 @@ def best_command(
         _fail("--workers is the size of a local cluster: add --cluster")
     if seconds is None:
         seconds = 24 * 3600 if evaluations is not None else 60
+    jobs = 2 if jobs is None else jobs
 
     def report(found: Improvement) -> None:
         if not as_json:
@@ -1250,6 +1255,7 @@ def _best_in_chunks(
     import time
 
     from .cluster import run_best
+    from .search import objective_points
     from .study import BestRun, DictionarySource, Restart, best_command
 
     def report(found: Restart) -> None:
@@ -1260,6 +1266,7 @@ def _best_in_chunks(
 
     bar: Any
     try:
+        objective_points(objective, rules, words, long_length)  # type: ignore[arg-type]  # refused here, before a cluster
         run = BestRun(
             rules,
             DictionarySource.of(dictionary_spec, words),
@@ -1326,12 +1333,20 @@ def _best_in_chunks(
         "boards_valued": outcome.evaluations,
         "seconds": round(outcome.seconds, 2),
         "interrupted": outcome.interrupted,
+        "timed_out": outcome.timed_out,
+        "complete": not (outcome.interrupted or outcome.timed_out),
     }
     if as_json:
         _print_json(data)
     else:
         click.echo()
         click.echo(Board(best.board).render())
+        if outcome.timed_out:
+            click.echo(
+                f"Time limit ({seconds:g} s) reached after {len(outcome.restarts):,} of "
+                f"{restarts:,} restarts"
+                + (f"; run again to do the rest from {checkpoint_path}" if checkpoint_path else "")
+            )
         if outcome.interrupted:
             click.echo(
                 f"Interrupted after {len(outcome.restarts):,} of {restarts:,} restarts"
@@ -1472,9 +1487,15 @@ def atlas_command(
     from .atlas_build import OBJECTIVES, AtlasPlan, build_atlas
 
     _require_matplotlib()
-    os.makedirs(folder, exist_ok=True)
-    if not os.access(folder, os.W_OK):
-        _fail(f"--out {folder!r}: cannot write in it")
+    for option, wanted in (("--out", folder), ("--checkpoints", checkpoint_folder)):
+        if wanted is None:
+            continue
+        try:
+            os.makedirs(wanted, exist_ok=True)
+        except OSError as exc:
+            _fail(f"{option} {wanted!r}: cannot make the folder: {exc.strerror}")
+        if not os.access(wanted, os.W_OK):
+            _fail(f"{option} {wanted!r}: cannot write in it")
     complete = True
     try:
         if source_path is not None:
@@ -1502,10 +1523,11 @@ def atlas_command(
                     plan, engine, checkpoints=checkpoint_folder, progress=progress
                 )
             atlas = Atlas.from_json(data)
-        path = os.path.join(folder, "atlas.json")
+        # An atlas cut short never takes the place of a whole one.
+        path = os.path.join(folder, "atlas.json" if complete else "atlas-partial.json")
         if source_path is None or os.path.abspath(source_path) != os.path.abspath(path):
             atlas.save(path)
-        charts = _atlas_charts(atlas, folder)
+        charts = _atlas_charts(atlas, folder) if complete else []
     except BoggleError as exc:
         _fail(str(exc))
     except OSError as exc:

@@ -28,7 +28,7 @@ import logging
 import os
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -47,6 +47,16 @@ IN_FLIGHT_PER_WORKER = 3
 CHUNK_ATTEMPTS = 4
 
 
+#: How often a waiting client looks at the clock and the cluster's health.
+TICK_SECONDS = 1.0
+#: How long a cluster may be unable to work (no scheduler, no workers) before the run ends.
+PATIENCE_SECONDS = 120
+
+
+class TimeUp(Exception):
+    """A run's time limit passed: it stops as by Ctrl-C, keeping what is done."""
+
+
 class ClusterError(BoggleError):
     """The cluster cannot be used: Dask is not installed, or the scheduler cannot be reached."""
 
@@ -60,7 +70,8 @@ class Engine(Protocol):
     """Something that runs chunks: ``run(chunk, run, pending, on_result)`` calls
     ``chunk(run, index)`` for every index of ``pending`` (anywhere, in any order) and
     ``on_result(index, result, worker, cpu_seconds)`` here, in this thread, as each one
-    finishes (``cpu_seconds``: the chunk's CPU time where it ran)."""
+    finishes (``cpu_seconds``: the chunk's CPU time where it ran). It raises :class:`TimeUp`
+    once ``should_stop()`` says so (checked between chunks, and each second while waiting)."""
 
     workers: int
     threads: int
@@ -69,8 +80,9 @@ class Engine(Protocol):
         self,
         chunk: Callable[[Any, int], Result],
         run: Any,
-        pending: list[int],
+        pending: Iterable[int],
         on_result: Callable[[int, Result, str, float], None],
+        should_stop: Callable[[], bool] | None = None,
     ) -> None: ...
 
 
@@ -86,10 +98,13 @@ class LocalEngine:
         self,
         chunk: Callable[[Any, int], Result],
         run: Any,
-        pending: list[int],
+        pending: Iterable[int],
         on_result: Callable[[int, Result, str, float], None],
+        should_stop: Callable[[], bool] | None = None,
     ) -> None:
         for index in pending:
+            if should_stop is not None and should_stop():
+                raise TimeUp
             started = time.thread_time()
             result = chunk(run, index)
             on_result(index, result, "local", time.thread_time() - started)
@@ -188,7 +203,7 @@ class DaskEngine:
             else:
                 self.client = dask.Client(self.scheduler, timeout="10s")
                 self.workers = max(1, len(self.client.scheduler_info()["workers"]))
-        except (OSError, TimeoutError, ValueError) as exc:
+        except Exception as exc:  # Dask's own errors for a bad address vary (TypeError, ...)
             self.__exit__(None, None, None)
             where = self.scheduler or "a local cluster"
             raise ClusterError(f"cannot start or reach {where}: {exc}") from None
@@ -210,8 +225,9 @@ class DaskEngine:
         self,
         chunk: Callable[[Any, int], Result],
         run: Any,
-        pending: list[int],
+        pending: Iterable[int],
         on_result: Callable[[int, Result, str, float], None],
+        should_stop: Callable[[], bool] | None = None,
     ) -> None:
         dask = _distributed()
         from distributed.client import FutureCancelledError
@@ -239,28 +255,66 @@ class DaskEngine:
             index_of[future] = index
             return future
 
-        window = max(1, self.workers) * IN_FLIGHT_PER_WORKER
-        first = [submit(index) for _, index in zip(range(window), queue, strict=False)]
-        running = dask.as_completed(first)
-        try:
-            for future in running:
-                index = index_of.pop(future)
-                try:
-                    result, worker, cpu = future.result()
-                except (KilledWorker, FutureCancelledError):
-                    if attempts[index] >= CHUNK_ATTEMPTS:
-                        raise ClusterError(
-                            f"chunk {index} was lost with its worker {attempts[index]} times"
-                        ) from None
-                    running.add(submit(index))
-                    continue
-                on_result(index, result, worker, cpu)
+        def top_up() -> None:
+            workers = max(1, self.workers, len(client.scheduler_info().get("workers", ())))
+            while len(index_of) < workers * IN_FLIGHT_PER_WORKER:
                 following = next(queue, None)
-                if following is not None:
-                    running.add(submit(following))
+                if following is None:
+                    return
+                submit(following)
+
+        top_up()
+        trouble_since: float | None = None  # since when the cluster has been unable to work
+        try:
+            while index_of:
+                try:
+                    finished, _ = dask.wait(
+                        list(index_of), timeout=TICK_SECONDS, return_when="FIRST_COMPLETED"
+                    )
+                except TimeoutError:
+                    finished = set()
+                if should_stop is not None and should_stop():
+                    raise TimeUp
+                if not finished:
+                    trouble = self._trouble()
+                    if trouble is None:
+                        trouble_since = None
+                    elif trouble_since is None:
+                        trouble_since = time.monotonic()
+                    elif time.monotonic() - trouble_since > PATIENCE_SECONDS:
+                        raise ClusterError(f"{trouble} for {PATIENCE_SECONDS} s: giving up")
+                    continue
+                trouble_since = None
+                for future in finished:
+                    index = index_of.pop(future)
+                    try:
+                        result, worker, cpu = future.result()
+                    except (KilledWorker, FutureCancelledError):
+                        if attempts[index] >= CHUNK_ATTEMPTS:
+                            raise ClusterError(
+                                f"chunk {index} was lost with its worker {attempts[index]} times"
+                            ) from None
+                        submit(index)
+                        continue
+                    except Exception as exc:  # a worker that cannot run it (another version?)
+                        raise ClusterError(
+                            f"chunk {index} failed on its worker: {type(exc).__name__}: {exc}"
+                        ) from None
+                    on_result(index, result, worker, cpu)
+                top_up()
         finally:
-            if index_of:
+            if index_of and self.client is not None and self.client.status == "running":
                 client.cancel(list(index_of))
+
+    def _trouble(self) -> str | None:
+        """What keeps the cluster from working, if anything: a lost scheduler, no workers."""
+        client = self.client
+        if client is None or client.status != "running":
+            where = self.scheduler or "the local cluster's scheduler"
+            return f"the connection to {where} is lost"
+        if not client.scheduler_info().get("workers"):
+            return "the cluster has no workers"
+        return None
 
 
 # -- the runs ------------------------------------------------------------------------------------
@@ -297,20 +351,29 @@ class BestOutcome:
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     improvements: list[Restart] = field(default_factory=list)
+    #: The run's time limit stopped it (not every restart was done).
+    timed_out: bool = False
 
 
 @contextmanager
 def _checkpoint(
-    path: str | None, identity: dict[str, Any], decode: Callable[[dict[str, Any]], Result]
+    path: str | None,
+    identity: dict[str, Any],
+    decode: Callable[[dict[str, Any]], Result],
+    merge: Callable[[Result, Result], Result] | None = None,
 ) -> Iterator[Checkpoint[Result] | None]:
     if path is None:
         yield None
         return
-    checkpoint = Checkpoint(path, identity, decode)
+    checkpoint = Checkpoint(path, identity, decode, merge)
     try:
         yield checkpoint
     finally:
         checkpoint.close()
+
+
+#: A stats run's checkpoint is compacted into one snapshot every this many chunks.
+COMPACT_EVERY = 64
 
 
 def run_stats(
@@ -320,30 +383,44 @@ def run_stats(
     checkpoint: str | None = None,
     progress: Progress | None = None,
 ) -> StatsOutcome:
-    """Every chunk of a stats run (those not already in ``checkpoint``), merged."""
-    with _checkpoint(checkpoint, run.identity(), ShakeTally.from_json) as saved:
-        done: dict[int, ShakeTally] = dict(saved.done) if saved else {}
-        resumed = len(done)
-        started = time.monotonic()
-        before = sum(tally.boards for tally in done.values())
-        boards = before
+    """Every chunk of a stats run (those not already in ``checkpoint``), merged. Only the
+    running merge is kept (a tally of a few thousand counts), never a chunk's own once merged,
+    so memory, and the checkpoint, stay small for any number of chunks."""
+    keep = run.keep
 
+    def merge(a: ShakeTally, b: ShakeTally) -> ShakeTally:
+        return ShakeTally.merge((a, b), keep=keep)
+
+    with _checkpoint(checkpoint, run.identity(), ShakeTally.from_json, merge) as saved:
+        indices: set[int] = set(saved.indices) if saved else set()
+        merged: ShakeTally | None = saved.merged if saved else None
+        resumed = len(indices)
+        started = time.monotonic()
+        before = merged.boards if merged is not None else 0
+        boards = before
         cpu_seconds = 0.0
+        since_compact = 0
 
         def on_result(index: int, tally: ShakeTally, worker: str, cpu: float) -> None:
-            nonlocal boards, cpu_seconds
-            if index in done:
+            nonlocal boards, cpu_seconds, merged, since_compact
+            if index in indices:
                 return
-            done[index] = tally
+            indices.add(index)
+            merged = tally if merged is None else merge(merged, tally)
             cpu_seconds += cpu
             boards += tally.boards
             if saved is not None:
-                saved.record(index, tally.to_json())
+                since_compact += 1
+                if since_compact >= COMPACT_EVERY:
+                    saved.compact(indices, merged.to_json())
+                    since_compact = 0
+                else:
+                    saved.record(index, tally.to_json())
             if progress is not None:
                 rate = (boards - before) / max(time.monotonic() - started, 1e-9)
                 progress(boards, run.boards, rate)
 
-        pending = [index for index in range(run.chunks) if index not in done]
+        pending = (index for index in range(run.chunks) if index not in indices)
         interrupted = False
         try:
             engine.run(
@@ -352,12 +429,11 @@ def run_stats(
         except KeyboardInterrupt:
             interrupted = True
     stats = None
-    if done:
-        merged = ShakeTally.merge(done.values(), keep=run.keep)
+    if merged is not None:
         stats = ShakeStats.of_tally(run.rules, run.source.name, merged, seed=run.seed)
     return StatsOutcome(
         stats,
-        len(done),
+        len(indices),
         run.chunks,
         resumed,
         interrupted,
@@ -378,7 +454,7 @@ def run_best(
 ) -> BestOutcome:
     """Every restart of a best run (those not already in ``checkpoint``); ``on_improve``
     hears of each restart better than all before it. Past ``deadline`` (seconds on the
-    monotonic clock) the run stops as by Ctrl-C."""
+    monotonic clock) the run stops, keeping what is done, and says ``timed_out``."""
     with _checkpoint(checkpoint, run.identity(), Restart.from_json) as saved:
         done: dict[int, Restart] = dict(saved.done) if saved else {}
         resumed = len(done)
@@ -387,17 +463,18 @@ def run_best(
         total = run.restarts * run.evaluations
         improvements: list[Restart] = []
         best = best_of(list(done.values()))
-
+        done_evaluations = sum(r.evaluations for r in done.values())
         cpu_seconds = 0.0
 
         def on_result(index: int, restart: Restart, worker: str, cpu: float) -> None:
-            nonlocal valued, best, cpu_seconds
+            nonlocal valued, best, cpu_seconds, done_evaluations
             if index in done:
                 return
             cpu_seconds += cpu
             restart = Restart(**{**restart.to_json(), "worker": worker})
             done[index] = restart
             valued += restart.evaluations
+            done_evaluations += restart.evaluations
             if saved is not None:
                 saved.record(index, restart.to_json())
             if best is None or restart.value > best.value:
@@ -407,16 +484,19 @@ def run_best(
                     on_improve(restart)
             if progress is not None:
                 rate = valued / max(time.monotonic() - started, 1e-9)
-                progress(sum(r.evaluations for r in done.values()), total, rate)
-            if deadline is not None and time.monotonic() > deadline:
-                raise KeyboardInterrupt
+                progress(done_evaluations, total, rate)
 
-        pending = [index for index in range(run.chunks) if index not in done]
-        interrupted = False
+        def should_stop() -> bool:
+            return deadline is not None and time.monotonic() > deadline
+
+        pending = (index for index in range(run.chunks) if index not in done)
+        interrupted = timed_out = False
         try:
-            engine.run(best_chunk, run, pending, on_result)
+            engine.run(best_chunk, run, pending, on_result, should_stop)
         except KeyboardInterrupt:
             interrupted = True
+        except TimeUp:
+            timed_out = True
     restarts = sorted(done.values(), key=lambda r: r.index)
     per_worker: dict[str, Restart] = {}
     for restart in restarts:
@@ -434,4 +514,5 @@ def run_best(
         seconds=time.monotonic() - started,
         cpu_seconds=cpu_seconds,
         improvements=improvements,
+        timed_out=timed_out,
     )

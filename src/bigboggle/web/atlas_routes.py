@@ -172,7 +172,9 @@ async def _place(request: Request, entry: AtlasEntry, board: str) -> Placed:
         entry.dictionary,
         entry.min_length,
     )
-    return Placed(text, entry.rules, entry.dictionary, points, words, entry.rank(points, words))
+    # The entry's distributions are made on first use (a sort of its counts): not on the loop.
+    place = await run_in_threadpool(entry.rank, points, words)
+    return Placed(text, entry.rules, entry.dictionary, points, words, place)
 
 
 #: The charts of an atlas with no board placed, by the atlas's identity (an app keeps one
