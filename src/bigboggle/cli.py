@@ -722,8 +722,8 @@ def _engine(use_cluster: bool, scheduler: str | None, workers: int | None, threa
     from .cluster import DaskEngine, LocalEngine
 
     if scheduler is not None or use_cluster:
-        if scheduler is not None and len(scheduler) > 300:
-            _fail("--scheduler: an address is at most 300 characters")
+        if scheduler is not None and not 0 < len(scheduler.strip()) <= 300:
+            _fail("--scheduler: give the scheduler's address (tcp://host:8786), at most 300 characters")
         return DaskEngine(scheduler, workers)
     if workers is not None:
         _fail("--workers is the size of a local cluster: add --cluster")
