@@ -723,7 +723,9 @@ def _engine(use_cluster: bool, scheduler: str | None, workers: int | None, threa
 
     if scheduler is not None or use_cluster:
         if scheduler is not None and not 0 < len(scheduler.strip()) <= 300:
-            _fail("--scheduler: give the scheduler's address (tcp://host:8786), at most 300 characters")
+            _fail(
+                "--scheduler: give the scheduler's address (tcp://host:8786), at most 300 characters"
+            )
         return DaskEngine(scheduler, workers)
     if workers is not None:
         _fail("--workers is the size of a local cluster: add --cluster")
