@@ -47,6 +47,12 @@ IN_FLIGHT_PER_WORKER = 3
 CHUNK_ATTEMPTS = 4
 
 
+#: Dask settings for the workers of a local cluster: no statistical profiler, a slow monitor.
+QUIET_WORKERS = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.admin.system-monitor.gil.enabled": False,
+}
 #: How often a waiting client looks at the clock and the cluster's health.
 TICK_SECONDS = 1.0
 #: How long a cluster may be unable to work (no scheduler, no workers) before the run ends.
@@ -181,20 +187,26 @@ class DaskEngine:
             if self.scheduler is None:
                 import signal
 
+                from dask import config as dask_config
+
                 # The workers start with Ctrl-C ignored (as inherited), and a plugin keeps it so
                 # in those a nanny starts again after a death.
                 previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                # Without the statistical profiler (a sample of every thread each 10 ms) and
+                # the fast system monitor: in a worker they took 6% of a chunk's time from the
+                # solver, through the GIL (benchmarks/bench_cluster.py).
                 try:
-                    self._cluster = dask.LocalCluster(
-                        n_workers=self.wanted,
-                        threads_per_worker=1,
-                        processes=True,
-                        host="127.0.0.1",
-                        # The scheduler serves its HTTP routes (health, metrics) on some port
-                        # whatever is asked; a free one, so two clusters never collide on 8787.
-                        dashboard_address="127.0.0.1:0",
-                        silence_logs=logging.ERROR,
-                    )
+                    with dask_config.set(QUIET_WORKERS):
+                        self._cluster = dask.LocalCluster(
+                            n_workers=self.wanted,
+                            threads_per_worker=1,
+                            processes=True,
+                            host="127.0.0.1",
+                            # The scheduler serves its HTTP routes (health, metrics) on some
+                            # port whatever is asked; a free one, so two never collide on 8787.
+                            dashboard_address="127.0.0.1:0",
+                            silence_logs=logging.ERROR,
+                        )
                 finally:
                     signal.signal(signal.SIGINT, previous)
                 self.client = dask.Client(self._cluster)
