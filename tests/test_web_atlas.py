@@ -65,9 +65,19 @@ def error_of(html: str) -> str:
 def test_the_atlas_page_shows_every_entry_with_its_chart_tables_and_best_boards(
     client: TestClient, atlas: Atlas
 ) -> None:
-    page = client.get("/atlas")
-    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    html = page.text
+    # A game at a time: each game's page holds its entries, and no other's.
+    pages = {}
+    for preset in atlas.presets():
+        page = client.get("/atlas", params={"rules": preset})
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        pages[preset] = page.text
+        assert page.text.count('<section class="atlas-preset"') == 1
+        for other in atlas.presets():
+            linked = f'href="/atlas?rules={other}#preset-{other}"'
+            assert linked + (' aria-current="page"' if other == preset else ">") in page.text
+    html = "".join(pages.values())
+    first = client.get("/atlas").text  # the first game, when the atlas has no big
+    assert 'id="entry-classic-common"' in first and 'id="entry-classic-old-common"' not in first
     assert '<a href="/atlas" aria-current="page">Atlas</a>' in html  # in the site's navigation
     assert 'Made 2026-12-02 by <code class="command"><span class="cw">bigboggle</span>' in html
     for entry in atlas.entries:
@@ -226,21 +236,28 @@ def test_an_empty_dictionary_choice_is_the_rules_own(client: TestClient) -> None
 
 
 def test_by_default_the_page_shows_the_shipped_atlas(db_url: str, clock: FakeClock) -> None:
-    """No operator's atlas: the one the package ships, every entry with its two charts."""
+    """No operator's atlas: the one the package ships, a game at a time (Big Boggle first),
+    every entry with its two charts, and links to the other games."""
     from bigboggle.atlas import shipped_atlas
 
     shipped = shipped_atlas()
     assert shipped is not None
     client = TestClient(create_app(db_url, clock=clock))
-    page = client.get("/atlas")
-    assert page.status_code == 200 and 'id="no-atlas"' not in page.text
-    assert page.text.count('<svg class="chart') == 2 * len(shipped.entries) == 30
-    for entry in shipped.entries:
-        assert f'id="entry-{entry.rules}-{entry.dictionary}"' in page.text
-        top = entry.top()
-        assert top is not None and top.board in page.text
+    for preset in shipped.presets():
+        page = client.get("/atlas", params={} if preset == "big" else {"rules": preset})
+        assert page.status_code == 200 and 'id="no-atlas"' not in page.text
+        mine = shipped.entries_of(preset)
+        assert page.text.count('<svg class="chart') == 2 * len(mine) == 6
+        for entry in shipped.entries:
+            shown = f'id="entry-{entry.rules}-{entry.dictionary}"' in page.text
+            assert shown == (entry.rules == preset)
+        for entry in mine:
+            top = entry.top()
+            assert top is not None and top.board in page.text
+        assert f'href="/atlas?rules={preset}#preset-{preset}" aria-current="page"' in page.text
     placed = client.get("/atlas", params={"board": "LINES/TQARD/HEMOP/ABCKI/PSTEW"})
     assert placed.status_code == 200 and "better than" in placed.text
+    assert 'id="entry-big-standard"' in placed.text
 
 
 def test_an_atlas_of_no_entries_is_said_as_no_atlas(
@@ -278,7 +295,8 @@ def test_the_atlas_argument_serves_a_file_without_the_variable(
 ) -> None:
     monkeypatch.delenv("BIGBOGGLE_ATLAS", raising=False)
     client = TestClient(create_app(db_url, clock=clock, atlas=atlas_file))
-    assert 'id="chart-classic-old-common-title"' in client.get("/atlas").text
+    page = client.get("/atlas", params={"rules": "classic-old"}).text
+    assert 'id="chart-classic-old-common-title"' in page
 
 
 # -- the histogram drawing itself -----------------------------------------------------------------

@@ -48,8 +48,14 @@ def test_the_atlas_draws_its_charts_and_places_a_board(page: Any, server: LiveSe
     page.goto(server.url + "/atlas")
     expect(page.locator("main h1")).to_have_text("Atlas")
     charts = page.locator("svg.histogram-chart")
-    expect(charts).to_have_count(8)  # points and words, for 2 presets x 2 dictionaries
-    for index in range(8):
+    expect(charts).to_have_count(4)  # points and words for 2 dictionaries, of the first game
+    # The other game is a link away.
+    page.locator('.atlas-contents a[href^="/atlas?rules=classic-old"]').click()
+    page.wait_for_url("**/atlas?rules=classic-old*")
+    expect(page.locator('.atlas-contents a[aria-current="page"]')).to_have_count(1)
+    expect(charts).to_have_count(4)
+    expect(page.locator("#preset-classic")).to_have_count(0)
+    for index in range(4):
         chart = charts.nth(index)
         assert chart.get_attribute("role") == "img"
         assert chart.locator("rect.hist-bar").count() >= 10
@@ -105,7 +111,7 @@ def test_the_atlas_fits_a_phone_in_both_themes(
         chart = tab.locator("svg.histogram-chart").first.bounding_box()
         assert chart is not None and 250 < chart["width"] <= PHONE["width"]
         # The table of best boards is wider than a phone: it scrolls in its own box.
-        scroller = tab.locator("#preset-classic .atlas-best").first.locator("xpath=..")
+        scroller = tab.locator("#preset-classic-old .atlas-best").first.locator("xpath=..")
         assert scroller.evaluate("e => getComputedStyle(e).overflowX") == "auto"
         axe_clean(tab, f"atlas at phone width, {theme}")
         shot(tab, f"atlas-phone-{theme}")

@@ -97,7 +97,13 @@ async def atlas_page(
             raise  # the app answers 503 (with Retry-After when busy)
         except BoggleError as exc:
             error = str(exc)
+    # One game's section at a time (links to the others): all five in one page are 10,000
+    # elements, which a phone takes over a second to lay out.
+    shown = rules_name if rules_name in covered else (covered[0] if covered else "")
+    if placed is not None:
+        shown = placed.rules
     views = await run_in_threadpool(_views, atlas, placed) if atlas is not None else []
+    views = [view for view in views if view.entry.rules == shown]
     return await run_in_threadpool(
         _render,
         request,
@@ -106,6 +112,7 @@ async def atlas_page(
         views=views,
         board_text=board or "",
         rules_name=rules_name,
+        shown=shown,
         dictionary_name=dictionary_name,
         atlas_presets={name: PRESETS[name] for name in atlas.presets()} if atlas else {},
         atlas_dictionaries=_dictionaries(atlas) if atlas else [],
