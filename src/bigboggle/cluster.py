@@ -267,8 +267,14 @@ class DaskEngine:
             index_of[future] = index
             return future
 
+        counted = [0.0, float(self.workers)]  # when the workers were last counted, and how many
+
         def top_up() -> None:
-            workers = max(1, self.workers, len(client.scheduler_info().get("workers", ())))
+            # Counted again every few seconds (workers join an existing cluster), not at every
+            # chunk: asking the scheduler is a round trip that the workers' cores pay for.
+            if time.monotonic() - counted[0] > 5:
+                counted[:] = [time.monotonic(), len(client.scheduler_info().get("workers", ()))]
+            workers = max(1, self.workers, int(counted[1]))
             while len(index_of) < workers * IN_FLIGHT_PER_WORKER:
                 following = next(queue, None)
                 if following is None:
