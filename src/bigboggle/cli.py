@@ -893,11 +893,11 @@ def stats_command(
         sys.exit(130)
 
 
-def _require_matplotlib() -> None:
+def _require_matplotlib(what: str = "--histogram") -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        _fail("--histogram needs matplotlib: pip install 'bigboggle[plot]'")
+        _fail(f"{what} needs matplotlib: pip install 'bigboggle[plot]'")
 
 
 def _histogram(stats: Any, path: str) -> None:
@@ -1488,7 +1488,7 @@ def atlas_command(
     from .atlas import Atlas
     from .atlas_build import OBJECTIVES, AtlasPlan, build_atlas
 
-    _require_matplotlib()
+    _require_matplotlib("bigboggle atlas (its charts)")
     for option, wanted in (("--out", folder), ("--checkpoints", checkpoint_folder)):
         if wanted is None:
             continue
