@@ -152,18 +152,16 @@ def _on_worker(chunk: Callable[[Any, int], Any], run: Any, index: int) -> tuple[
     return result, get_worker().address, time.thread_time() - started
 
 
-def _quiet_workers_class() -> Any:
+def _quiet_workers() -> Any:
+    """A worker plugin that runs :func:`_ignore_interrupts` in every worker, those there now
+    and those a nanny starts later (defined here: Dask is imported only when it is used)."""
     from distributed.diagnostics.plugin import WorkerPlugin
 
     class QuietWorkers(WorkerPlugin):
         def setup(self, worker: Any) -> None:
             _ignore_interrupts()
 
-    return QuietWorkers
-
-
-def _quiet_workers() -> Any:
-    return _quiet_workers_class()()
+    return QuietWorkers()
 
 
 class DaskEngine:
@@ -210,7 +208,6 @@ class DaskEngine:
                 finally:
                     signal.signal(signal.SIGINT, previous)
                 self.client = dask.Client(self._cluster)
-                self.client.run(_ignore_interrupts)
                 self.client.register_plugin(_quiet_workers())
             else:
                 self.client = dask.Client(self.scheduler, timeout="10s")
