@@ -418,3 +418,17 @@ def test_named_bands_do_not_overlap(standard: Dictionary) -> None:
     easy, normal, rich = (named_band(name, rules, standard) for name in ("easy", "normal", "rich"))
     assert easy.max_points is not None and normal.min_points == easy.max_points + 1
     assert normal.max_points is not None and rich.min_points == normal.max_points + 1
+
+
+def test_a_search_stops_at_its_seconds_or_its_evaluations_whichever_comes_first(
+    enable2k: Dictionary,
+) -> None:
+    rules = Rules.preset("classic")
+    timed = search_best(rules, enable2k, seed=3, seconds=0.5, max_evaluations=10**9)
+    assert 0 < timed.evaluations < 10**9
+    counted = search_best(rules, enable2k, seed=3, seconds=600, max_evaluations=2000)
+    again = search_best(rules, enable2k, seed=3, seconds=60, max_evaluations=2000)
+    # The count stops it (a climb's last batch of neighbours may go a little past it), the
+    # same way whatever the unspent time.
+    assert 2000 <= counted.evaluations < 3000
+    assert (counted.board, counted.evaluations) == (again.board, again.evaluations)

@@ -173,8 +173,9 @@ def search_best(
     progress_every: float = 2.0,
     clock: Callable[[], float] = time.monotonic,
 ) -> SearchResult:
-    """Search for the board of the rules' size with the highest value, for ``seconds`` (or
-    ``max_evaluations`` boards, or until a board worth ``stop_at`` or more is found). With
+    """Search for the board of the rules' size with the highest value, for ``seconds`` or
+    ``max_evaluations`` boards, whichever comes first (or until a board worth ``stop_at`` or
+    more is found). With
     ``use_dice`` only boards the preset's dice can make count.
     The same seed and evaluation budget give the same result. ``on_improve`` hears of each new
     best board; ``on_progress(seconds, evaluations, best value)`` every ``progress_every``
@@ -218,8 +219,8 @@ def search_best(
 
 @dataclass(frozen=True)
 class _Budget:
-    """When a search stops (``seconds`` on ``clock``, or ``max_evaluations`` boards when set,
-    or once a board worth ``stop_at`` is found), and who hears of its progress
+    """When a search stops (``seconds`` on ``clock`` or ``max_evaluations`` boards when set,
+    whichever comes first, or once a board worth ``stop_at`` is found), and who hears of its progress
     (``on_progress`` every ``progress_every`` seconds)."""
 
     seconds: float
@@ -598,8 +599,8 @@ class _Search:
             budget.on_progress(now - self.started, self.evaluations, self.result.value)
         if budget.stop_at is not None and self.result.value >= budget.stop_at:
             return True
-        if budget.max_evaluations is not None:
-            return self.evaluations >= budget.max_evaluations
+        if budget.max_evaluations is not None and self.evaluations >= budget.max_evaluations:
+            return True
         return now - self.started >= budget.seconds
 
     def note(self, current: int) -> None:
