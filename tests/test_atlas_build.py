@@ -69,7 +69,7 @@ def test_the_same_atlas_on_a_cluster_and_resumed(tmp_path: Path) -> None:
     folder = str(tmp_path / "work")
     parts: list[str] = []
 
-    def stop_in_the_third_part(part: str, done: int, total: int, rate: float) -> None:
+    def stop_in_the_third_part(part: str, done: int, total: int, rate: float | None) -> None:
         if part not in parts:
             parts.append(part)
         if len(parts) == 3:

@@ -4,22 +4,32 @@ keeping what was done, and a checkpoint resuming a run to exactly the unbroken r
 
 from __future__ import annotations
 
+import _thread
+import functools
 import json
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from bigboggle import Dictionary, Rules
+from bigboggle import Dictionary, Rules, study
 from bigboggle.analysis import shake_stats
 from bigboggle.checkpoint import CheckpointError
-from bigboggle.cluster import ClusterError, DaskEngine, LocalEngine, run_best, run_stats
+from bigboggle.cluster import (
+    EARLIER_RUNS,
+    ClusterError,
+    DaskEngine,
+    LocalEngine,
+    run_best,
+    run_stats,
+)
 from bigboggle.errors import RulesError
-from bigboggle.study import BestRun, DictionarySource, StatsRun, best_chunk, best_command
+from bigboggle.study import BestRun, DictionarySource, StatsRun, TimeUp, best_chunk, best_command
 
 pytestmark = pytest.mark.once
 
@@ -87,7 +97,7 @@ def test_a_worker_killed_mid_run_loses_nothing(words: Dictionary) -> None:
         pids = engine.worker_pids()
         killed: list[int] = []
 
-        def kill_one(done: int, total: int, rate: float) -> None:
+        def kill_one(done: int, total: int, rate: float | None) -> None:
             if done >= 2000 and not killed:
                 victim = min(pids.values())
                 os.kill(victim, signal.SIGKILL)
@@ -106,8 +116,8 @@ def test_a_search_survives_a_killed_worker(words: Dictionary) -> None:
         pids = engine.worker_pids()
         killed: list[int] = []
 
-        def kill_one(done: int, total: int, rate: float) -> None:
-            if not killed:
+        def kill_one(done: int, total: int, rate: float | None) -> None:
+            if rate is not None and not killed:  # once a restart is done, not at the start
                 os.kill(max(pids.values()), signal.SIGKILL)
                 killed.append(1)
 
@@ -121,7 +131,7 @@ def test_a_stopped_run_resumes_from_its_checkpoint(words: Dictionary, tmp_path: 
     path = str(tmp_path / "run.ckpt")
     whole = run_stats(run, LocalEngine()).stats
 
-    def stop_after_five(done: int, total: int, rate: float) -> None:
+    def stop_after_five(done: int, total: int, rate: float | None) -> None:
         if done >= 2500:
             raise KeyboardInterrupt  # as Ctrl-C would, between two chunks
 
@@ -184,13 +194,28 @@ def test_a_word_list_file_travels_to_the_workers(tmp_path: Path) -> None:
     mine = Dictionary.from_file(listing)
     source = DictionarySource.of(str(listing), mine)
     assert source.data is not None and source.name == str(listing)
-    run = StatsRun(Rules.preset("classic"), source, boards=1500, seed=3, chunk=500)
+    run = StatsRun(Rules.preset("classic"), source, boards=6000, seed=3, chunk=500)
+    # The words reach each worker once (not with every chunk), the one its nanny starts
+    # after the only worker is killed mid-run too; the run over, the workers drop them.
     with DaskEngine(workers=1) as engine:
-        outcome = run_stats(run, engine)
-    expected = shake_stats(Rules.preset("classic"), mine, boards=1500, seed=3)
+        killed: list[int] = []
+
+        def kill_the_worker(done: int, total: int, rate: float | None) -> None:
+            if done >= 1500 and not killed:
+                (pid,) = engine.worker_pids().values()
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+
+        outcome = run_stats(run, engine, progress=kill_the_worker)
+        assert killed and killed[0] not in engine.worker_pids().values()
+        held = engine.client.run(lambda: sorted(study._PROVIDED))
+    assert list(held.values()) == [[]]
+    expected = shake_stats(Rules.preset("classic"), mine, boards=6000, seed=3)
     assert outcome.stats is not None
     assert outcome.stats.point_counts == expected.point_counts
     assert outcome.stats.dictionary == str(listing)
+    with pytest.raises(RulesError, match="did not reach this worker"):
+        source.without_data().load()
 
 
 def _cli(*args: str) -> list[str]:
@@ -299,7 +324,7 @@ def test_a_long_run_keeps_its_checkpoint_small(
     run = _stats_run(words)  # 12 chunks
     path = tmp_path / "run.ckpt"
 
-    def stop_after_ten(done: int, total: int, rate: float) -> None:
+    def stop_after_ten(done: int, total: int, rate: float | None) -> None:
         if done >= 5000:
             raise KeyboardInterrupt
 
@@ -432,3 +457,106 @@ def test_the_best_command_keeps_to_its_time_limit() -> None:
     data = json.loads(done.stdout)
     assert data["timed_out"] is True and data["complete"] is False
     assert 0 < data["restarts_done"] < 500
+
+
+def _long_run(words: Dictionary, restarts: int = 3) -> BestRun:
+    """Restarts of 5,000,000 boards each: minutes apiece, far past any limit a test sets."""
+    return BestRun(
+        Rules.preset("classic"), DictionarySource.of("standard", words), restarts, 5_000_000, 40
+    )
+
+
+def test_a_time_limit_cuts_a_long_restart_short_and_keeps_none_of_it(
+    words: Dictionary, tmp_path: Path
+) -> None:
+    """A restart longer than the run's limit stops at the limit, wherever it runs: its board
+    is not the one its seed gives with its whole budget, so neither the outcome nor the
+    checkpoint keeps it."""
+    run = _long_run(words)
+    with pytest.raises(TimeUp):
+        best_chunk(run, 0, deadline=time.time() + 0.5)
+    with pytest.raises(TimeUp):
+        best_chunk(run, 0, deadline=time.time() - 1)
+    path = tmp_path / "best.ckpt"
+    outcome = run_best(run, LocalEngine(), checkpoint=str(path), deadline=time.monotonic() + 1)
+    assert outcome.timed_out and not outcome.interrupted
+    assert outcome.restarts == [] and outcome.best is None
+    assert all('"chunk"' not in line for line in path.read_text().splitlines())
+    # On a worker, a chunk cut by the limit comes back as the time being up (not as a failed
+    # chunk), even when the client's own clock has not yet said so.
+    with DaskEngine(workers=1) as engine, pytest.raises(TimeUp):
+        engine.run(
+            functools.partial(best_chunk, deadline=time.time() + 1),
+            run,
+            [0],
+            lambda *done: None,
+        )
+
+
+def test_ctrl_c_inside_a_local_restart_stops_the_run_and_keeps_no_part_of_it(
+    words: Dictionary, tmp_path: Path
+) -> None:
+    """The search keeps its best board on Ctrl-C; a run of restarts must stop there too
+    (not take the cut restart as done and start the next)."""
+    path = tmp_path / "best.ckpt"
+    timer = threading.Timer(1.0, _thread.interrupt_main)  # Ctrl-C, a second in
+    timer.start()
+    try:
+        outcome = run_best(_long_run(words), LocalEngine(), checkpoint=str(path))
+    finally:
+        timer.cancel()
+    assert outcome.interrupted and outcome.restarts == [] and outcome.best is None
+    assert all('"chunk"' not in line for line in path.read_text().splitlines())
+
+
+def test_a_resumed_search_names_the_earlier_runs_apart_from_its_workers(
+    words: Dictionary, tmp_path: Path
+) -> None:
+    run = _best_run(words, restarts=4)
+    path = str(tmp_path / "best.ckpt")
+
+    def stop_after_two(done: int, total: int, rate: float | None) -> None:
+        if done >= 2 * run.evaluations:
+            raise KeyboardInterrupt
+
+    first = run_best(run, LocalEngine(), checkpoint=path, progress=stop_after_two)
+    assert first.interrupted and len(first.restarts) == 2
+    assert list(first.per_worker) == ["local"]
+    with DaskEngine(workers=1) as engine:
+        second = run_best(run, engine, checkpoint=path)
+    assert second.resumed == 2 and len(second.restarts) == 4
+    assert set(second.per_worker) - {EARLIER_RUNS} == {
+        restart.worker for restart in second.restarts[2:]
+    }
+    assert second.per_worker[EARLIER_RUNS].index < 2
+
+
+def test_an_error_before_a_run_starts_is_not_printed_under_a_progress_bar(
+    tmp_path: Path,
+) -> None:
+    checkpoint = tmp_path / "stats.ckpt"
+    made = subprocess.run(
+        _cli("stats", "--rules", "classic", "--boards", "200", "--checkpoint", str(checkpoint)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    refused = subprocess.run(
+        _cli(
+            "best",
+            "--rules",
+            "classic",
+            "--restarts",
+            "2",
+            "--evaluations",
+            "500",
+            "--checkpoint",
+            str(checkpoint),
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert refused.returncode == 2 and "another run's" in refused.stderr
+    assert "Searching" not in refused.stderr and "Traceback" not in refused.stderr

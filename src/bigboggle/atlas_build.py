@@ -33,7 +33,7 @@ KEEP_BEST = 3
 
 #: ``progress(part, done, total, rate)``: which part is running (``big/standard points``), and
 #: its progress as :data:`bigboggle.cluster.Progress` gives it.
-AtlasProgress = Callable[[str, int, int, float], None]
+AtlasProgress = Callable[[str, int, int, float | None], None]
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def build_atlas(
             source = DictionarySource.of(name, words)
             part = f"{preset}/{name}"
 
-            def report(label: str) -> Callable[[int, int, float], None] | None:
+            def report(label: str) -> Callable[[int, int, float | None], None] | None:
                 if progress is None:
                     return None
                 return lambda done, total, rate: progress(label, done, total, rate)

@@ -732,6 +732,32 @@ def _engine(use_cluster: bool, scheduler: str | None, workers: int | None, threa
     return contextlib.nullcontext(LocalEngine(threads))
 
 
+class _LateProgressBar:
+    """A progress bar on stderr, drawn from the first report on (a study run's first comes
+    once its checkpoint is read and its chunks start), so that an error before then is not
+    printed under a bar's label. Called as ``bar(done, total, rate)``."""
+
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+        self.bar: Any = None
+        self.shown = 0
+
+    def __enter__(self) -> _LateProgressBar:
+        return self
+
+    def __call__(self, done: int, total: int, rate: float | None) -> None:
+        if self.bar is None:
+            self.bar = click.progressbar(file=sys.stderr, **self.options)
+            self.bar.__enter__()
+        done = min(done, total)
+        self.bar.update(done - self.shown, rate)
+        self.shown = done
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
 def _show_rate(rate: float | None) -> str:
     return "" if rate is None else f"{rate:,.0f}/s"
 
@@ -805,26 +831,15 @@ def stats_command(
         folder = os.path.dirname(os.path.abspath(histogram_path))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             _fail(f"--histogram {histogram_path!r}: cannot write in {folder!r}")
-    bar: Any
     try:
         run = StatsRun(rules, DictionarySource.of(dictionary_spec, words), boards, seed)
         with (
             _engine(use_cluster, scheduler, workers, threads) as engine,
-            click.progressbar(
-                length=boards,
-                label="Shaking and solving",
-                file=sys.stderr,
-                item_show_func=_show_rate,
+            _LateProgressBar(
+                length=boards, label="Shaking and solving", item_show_func=_show_rate
             ) as bar,
         ):
-            shown = 0
-
-            def progress(done: int, total: int, rate: float) -> None:
-                nonlocal shown
-                bar.update(done - shown, rate)
-                shown = done
-
-            outcome = run_stats(run, engine, checkpoint=checkpoint_path, progress=progress)
+            outcome = run_stats(run, engine, checkpoint=checkpoint_path, progress=bar)
     except BoggleError as exc:
         _fail(str(exc))
     stats = outcome.stats
@@ -1266,7 +1281,6 @@ def _best_in_chunks(
                 f"restart {found.index:>5} (seed {found.seed})  {found.value:>7}  {found.board}"
             )
 
-    bar: Any
     try:
         objective_points(objective, rules, words, long_length)  # type: ignore[arg-type]  # refused here, before a cluster
         run = BestRun(
@@ -1281,26 +1295,18 @@ def _best_in_chunks(
         )
         with (
             engine as running,
-            click.progressbar(
+            _LateProgressBar(
                 length=restarts * evaluations,
                 label="Searching",
-                file=sys.stderr,
                 item_show_func=lambda rate: _show_rate(rate) and f"{_show_rate(rate)} boards",
             ) as bar,
         ):
-            shown = 0
-
-            def progress(done: int, total: int, rate: float) -> None:
-                nonlocal shown
-                bar.update(min(done, total) - shown, rate)
-                shown = min(done, total)
-
             deadline = None if seconds is None else time.monotonic() + seconds
             outcome = run_best(
                 run,
                 running,
                 checkpoint=checkpoint_path,
-                progress=progress,
+                progress=bar,
                 on_improve=report,
                 deadline=deadline,
             )
@@ -1515,7 +1521,7 @@ def atlas_command(
             )
             current = [""]
 
-            def progress(part: str, done: int, total: int, rate: float) -> None:
+            def progress(part: str, done: int, total: int, rate: float | None) -> None:
                 if part != current[0]:
                     current[0] = part
                     click.echo(f"{part} ...", err=True)

@@ -23,6 +23,7 @@ What the engines share (:func:`run_stats`, :func:`run_best`):
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import os
@@ -36,7 +37,18 @@ from typing import Any, Protocol, TypeVar
 from .analysis import ShakeStats, ShakeTally
 from .checkpoint import Checkpoint
 from .errors import BoggleError
-from .study import BestRun, Restart, StatsRun, best_chunk, best_of, stats_chunk
+from .study import (
+    BestRun,
+    DictionarySource,
+    Restart,
+    StatsRun,
+    TimeUp,
+    best_chunk,
+    best_of,
+    provide,
+    stats_chunk,
+    withdraw,
+)
 
 Result = TypeVar("Result")
 
@@ -47,11 +59,20 @@ IN_FLIGHT_PER_WORKER = 3
 CHUNK_ATTEMPTS = 4
 
 
-#: Dask settings for the workers of a local cluster: no statistical profiler, a slow monitor.
-QUIET_WORKERS = {
+#: Dask settings for a local cluster (its scheduler, nannies and workers), which spend the
+#: cores its chunks would use: no statistical profiler (a sample of every thread each 10 ms,
+#: through the GIL), a slow system monitor, the event loops' health and the nannies' look at
+#: their workers' memory twice and once a second (rather than 50 and 10 times), and work
+#: stealing weighed twice a second (chunks are queued on the scheduler and handed to a
+#: worker as it frees a slot, so little is left to steal). Together they took the cluster's
+#: own CPU time during a run from 0.9 to 0.4 CPU-seconds in 10 s (benchmarks/bench_cluster.py).
+QUIET_CLUSTER = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.system-monitor.interval": "5s",
     "distributed.admin.system-monitor.gil.enabled": False,
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.scheduler.work-stealing-interval": "500ms",
 }
 #: How often a waiting client looks at the clock and the cluster's health.
 TICK_SECONDS = 1.0
@@ -59,17 +80,14 @@ TICK_SECONDS = 1.0
 PATIENCE_SECONDS = 120
 
 
-class TimeUp(Exception):
-    """A run's time limit passed: it stops as by Ctrl-C, keeping what is done."""
-
-
 class ClusterError(BoggleError):
     """The cluster cannot be used: Dask is not installed, or the scheduler cannot be reached."""
 
 
 #: ``progress(done, total, rate)``: chunks' work done and in all (boards shaken, or boards
-#: valued by the searches), and the rate of the work done since the start, per second.
-Progress = Callable[[int, int, float], None]
+#: valued by the searches), and the rate of the work done since the start, per second. It is
+#: called once with ``rate`` ``None`` as the chunks start (the checkpoint read, if any).
+Progress = Callable[[int, int, float | None], None]
 
 
 class Engine(Protocol):
@@ -127,12 +145,6 @@ def _distributed() -> Any:
     return distributed
 
 
-def _the_run(run: Any) -> Any:
-    """A run's description as a task's result, rather than scattered data: if every worker
-    holding it dies, the scheduler can compute it again."""
-    return run
-
-
 def _ignore_interrupts() -> None:
     """In a local cluster's worker process: Ctrl-C is the client's to handle (it stops the
     run and keeps what is done); the workers, in the same terminal, would otherwise each die
@@ -164,6 +176,32 @@ def _quiet_workers() -> Any:
     return QuietWorkers()
 
 
+def _word_list_plugin(source: DictionarySource) -> Any:
+    """A worker plugin that gives every worker a word list's bytes once, those there now and
+    those that join later (a nanny's restart after a death, a new node): the scheduler keeps
+    it and installs it on each. The chunks then carry only the word list's digest."""
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class WordList(WorkerPlugin):
+        def setup(self, worker: Any) -> None:
+            provide(source)
+
+        def teardown(self, worker: Any) -> None:
+            withdraw(source.digest)
+
+    return WordList()
+
+
+def _light(run: Any) -> tuple[Any, DictionarySource | None]:
+    """A run as each chunk carries it (a few hundred bytes: sent with every task, so that no
+    task depends on data held by one worker, which would draw every chunk to it), and the
+    word list whose bytes the workers must be given apart, if any."""
+    source = getattr(run, "source", None)
+    if isinstance(source, DictionarySource) and source.data is not None:
+        return dataclasses.replace(run, source=source.without_data()), source
+    return run, None
+
+
 class DaskEngine:
     """Chunks on a Dask cluster: a new local one (``workers`` processes, default one per
     core) or the one whose scheduler is at ``scheduler`` (``tcp://host:8786``). Use it as a
@@ -190,11 +228,10 @@ class DaskEngine:
                 # The workers start with Ctrl-C ignored (as inherited), and a plugin keeps it so
                 # in those a nanny starts again after a death.
                 previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-                # Without the statistical profiler (a sample of every thread each 10 ms) and
-                # the fast system monitor: in a worker they took 6% of a chunk's time from the
-                # solver, through the GIL (benchmarks/bench_cluster.py).
+                # The cluster's own upkeep slowed (QUIET_CLUSTER): the workers' nannies get
+                # these settings now and hand them to every worker they start.
                 try:
-                    with dask_config.set(QUIET_WORKERS):
+                    with dask_config.set(QUIET_CLUSTER):
                         self._cluster = dask.LocalCluster(
                             n_workers=self.wanted,
                             threads_per_worker=1,
@@ -246,7 +283,10 @@ class DaskEngine:
             raise ClusterError("the engine is not started: use it in a with block")
         client = self.client
         token = uuid.uuid4().hex[:12]
-        shared = client.submit(_the_run, run, key=f"bigboggle-{token}-run")
+        light, word_list = _light(run)
+        plugin = f"bigboggle-words-{token}"
+        if word_list is not None:
+            client.register_plugin(_word_list_plugin(word_list), name=plugin)
         queue = iter(pending)
         index_of: dict[Any, int] = {}
         attempts: dict[int, int] = {}
@@ -256,7 +296,7 @@ class DaskEngine:
             future = client.submit(
                 _on_worker,
                 chunk,
-                shared,
+                light,
                 index,
                 key=f"bigboggle-{token}-{index}-{attempts[index]}",
                 pure=False,
@@ -304,6 +344,8 @@ class DaskEngine:
                     index = index_of.pop(future)
                     try:
                         result, worker, cpu = future.result()
+                    except TimeUp:  # the run's time limit cut the chunk short
+                        raise TimeUp from None
                     except (KilledWorker, FutureCancelledError):
                         if attempts[index] >= CHUNK_ATTEMPTS:
                             raise ClusterError(
@@ -318,8 +360,11 @@ class DaskEngine:
                     on_result(index, result, worker, cpu)
                 top_up()
         finally:
-            if index_of and self.client is not None and self.client.status == "running":
-                client.cancel(list(index_of))
+            if self.client is not None and self.client.status == "running":
+                if index_of:
+                    client.cancel(list(index_of))
+                if word_list is not None:
+                    client.unregister_worker_plugin(plugin)
 
     def _trouble(self) -> str | None:
         """What keeps the cluster from working, if anything: a lost scheduler, no workers."""
@@ -387,6 +432,9 @@ def _checkpoint(
         checkpoint.close()
 
 
+#: The name :attr:`BestOutcome.per_worker` gives the restarts resumed from a checkpoint.
+EARLIER_RUNS = "earlier runs (checkpoint)"
+
 #: A stats run's checkpoint is compacted into one snapshot every this many chunks.
 COMPACT_EVERY = 64
 
@@ -438,6 +486,8 @@ def run_stats(
         pending = (index for index in range(run.chunks) if index not in indices)
         interrupted = False
         try:
+            if progress is not None:
+                progress(boards, run.boards, None)
             engine.run(
                 functools.partial(stats_chunk, threads=engine.threads), run, pending, on_result
             )
@@ -472,6 +522,7 @@ def run_best(
     monotonic clock) the run stops, keeping what is done, and says ``timed_out``."""
     with _checkpoint(checkpoint, run.identity(), Restart.from_json) as saved:
         done: dict[int, Restart] = dict(saved.done) if saved else {}
+        resumed_indices = set(done)
         resumed = len(done)
         started = time.monotonic()
         valued = 0
@@ -506,8 +557,19 @@ def run_best(
 
         pending = (index for index in range(run.chunks) if index not in done)
         interrupted = timed_out = False
+        # The chunks see the limit on the wall clock, so that a search it would overrun stops
+        # at it, wherever it runs.
+        wall_deadline = None if deadline is None else time.time() + deadline - time.monotonic()
         try:
-            engine.run(best_chunk, run, pending, on_result, should_stop)
+            if progress is not None:
+                progress(done_evaluations, total, None)
+            engine.run(
+                functools.partial(best_chunk, deadline=wall_deadline),
+                run,
+                pending,
+                on_result,
+                should_stop,
+            )
         except KeyboardInterrupt:
             interrupted = True
         except TimeUp:
@@ -515,9 +577,12 @@ def run_best(
     restarts = sorted(done.values(), key=lambda r: r.index)
     per_worker: dict[str, Restart] = {}
     for restart in restarts:
-        held = per_worker.get(restart.worker)
+        # A restart from the checkpoint ran on a worker of an earlier run, maybe of another
+        # cluster: those are one group, not addresses that look like this run's workers.
+        worker = EARLIER_RUNS if restart.index in resumed_indices else restart.worker
+        held = per_worker.get(worker)
         if held is None or (-restart.value, restart.index) < (-held.value, held.index):
-            per_worker[restart.worker] = restart
+            per_worker[worker] = restart
     return BestOutcome(
         restarts,
         best_of(restarts),

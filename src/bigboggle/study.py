@@ -43,6 +43,11 @@ MAX_RESTART_EVALUATIONS = 100_000_000
 DEFAULT_RESTART_EVALUATIONS = 20_000
 
 
+class TimeUp(Exception):
+    """A run's time limit passed: it stops as by Ctrl-C, keeping what is done (raised by a
+    chunk that the limit cut short, whose result is then not kept)."""
+
+
 @dataclass(frozen=True)
 class DictionarySource:
     """Where a worker finds the run's dictionary: a built-in by ``name``, or a word list whose
@@ -64,10 +69,43 @@ class DictionarySource:
             data = file.read()
         return cls(words.name, hashlib.blake2b(data, digest_size=16).hexdigest(), data)
 
+    @property
+    def builtin(self) -> bool:
+        """Whether this is a built-in dictionary, which every worker has by its name."""
+        return self.digest == f"builtin:{self.name}"
+
+    def without_data(self) -> DictionarySource:
+        """This word list without its bytes, for workers given them once (:func:`provide`)
+        rather than with every chunk."""
+        return DictionarySource(self.name, self.digest)
+
     def load(self) -> Dictionary:
         """The dictionary, loaded once per process (and, from a word list's bytes, through the
         on-disk cache, like any word list file)."""
-        return _load_source(self.name, self.digest, self.data)
+        if self.builtin:
+            return _load_source(self.name, self.digest, None)
+        data = self.data if self.data is not None else _PROVIDED.get(self.digest)
+        if data is None:
+            raise RulesError(
+                f"the word list {self.name!r} ({self.digest}) did not reach this worker"
+            )
+        return _load_source(self.name, self.digest, data)
+
+
+#: Word lists given to this process once for a run's chunks, by digest (:func:`provide`).
+_PROVIDED: dict[str, bytes] = {}
+
+
+def provide(source: DictionarySource) -> None:
+    """Keep a word list's bytes in this process, for chunks whose source came without them
+    (a cluster's workers get them once, by a plugin, rather than with every chunk)."""
+    if source.data is not None:
+        _PROVIDED[source.digest] = source.data
+
+
+def withdraw(digest: str) -> None:
+    """Forget a word list :func:`provide` kept (its run is over)."""
+    _PROVIDED.pop(digest, None)
 
 
 @functools.lru_cache(maxsize=4)
@@ -260,11 +298,20 @@ def best_command(run: BestRun, *, restarts: int | None = None, seed: int | None 
     return shlex.join(parts)
 
 
-def best_chunk(run: BestRun, index: int) -> Restart:
+def best_chunk(run: BestRun, index: int, deadline: float | None = None) -> Restart:
     """Chunk ``index`` of a best run: one search, seeded ``run.seed + index``, of
-    ``run.evaluations`` boards (no time limit, so the same everywhere)."""
+    ``run.evaluations`` boards (a count, not a clock, so the same everywhere).
+
+    ``deadline`` is the run's time limit, on the wall clock (``time.time()``: a remote
+    worker's monotonic clock is its own). A search it cuts short raises :class:`TimeUp`:
+    its board is not the one the seed gives, so it is not kept."""
     if not 0 <= index < run.restarts:
         raise RulesError(f"chunk {index} is not one of the run's {run.restarts}")
+    seconds = 10.0**9
+    if deadline is not None:
+        seconds = deadline - time.time()
+        if seconds <= 0:
+            raise TimeUp
     words = run.source.load()
     seed = run.seed + index
     started = time.thread_time()
@@ -274,10 +321,14 @@ def best_chunk(run: BestRun, index: int) -> Restart:
         objective=run.objective,
         long_length=run.long_length,
         use_dice=run.use_dice,
-        seconds=10**9,
+        seconds=seconds,
         seed=seed,
         max_evaluations=run.evaluations,
     )
+    if result.interrupted:  # the search keeps its best board on Ctrl-C; the run stops
+        raise KeyboardInterrupt
+    if result.evaluations < run.evaluations:
+        raise TimeUp
     ((points, count),) = tally_many([result.board], words, run.rules)
     return Restart(
         index,
