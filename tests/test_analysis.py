@@ -424,11 +424,23 @@ def test_a_search_stops_at_its_seconds_or_its_evaluations_whichever_comes_first(
     enable2k: Dictionary,
 ) -> None:
     rules = Rules.preset("classic")
-    timed = search_best(rules, enable2k, seed=3, seconds=0.5, max_evaluations=10**9)
-    assert 0 < timed.evaluations < 10**9
-    counted = search_best(rules, enable2k, seed=3, seconds=600, max_evaluations=2000)
-    again = search_best(rules, enable2k, seed=3, seconds=60, max_evaluations=2000)
+    ticks = iter(range(10**9))
+
+    def clock() -> float:
+        return float(next(ticks))  # a second passes at every look at the clock
+
+    timed = search_best(rules, enable2k, seed=3, seconds=50, max_evaluations=10**9, clock=clock)
+    assert timed.timed_out and not timed.interrupted and timed.seconds >= 50
+    assert 0 < timed.evaluations < 10**6
+    slow = iter(range(0, 10**9, 100))
+    counted = search_best(  # a hundred seconds at every look at the clock
+        rules, enable2k, seed=3, max_evaluations=2000, clock=lambda: float(next(slow))
+    )
+    again = search_best(rules, enable2k, seed=3, seconds=10**6, max_evaluations=2000)
     # The count stops it (a climb's last batch of neighbours may go a little past it), the
-    # same way whatever the unspent time.
-    assert 2000 <= counted.evaluations < 3000
+    # same way whatever time is left; with a count and no time given, there is no time limit.
+    assert not counted.timed_out and 2000 <= counted.evaluations < 3000
     assert (counted.board, counted.evaluations) == (again.board, again.evaluations)
+    assert counted.seconds > 600  # far past the 60 s a search without a count gets
+    with pytest.raises(RulesError, match="seconds=0 must be a positive number"):
+        search_best(rules, enable2k, seconds=0)

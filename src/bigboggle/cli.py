@@ -1092,7 +1092,8 @@ def opponents_command(
     "--seconds",
     type=click.FloatRange(0.1, 24 * 3600),
     default=None,
-    help="Time limit [default: 60; none with --evaluations or --restarts].",
+    help="Time limit [default: 60; none with --evaluations or --restarts]. With "
+    "--evaluations too, whichever comes first; with --restarts, the whole run's.",
 )
 @click.option(
     "--seed",
@@ -1113,8 +1114,8 @@ def opponents_command(
     "--evaluations",
     type=click.IntRange(1, 100_000_000),
     default=None,
-    help="Boards each search values (a budget that gives the same board every time) "
-    "[default with --restarts: 20,000].",
+    help="Boards each search values: a budget that gives the same board every time, unless "
+    "--seconds runs out first [default with --restarts: 20,000].",
 )
 @_cluster_options
 @_json_option
@@ -1184,9 +1185,8 @@ def best_command(
         return
     if workers is not None:
         _fail("--workers is the size of a local cluster: add --cluster")
-    if seconds is None:
-        seconds = 24 * 3600 if evaluations is not None else 60
     jobs = 2 if jobs is None else jobs
+    limit = "" if seconds is None and evaluations is not None else f" of {seconds or 60:.0f}"
 
     def report(found: Improvement) -> None:
         if not as_json:
@@ -1194,8 +1194,7 @@ def best_command(
 
     def progress(elapsed: float, evaluations: int, best: int) -> None:
         click.echo(
-            f"  ... {elapsed:.0f} s of {seconds:.0f}: {_plural(evaluations, 'board')} tried, "
-            f"best {best}",
+            f"  ... {elapsed:.0f} s{limit}: {_plural(evaluations, 'board')} tried, best {best}",
             err=True,
         )
 
@@ -1237,6 +1236,8 @@ def best_command(
         "seconds": round(result.seconds, 2),
         "improvements": [vars(found) for found in result.improvements],
         "interrupted": result.interrupted,
+        "timed_out": result.timed_out,
+        "complete": not (result.interrupted or result.timed_out),
     }
     if as_json:
         _print_json(data)
@@ -1245,6 +1246,11 @@ def best_command(
     click.echo(result.board.render())
     if result.interrupted:
         click.echo("Interrupted: the best board found so far:")
+    elif result.timed_out:
+        click.echo(
+            f"Time limit ({seconds:g} s) reached before {_plural(evaluations or 0, 'board')}: "
+            "the best board found so far:"
+        )
     click.echo(
         f"Best: {result.board}  {result.value} ({objective}), "
         f"{_plural(result.evaluations, 'board')} tried in {result.seconds:.0f} s, "

@@ -79,6 +79,9 @@ class SearchResult:
     improvements: list[Improvement] = field(default_factory=list)
     #: Whether Ctrl-C stopped the search early (the best board so far is kept).
     interrupted: bool = False
+    #: Whether the time limit stopped it before its ``max_evaluations`` (so its board is not
+    #: the one the seed and that budget give).
+    timed_out: bool = False
 
 
 def _weights(dice: DiceSet) -> list[float]:
@@ -163,7 +166,7 @@ def search_best(
     objective: Objective = "points",
     long_length: int | None = None,
     use_dice: bool = False,
-    seconds: float = 60.0,
+    seconds: float | None = None,
     seed: int = 0,
     max_evaluations: int | None = None,
     stop_at: int | None = None,
@@ -175,9 +178,11 @@ def search_best(
 ) -> SearchResult:
     """Search for the board of the rules' size with the highest value, for ``seconds`` or
     ``max_evaluations`` boards, whichever comes first (or until a board worth ``stop_at`` or
-    more is found). With
+    more is found). ``seconds`` defaults to 60 without ``max_evaluations`` and to no limit
+    with it. With
     ``use_dice`` only boards the preset's dice can make count.
-    The same seed and evaluation budget give the same result. ``on_improve`` hears of each new
+    The same seed and evaluation budget give the same result (unless ``seconds`` cut the
+    search short first: then ``timed_out`` says so). ``on_improve`` hears of each new
     best board; ``on_progress(seconds, evaluations, best value)`` every ``progress_every``
     seconds. ``steps_per_restart`` is the length of each fresh anneal (default 100,000 moves;
     each region re-anneal is a tenth of it).
@@ -188,8 +193,12 @@ def search_best(
     peak (``climb``: ``best_neighbour``, ``make``), then ``explore_peak`` re-anneals regions
     around that peak. ``out_of_time`` is the budget and the progress reports, ``note`` keeps
     the best board so far."""
-    if not (isinstance(seconds, int | float) and seconds > 0 and math.isfinite(seconds)):
-        raise RulesError(f"seconds={seconds!r} must be a positive number")
+    if seconds is None:
+        seconds = math.inf if max_evaluations is not None else 60.0
+    elif isinstance(seconds, bool) or not (
+        isinstance(seconds, int | float) and seconds > 0 and math.isfinite(seconds)
+    ):
+        raise RulesError(f"seconds={seconds!r} must be a positive number (or None)")
     if steps_per_restart is not None and (
         isinstance(steps_per_restart, bool)
         or not isinstance(steps_per_restart, int)
@@ -337,6 +346,13 @@ class _Search:
                 result.restarts += 1
         except KeyboardInterrupt:  # stop, and keep the best board so far
             result.interrupted = True
+        budget = self.budget
+        result.timed_out = (
+            not result.interrupted
+            and budget.max_evaluations is not None
+            and self.evaluations < budget.max_evaluations
+            and (budget.stop_at is None or result.value < budget.stop_at)
+        )
         result.evaluations = self.evaluations
         result.solved = self.solved
         result.seconds = self.budget.clock() - self.started
@@ -623,7 +639,7 @@ def _board(letters: list[str], rows: int, cols: int) -> Board:
 
 def _search_worker(
     rules: Rules, words_spec: str, seed: int, options: dict[str, Any], messages: Any
-) -> tuple[str, int, int, float, int, list[Improvement], int]:
+) -> tuple[str, int, int, float, int, list[Improvement], int, bool]:
     """One search in a worker process; improvements and progress go to the parent by a queue."""
     words = Dictionary.load(words_spec)
     result = search_best(
@@ -642,6 +658,7 @@ def _search_worker(
         result.restarts,
         result.improvements,
         result.solved,
+        result.timed_out,
     )
 
 
@@ -739,6 +756,7 @@ def search_parallel(
         seconds=max(outcome[3] for outcome in outcomes),
         restarts=sum(outcome[4] for outcome in outcomes),
         solved=sum(outcome[6] for outcome in outcomes),
+        timed_out=any(outcome[7] for outcome in outcomes),
     )
     for found in sorted(
         (found for outcome in outcomes for found in outcome[5]), key=lambda f: f.seconds
