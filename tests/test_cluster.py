@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bigboggle import Dictionary, Rules, study
+from bigboggle import Dictionary, Rules, cluster, study
 from bigboggle.analysis import shake_stats
 from bigboggle.checkpoint import CheckpointError
 from bigboggle.cluster import (
@@ -195,6 +195,8 @@ def test_a_word_list_file_travels_to_the_workers(tmp_path: Path) -> None:
     source = DictionarySource.of(str(listing), mine)
     assert source.data is not None and source.name == str(listing)
     run = StatsRun(Rules.preset("classic"), source, boards=6000, seed=3, chunk=500)
+    light, apart = cluster._light(run)
+    assert light.source.data is None and apart is source  # each chunk carries the digest only
     # The words reach each worker once (not with every chunk), the one its nanny starts
     # after the only worker is killed mid-run too; the run over, the workers drop them.
     with DaskEngine(workers=1) as engine:
@@ -560,3 +562,33 @@ def test_an_error_before_a_run_starts_is_not_printed_under_a_progress_bar(
     )
     assert refused.returncode == 2 and "another run's" in refused.stderr
     assert "Searching" not in refused.stderr and "Traceback" not in refused.stderr
+
+
+def test_a_word_list_given_by_two_runs_stays_until_both_are_over() -> None:
+    source = DictionarySource("mine.txt", "d1g357", b"tea\neat\nate\n")
+    study.provide(source)
+    study.provide(source)
+    try:
+        study.withdraw(source.digest)
+        assert len(source.without_data().load()) == 3  # the other run still needs it
+    finally:
+        study.withdraw(source.digest)
+    assert source.digest not in study._PROVIDED
+
+
+def test_a_restart_cut_short_in_a_checkpoint_is_done_again(
+    words: Dictionary, tmp_path: Path
+) -> None:
+    run = _best_run(words, restarts=3)
+    path = tmp_path / "best.ckpt"
+    whole = run_best(run, LocalEngine(), checkpoint=str(path))
+    # As an earlier version left a restart that Ctrl-C cut short: fewer boards than its budget.
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines:
+        if line.get("chunk") == 1:
+            line["result"]["evaluations"] = 10
+            line["result"]["board"] = "AAAA/AAAA/AAAA/AAAA"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    again = run_best(run, LocalEngine(), checkpoint=str(path))
+    assert again.resumed == 2 and len(again.restarts) == 3
+    assert all(a.same_result(b) for a, b in zip(whole.restarts, again.restarts, strict=True))

@@ -51,6 +51,7 @@ from .study import (
 )
 
 Result = TypeVar("Result")
+logger = logging.getLogger(__name__)
 
 #: Chunks in flight per worker: enough that no worker waits for the next, few enough that
 #: memory stays flat and a stop loses little.
@@ -95,7 +96,9 @@ class Engine(Protocol):
     ``chunk(run, index)`` for every index of ``pending`` (anywhere, in any order) and
     ``on_result(index, result, worker, cpu_seconds)`` here, in this thread, as each one
     finishes (``cpu_seconds``: the chunk's CPU time where it ran). It raises :class:`TimeUp`
-    once ``should_stop()`` says so (checked between chunks, and each second while waiting)."""
+    once ``should_stop()`` says so (checked between chunks, and each second while waiting),
+    or a chunk raised it (the time limit cut it short); a chunk's ``KeyboardInterrupt`` (Ctrl-C
+    in this process) goes through too."""
 
     workers: int
     threads: int
@@ -276,17 +279,12 @@ class DaskEngine:
         should_stop: Callable[[], bool] | None = None,
     ) -> None:
         dask = _distributed()
-        from distributed.client import FutureCancelledError
-        from distributed.scheduler import KilledWorker
-
         if self.client is None:
             raise ClusterError("the engine is not started: use it in a with block")
         client = self.client
         token = uuid.uuid4().hex[:12]
         light, word_list = _light(run)
-        plugin = f"bigboggle-words-{token}"
-        if word_list is not None:
-            client.register_plugin(_word_list_plugin(word_list), name=plugin)
+        plugin: str | None = None  # the word list's plugin, once asked for
         queue = iter(pending)
         index_of: dict[Any, int] = {}
         attempts: dict[int, int] = {}
@@ -318,9 +316,20 @@ class DaskEngine:
                     return
                 submit(following)
 
-        top_up()
         trouble_since: float | None = None  # since when the cluster has been unable to work
         try:
+            if word_list is not None:
+                # The scheduler keeps a plugin before it reaches the workers: asked for, it is
+                # taken away at the end whether or not every worker could take it.
+                plugin = f"bigboggle-words-{token}"
+                try:
+                    client.register_plugin(_word_list_plugin(word_list), name=plugin)
+                except Exception as exc:  # a worker of another version, a lost connection
+                    raise ClusterError(
+                        f"the workers cannot take the word list {word_list.name!r}: "
+                        f"{type(exc).__name__}: {exc}"
+                    ) from None
+            top_up()
             while index_of:
                 try:
                     finished, _ = dask.wait(
@@ -328,8 +337,14 @@ class DaskEngine:
                     )
                 except TimeoutError:
                     finished = set()
-                if should_stop is not None and should_stop():
+                # Every chunk that finished is kept before the time limit is looked at. The
+                # limit is this machine's clock: a chunk cut short by a worker whose clock is
+                # ahead is run again, until this one says the time is up.
+                cut = self._take(finished, index_of, attempts, submit, on_result)
+                if should_stop() if should_stop is not None else cut:
                     raise TimeUp
+                for index in cut:
+                    submit(index)
                 if not finished:
                     trouble = self._trouble()
                     if trouble is None:
@@ -340,31 +355,59 @@ class DaskEngine:
                         raise ClusterError(f"{trouble} for {PATIENCE_SECONDS} s: giving up")
                     continue
                 trouble_since = None
-                for future in finished:
-                    index = index_of.pop(future)
-                    try:
-                        result, worker, cpu = future.result()
-                    except TimeUp:  # the run's time limit cut the chunk short
-                        raise TimeUp from None
-                    except (KilledWorker, FutureCancelledError):
-                        if attempts[index] >= CHUNK_ATTEMPTS:
-                            raise ClusterError(
-                                f"chunk {index} was lost with its worker {attempts[index]} times"
-                            ) from None
-                        submit(index)
-                        continue
-                    except Exception as exc:  # a worker that cannot run it (another version?)
-                        raise ClusterError(
-                            f"chunk {index} failed on its worker: {type(exc).__name__}: {exc}"
-                        ) from None
-                    on_result(index, result, worker, cpu)
                 top_up()
         finally:
-            if self.client is not None and self.client.status == "running":
-                if index_of:
-                    client.cancel(list(index_of))
-                if word_list is not None:
-                    client.unregister_worker_plugin(plugin)
+            self._clean_up(list(index_of), plugin)
+
+    @staticmethod
+    def _take(
+        finished: Iterable[Any],
+        index_of: dict[Any, int],
+        attempts: dict[int, int],
+        submit: Callable[[int], Any],
+        on_result: Callable[[int, Any, str, float], None],
+    ) -> list[int]:
+        """Hand each finished chunk's result to ``on_result``, and submit again each chunk
+        lost with its worker; the chunks that said the run's time was up (cut short)."""
+        from distributed.client import FutureCancelledError
+        from distributed.scheduler import KilledWorker
+
+        cut: list[int] = []
+        for future in finished:
+            index = index_of.pop(future)
+            try:
+                result, worker, cpu = future.result()
+            except TimeUp:  # the run's time limit cut the chunk short: not kept
+                cut.append(index)
+                continue
+            except (KilledWorker, FutureCancelledError):
+                if attempts[index] >= CHUNK_ATTEMPTS:
+                    raise ClusterError(
+                        f"chunk {index} was lost with its worker {attempts[index]} times"
+                    ) from None
+                submit(index)
+                continue
+            except Exception as exc:  # a worker that cannot run it (another version?)
+                raise ClusterError(
+                    f"chunk {index} failed on its worker: {type(exc).__name__}: {exc}"
+                ) from None
+            on_result(index, result, worker, cpu)
+        return cut
+
+    def _clean_up(self, in_flight: list[Any], plugin: str | None) -> None:
+        """Cancel the chunks still in flight and take the word list's plugin away. A worker
+        leaving as the run ends can make either fail: the run's result (or the error that
+        ended it) stands, rather than that failure."""
+        client = self.client
+        if client is None or client.status != "running":
+            return
+        try:
+            if in_flight:
+                client.cancel(in_flight)
+            if plugin is not None:
+                client.unregister_worker_plugin(plugin)
+        except Exception as exc:
+            logger.warning("could not tidy the cluster after the run: %s", exc)
 
     def _trouble(self) -> str | None:
         """What keeps the cluster from working, if anything: a lost scheduler, no workers."""
@@ -521,7 +564,13 @@ def run_best(
     hears of each restart better than all before it. Past ``deadline`` (seconds on the
     monotonic clock) the run stops, keeping what is done, and says ``timed_out``."""
     with _checkpoint(checkpoint, run.identity(), Restart.from_json) as saved:
-        done: dict[int, Restart] = dict(saved.done) if saved else {}
+        # A restart short of its budget was cut off (by Ctrl-C, in a version that kept it):
+        # it is done again, not taken as the board its seed gives.
+        done: dict[int, Restart] = {
+            index: restart
+            for index, restart in (saved.done.items() if saved else ())
+            if restart.evaluations >= run.evaluations
+        }
         resumed_indices = set(done)
         resumed = len(done)
         started = time.monotonic()

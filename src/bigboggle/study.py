@@ -9,10 +9,12 @@ the same whatever runs its chunks, in whatever order, and however often a chunk 
 after a worker died: this is what lets :mod:`bigboggle.cluster` hand chunks to Dask, and
 :mod:`bigboggle.checkpoint` keep finished chunks on disk.
 
-This module is pure: the chunk functions are plain functions of picklable arguments that any
-engine (this process, a process pool, a Dask worker) can call. A worker gets its dictionary
-from a :class:`DictionarySource`: a built-in's name, or a word list's bytes (a remote worker
-cannot read the client's files), loaded once per process.
+The chunk functions are plain functions of picklable arguments that any engine (this
+process, a process pool, a Dask worker) can call. A worker gets its dictionary from a
+:class:`DictionarySource`: a built-in's name, or a word list's bytes (a remote worker cannot
+read the client's files), loaded once per process. The bytes travel with the source, or (on
+a cluster, where every chunk carries its run) once per worker by :func:`provide`, the chunks
+then carrying only the word list's digest.
 """
 
 from __future__ import annotations
@@ -51,7 +53,8 @@ class TimeUp(Exception):
 @dataclass(frozen=True)
 class DictionarySource:
     """Where a worker finds the run's dictionary: a built-in by ``name``, or a word list whose
-    ``data`` (its bytes) travels with the run. ``digest`` names the content (the checkpoint's
+    ``data`` (its bytes) travels with the run (or was given to the worker apart, by
+    :func:`provide`: see :meth:`without_data`). ``digest`` names the content (the checkpoint's
     check that a resumed run has the same words)."""
 
     name: str
@@ -94,6 +97,8 @@ class DictionarySource:
 
 #: Word lists given to this process once for a run's chunks, by digest (:func:`provide`).
 _PROVIDED: dict[str, bytes] = {}
+#: How many runs gave this process each of them (two runs may share a word list).
+_PROVIDED_BY: dict[str, int] = {}
 
 
 def provide(source: DictionarySource) -> None:
@@ -101,11 +106,17 @@ def provide(source: DictionarySource) -> None:
     (a cluster's workers get them once, by a plugin, rather than with every chunk)."""
     if source.data is not None:
         _PROVIDED[source.digest] = source.data
+        _PROVIDED_BY[source.digest] = _PROVIDED_BY.get(source.digest, 0) + 1
 
 
 def withdraw(digest: str) -> None:
-    """Forget a word list :func:`provide` kept (its run is over)."""
-    _PROVIDED.pop(digest, None)
+    """One run that :func:`provide` a word list for is over: forget its bytes once no run
+    needs them (the dictionary loaded from them stays in this process's small cache)."""
+    left = _PROVIDED_BY.pop(digest, 0) - 1
+    if left > 0:
+        _PROVIDED_BY[digest] = left
+    else:
+        _PROVIDED.pop(digest, None)
 
 
 @functools.lru_cache(maxsize=4)
@@ -307,12 +318,12 @@ def best_chunk(run: BestRun, index: int, deadline: float | None = None) -> Resta
     its board is not the one the seed gives, so it is not kept."""
     if not 0 <= index < run.restarts:
         raise RulesError(f"chunk {index} is not one of the run's {run.restarts}")
-    seconds = 10.0**9
-    if deadline is not None:
+    words = run.source.load()
+    seconds = None
+    if deadline is not None:  # what is left once the words are loaded (a first load is slow)
         seconds = deadline - time.time()
         if seconds <= 0:
             raise TimeUp
-    words = run.source.load()
     seed = run.seed + index
     started = time.thread_time()
     result = search_best(
@@ -327,7 +338,7 @@ def best_chunk(run: BestRun, index: int, deadline: float | None = None) -> Resta
     )
     if result.interrupted:  # the search keeps its best board on Ctrl-C; the run stops
         raise KeyboardInterrupt
-    if result.evaluations < run.evaluations:
+    if result.timed_out:
         raise TimeUp
     ((points, count),) = tally_many([result.board], words, run.rules)
     return Restart(
