@@ -240,6 +240,47 @@ def test_a_scored_word_arrives_with_its_points_and_the_meter_moves(
     assert calm.evaluate("window.__sounds") == []
 
 
+def test_a_word_sent_before_the_games_words_arrive_stays_in_the_list(
+    page: Any, server: LiveServer
+) -> None:
+    """The page fetches the player's words after it is drawn; a word entered before that answer
+    arrives waits for it, so the answer (the list as it was before the word) cannot wipe the
+    word's verdict from the list or reset the count (CI caught a fast first word lost so)."""
+    from playwright.sync_api import expect
+
+    game = start_game(server, board=BOARD, options={"timer": 300})
+    held: list[Any] = []
+    state_url = re.compile(rf".*/api/games/{re.escape(game['id'])}$")
+
+    def hold_the_first_get(route: Any) -> None:
+        if route.request.method == "GET" and not held:
+            held.append((route, route.fetch()))  # answered now, delivered later
+        else:
+            route.continue_()
+
+    page.route(state_url, hold_the_first_get)
+    page.goto(server.url + "/rules")
+    page.evaluate(
+        "([id, key]) => localStorage.setItem(`bigboggle:key:${id}`, key)", [game["id"], game["key"]]
+    )
+    page.goto(server.url + f"/games/{game['id']}")
+    page.locator("#board-meter .meter-text").wait_for()
+    for _ in range(200):  # the page's own GET of the game, held here
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for its words"
+    page.locator("#word").fill("quinate")
+    page.locator("#word").press("Enter")
+    page.wait_for_timeout(300)  # time enough for the word to go ahead of the held answer
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    expect(page.locator("#my-words li").first).to_contain_text("quinate")
+    expect(page.locator("#words-found")).to_have_text("1")
+    expect(page.locator("#score-so-far")).to_have_text("5")
+    expect(page.locator("#verdict")).to_contain_text("quinate")
+
+
 def test_play_again_opens_a_new_board_with_the_same_settings(page: Any, server: LiveServer) -> None:
     from playwright.sync_api import expect
 

@@ -90,7 +90,11 @@ function playGame(game) {
   const countsNode = document.getElementById("opponent-counts");
   const counts = countsNode && data.opponents ? opponentCounts(countsNode, data.opponents) : null;
   const hintsNode = document.getElementById("hints-panel");
-  const hints = hintsNode && key ? hintsPanel(hintsNode, { id, headers: withKey, board, onCost: showCost }) : null;
+  // The page was drawn without the words and hints used (they are private): they come with the
+  // key. A word or hint asked for before they arrive waits for them, or their answer (the game
+  // as it was before) would wipe its verdict from the list and reset the counts.
+  const firstRead = key ? api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, withKey).catch(() => null) : Promise.resolve(null);
+  const hints = hintsNode && key ? hintsPanel(hintsNode, { id, headers: withKey, board, onCost: showCost, ready: firstRead }) : null;
   if (hintsNode && !key) hintsNode.hidden = true;
 
   const end = async () => {
@@ -132,9 +136,20 @@ function playGame(game) {
   tick();
   setInterval(tick, 250);
 
+  const loaded = firstRead.then((game) => {
+    if (!game) return;
+    entered = game.words.slice();
+    list.replaceChildren(...game.words.slice().reverse().map((result) => wordItem(result)));
+    found = game.words.filter((result) => result.verdict === "scored").length;
+    if (hints && game.hints) hints.load(game.hints);
+    showTotals(game.score_so_far);
+  });
+
   const submit = async (word) => {
     word = word.trim();
     if (!word || ending) return;
+    await loaded;
+    if (ending) return;
     try {
       const answer = await api("POST", `/api/games/${encodeURIComponent(id)}/words`, { word }, withKey);
       const result = answer.result;
@@ -186,18 +201,7 @@ function playGame(game) {
     }
   });
   fitToScreen(game);
-  if (key) {
-    // The page was drawn without the words (they are private); fetch them with the key.
-    api("GET", `/api/games/${encodeURIComponent(id)}`, undefined, withKey)
-      .then((state) => {
-        entered = state.words.slice();
-        list.replaceChildren(...state.words.slice().reverse().map((result) => wordItem(result)));
-        found = state.words.filter((result) => result.verdict === "scored").length;
-        if (hints && state.hints) hints.load(state.hints);
-        showTotals(state.score_so_far);
-      })
-      .catch(() => {});
-  } else {
+  if (!key) {
     input.disabled = true;
     document.getElementById("end-button").hidden = true;
     verdict.textContent = "This game is another player's: you can watch the clock, not play.";

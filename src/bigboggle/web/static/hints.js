@@ -24,8 +24,10 @@ function costText(cost) {
 }
 
 // Wire the panel `panel` (the game page's #hints-panel) for game `id` (requests carry
-// `headers`, the key); `onCost(total)` is told the hints' cost so far after each hint.
-export function hintsPanel(panel, { id, headers, board, onCost }) {
+// `headers`, the key); `onCost(total)` is told the hints' cost so far after each hint. A hint
+// asked for waits for `ready` (the page's first read of the game, which load()s the hints
+// used), so that read cannot wipe a newer hint.
+export function hintsPanel(panel, { id, headers, board, onCost, ready = Promise.resolve() }) {
   const list = panel.querySelector("#hint-list");
   const errorNode = panel.querySelector("#hint-error");
   const buttons = [...panel.querySelectorAll("button[data-hint]")];
@@ -39,6 +41,7 @@ export function hintsPanel(panel, { id, headers, board, onCost }) {
     errorNode.hidden = true;
     for (const other of buttons) other.disabled = true;
     try {
+      await ready;
       const answer = await api("POST", `/api/games/${encodeURIComponent(id)}/hints`, { kind: button.dataset.hint }, headers);
       if (answer.again) {
         list.append(el("li", { class: "hint again", text: `${answer.hint.label}: ${answer.hint.text} (shown again, no cost)` }));
