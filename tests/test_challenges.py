@@ -155,6 +155,74 @@ def test_three_players_at_different_times_cross_off_among_all_who_finished(
     assert [row["name"] for row in overall] == expected.ranking
 
 
+def _by_length(board: str, standard: Dictionary) -> dict[int, list[str]]:
+    """The board's words by their letter count."""
+    found: dict[int, list[str]] = {}
+    for word in valid_words(board, standard):
+        found.setdefault(len(word), []).append(word)
+    return found
+
+
+def test_equal_totals_go_to_the_longer_words_as_each_round_ranks_them(
+    challenges: Challenges, standard: Dictionary
+) -> None:
+    """Over the rounds, as in a tournament (and as a round's own ranking): equal points are
+    ordered by the longer words, not by the name first in the alphabet, and share a place. A board with two
+    4-letter words and a 5-letter one is drawn again until the shake gives one."""
+    for _ in range(50):
+        made = challenges.create("big", rounds=2, timer=60)
+        by_length = _by_length(made.round_standings[0].board, standard)
+        if len(by_length.get(4, [])) >= 2 and by_length.get(5):
+            break
+    else:
+        pytest.fail("50 shakes without two 4-letter words and a 5-letter one")
+    code = made.code
+    fours, five = by_length[4][:2], by_length[5][0]
+    amy = play_words(challenges, code, "Amy", fours)  # 1 + 1 points
+    zed = play_words(challenges, code, "Zed", [five])  # 2 points, one longer word
+    board = made.round_standings[0].board
+    expected = score_round(
+        board, {"Amy": fours, "Zed": [five]}, Rules.preset("big", timer=60), standard
+    )
+    assert expected.scores == {"Amy": 2, "Zed": 2} and expected.ranking == ["Zed", "Amy"]
+    data = challenges.get(code).results_json()
+    assert data["round_results"][0]["ranking"] == ["Zed", "Amy"]
+    # Equal totals share their place, as in the round.
+    assert [(row["name"], row["place"]) for row in data["standings"]] == [("Zed", 1), ("Amy", 1)]
+    # Round 2 played with nothing scored: the totals stay level, and so does the tie-break.
+    play_words(challenges, code, "Amy", [], key=amy.key)
+    play_words(challenges, code, "Zed", [], key=zed.key)
+    data = challenges.get(code).results_json()
+    assert [(row["name"], row["total"], row["place"]) for row in data["standings"]] == [
+        ("Zed", 2, 1),
+        ("Amy", 2, 1),
+    ]
+
+
+def test_equal_team_totals_go_to_the_team_with_the_longer_words(
+    challenges: Challenges, standard: Dictionary
+) -> None:
+    """A team's words count once, however many of its members wrote them: two members writing
+    the same 5-letter word give their team one 5-letter word, which beats two 4-letter ones."""
+    for _ in range(50):
+        made = challenges.create("big", timer=60, teams=["Alpha", "Omega"])
+        by_length = _by_length(made.round_standings[0].board, standard)
+        if len(by_length.get(4, [])) >= 2 and by_length.get(5):
+            break
+    else:
+        pytest.fail("50 shakes without two 4-letter words and a 5-letter one")
+    code = made.code
+    fours, five = by_length[4][:2], by_length[5][0]
+    play_team(challenges, code, "Ann", "Alpha", fours)
+    play_team(challenges, code, "Bob", "Omega", [five])
+    play_team(challenges, code, "Cy", "Omega", [five])
+    data = challenges.get(code).to_json()
+    assert [(t["team"], t["total"], t["place"]) for t in data["team_standings"]] == [
+        ("Omega", 2, 1),
+        ("Alpha", 2, 1),
+    ]
+
+
 def test_ties_share_a_place(challenges: Challenges, standard: Dictionary) -> None:
     made = challenges.create("big", timer=60)
     w = valid_words(made.round_standings[0].board, standard)

@@ -99,11 +99,11 @@ def test_the_contract_three_players_and_privacy(
     }
     assert round_one["ranking"] == [p["name"] for p in round_one["players"]]
     assert {word["word"] for word in round_one["missed"]}.isdisjoint({w[0], w[1], w[2], w[3]})
-    # One round: the standings' places are the round's (equal scores share a place, and the
-    # order within a tie may differ: the round breaks it by longer words, the standings by name).
-    assert {row["name"]: row["place"] for row in results["standings"]} == {
-        player["name"]: player["place"] for player in round_one["players"]
-    }
+    # One round: the standings are the round's, in its order (a tie ordered by the longer
+    # words) and with its places (equal scores share a place).
+    assert [(row["name"], row["place"]) for row in results["standings"]] == [
+        (player["name"], player["place"]) for player in round_one["players"]
+    ]
     # A stranger: who played, scores, places; never a word.
     public = client.get(f"/api/challenges/{code}/results").json()
     assert not public["round_results"][0]["visible"]

@@ -260,6 +260,18 @@ def _negate(lengths: tuple[int, ...]) -> tuple[int, ...]:
     return (*(-length for length in lengths), 0)
 
 
+def standings_order(
+    totals: Mapping[str, int], lengths: Mapping[str, Sequence[int]]
+) -> tuple[list[str], dict[str, int]]:
+    """Competitors first to last over several rounds, and their places: points, then the
+    longer words (``lengths``: each one's scored words' letter counts over every round, in
+    any order), then name; a place is shared only when the tie-break cannot part them. What
+    :class:`Tournament` ranks by, for standings kept elsewhere (a challenge's)."""
+    broken = {name: _tie_break(lengths.get(name, ())) for name in totals}
+    order = sorted(totals, key=lambda name: (-totals[name], _negate(broken[name]), name))
+    return order, competition_places(order, lambda name: (totals[name], broken[name]))
+
+
 def _check_lists(lists: Mapping[str, Sequence[str]]) -> None:
     if not isinstance(lists, Mapping):
         raise RoundInputError("players: expected a mapping of player name -> list of words")
@@ -413,17 +425,13 @@ class Tournament:
     @property
     def standings(self) -> list[str]:
         """Competitors from first to last by total, then longer words, then name."""
-        totals = self.totals
-        lengths = self._lengths()
-        return sorted(totals, key=lambda name: (-totals[name], _negate(lengths[name]), name))
+        return standings_order(self.totals, self._lengths())[0]
 
     @property
     def places(self) -> dict[str, int]:
         """Competitor -> place in :attr:`standings`: competitors share a place only when the
         tie-break cannot part them (the same points and the same word lengths)."""
-        totals = self.totals
-        lengths = self._lengths()
-        return competition_places(self.standings, lambda name: (totals[name], lengths[name]))
+        return standings_order(self.totals, self._lengths())[1]
 
     @property
     def tie_breaks(self) -> list[TieBreak]:

@@ -86,7 +86,7 @@ from ..limits import (
 from ..names import clean_name, name_key
 from ..round_setup import same_name_error
 from ..rules import Rules
-from ..scoring import PlayerResult, competition_places, score_round
+from ..scoring import PlayerResult, competition_places, score_round, standings_order
 from . import history, jobs
 from .challenge_views import (
     ChallengeView,
@@ -1178,6 +1178,8 @@ def _view(facts: _Facts, viewer_seat: int | None, now: float) -> ChallengeView:
     round_views = []
     totals: dict[str, dict[int, int]] = {}
     team_totals: dict[str, dict[int, int]] = {}
+    lengths: dict[str, list[int]] = {}  # each player's scored words' lengths: the tie-break
+    team_lengths: dict[str, list[int]] = {}
     behind = False
     for round_row in facts.rounds:
         stored = round_row.standings
@@ -1196,11 +1198,26 @@ def _view(facts: _Facts, viewer_seat: int | None, now: float) -> ChallengeView:
         )
         for name, player in (stored or {}).get("players", {}).items():
             totals.setdefault(name, {})[round_row.number] = int(player["score"])
+            lengths.setdefault(name, []).extend(
+                len(word["word"]) for word in player.get("words", ()) if word["verdict"] == "scored"
+            )
+        players = (stored or {}).get("players", {})
         for team in (stored or {}).get("team_standings", []):
             team_totals.setdefault(team["team"], {})[round_row.number] = int(team["score"])
+            # A team's words count once however many of its members wrote them.
+            team_words = {
+                word["word"]
+                for member in team.get("members", ())
+                for word in players.get(member, {}).get("words", ())
+                if word["verdict"] == "scored"
+            }
+            team_lengths.setdefault(team["team"], []).extend(map(len, team_words))
     team_of = {facts.seats[seat][0]: team for seat, team in facts.teams.items()}
-    order = sorted(totals, key=lambda name: (-sum(totals[name].values()), name))
-    places = competition_places(order, lambda name: sum(totals[name].values()))
+    # Rounds add up; equal totals are ordered by the longer words, as a tournament and each
+    # round's own ranking order them, and share their place, as a round's tie does.
+    overall = {name: sum(points.values()) for name, points in totals.items()}
+    order = standings_order(overall, lengths)[0]
+    places = competition_places(order, overall.__getitem__)
     standings = tuple(
         Standing(
             name,
@@ -1256,7 +1273,7 @@ def _view(facts: _Facts, viewer_seat: int | None, now: float) -> ChallengeView:
         can_play=can_play,
         why_not=why_not,
         teams=_team_lists(challenge.teams, seats),
-        team_standings=_team_standings(team_totals),
+        team_standings=_team_standings(team_totals, team_lengths),
     )
 
 
@@ -1269,11 +1286,15 @@ def _team_lists(
     return tuple((team, tuple(seat.name for seat in seats if seat.team == team)) for team in teams)
 
 
-def _team_standings(totals: Mapping[str, Mapping[int, int]]) -> tuple[TeamStanding, ...]:
-    """The teams' places over all rounds from each one's round scores (equal totals share a
-    place); a team that nobody has finished a round for is not among them."""
-    order = sorted(totals, key=lambda team: (-sum(totals[team].values()), team))
-    places = competition_places(order, lambda team: sum(totals[team].values()))
+def _team_standings(
+    totals: Mapping[str, Mapping[int, int]], lengths: Mapping[str, Sequence[int]]
+) -> tuple[TeamStanding, ...]:
+    """The teams' places over all rounds from each one's round scores, equal totals ordered by
+    the longer words (``lengths``: the letter counts of each team's scored words) and sharing
+    their place; a team that nobody has finished a round for is not among them."""
+    overall = {team: sum(points.values()) for team, points in totals.items()}
+    order = standings_order(overall, lengths)[0]
+    places = competition_places(order, overall.__getitem__)
     return tuple(
         TeamStanding(team, places[team], sum(totals[team].values()), dict(totals[team]))
         for team in order
