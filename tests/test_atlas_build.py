@@ -150,6 +150,12 @@ def test_the_atlas_command_names_what_is_wrong(tmp_path: Path) -> None:
         done = _atlas_cli(*args, "--boards", "10", "--out", str(tmp_path / "x"))
         assert done.returncode != 0 and message in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr
+    # A plan refused leaves no folder behind (the options are checked before any is made).
+    done = _atlas_cli(
+        "--rules=mega", "--out", str(tmp_path / "o"), "--checkpoints", str(tmp_path / "c")
+    )
+    assert done.returncode == 2 and not (tmp_path / "o").exists()
+    assert not (tmp_path / "c").exists()
     bad = tmp_path / "bad.json"
     bad.write_text('{"version": 2}')
     done = _atlas_cli("--from", str(bad), "--out", str(tmp_path / "y"))

@@ -172,6 +172,81 @@ def test_a_checkpoint_of_another_run_or_damaged_is_refused(
         run_stats(_stats_run(words, boards=1000), LocalEngine(), checkpoint=str(tmp_path))
 
 
+def _damaged(path: Path, line: str) -> None:
+    """``line`` in place of the checkpoint's second line (not its last: a damaged last line
+    is taken as cut off by a crash, and done again)."""
+    lines = path.read_text().splitlines()
+    assert len(lines) >= 3
+    path.write_text("\n".join([lines[0], line, *lines[2:]]) + "\n")
+
+
+def test_a_damaged_chunk_line_is_refused_with_the_reason_never_merged(
+    words: Dictionary, tmp_path: Path
+) -> None:
+    """Whatever a damaged (or hand-edited) line holds, the run refuses the file, naming the
+    line, rather than a traceback, a hang or statistics mixed with numbers no chunk gave."""
+    path = tmp_path / "stats.ckpt"
+    run = _stats_run(words, boards=1500)  # 3 chunks of 500
+    run_stats(run, LocalEngine(), checkpoint=str(path))
+    good = json.loads(path.read_text().splitlines()[1])
+    chunk, result = good["chunk"], good["result"]
+
+    def with_result(**changes: object) -> str:
+        return json.dumps({"chunk": chunk, "result": {**result, **changes}})
+
+    damaged = {
+        "huge number": with_result(first_seed=1e999),
+        "deep nesting": "[" * 100_000 + "]" * 100_000,
+        "chunk past the run": json.dumps({"chunk": 3, "result": result}),
+        "counts": with_result(points=[[5, 3]]),
+        "text for a count": with_result(points="x"),
+        "seeds": with_result(first_seed=result["first_seed"] + 1),
+        "board": with_result(best=[{**result["best"][0], "board": "<script>"}]),
+        "snapshot past the run": json.dumps({"chunks": [[0, 9]], "merged": result}),
+        "snapshot repeated": json.dumps({"chunks": [[0, 2]] * 100_000, "merged": result}),
+    }
+    original = path.read_text()
+    for what, line in damaged.items():
+        path.write_text(original)
+        _damaged(path, line)
+        with pytest.raises(CheckpointError, match="line 2 is damaged") as refused:
+            run_stats(run, LocalEngine(), checkpoint=str(path))
+        if what in ("counts", "seeds", "board"):
+            assert "(" in str(refused.value), what  # says what is wrong with it
+    path.write_text(original)
+    assert run_stats(run, LocalEngine(), checkpoint=str(path)).resumed == 3
+
+    best_path = tmp_path / "best.ckpt"
+    best_run = _best_run(words, restarts=3)
+    run_best(best_run, LocalEngine(), checkpoint=str(best_path))
+    restart = json.loads(best_path.read_text().splitlines()[1])
+    for changes in ({"board": "<script>"}, {"board": "ABCDE/FGHIJ/KLMNO/PQRST/UVWXY"}):
+        best_path.write_text(best_path.read_text())
+        lines = best_path.read_text().splitlines()
+        bad = {**restart, "result": {**restart["result"], **changes}}
+        best_path.write_text("\n".join([lines[0], json.dumps(bad), *lines[2:]]) + "\n")
+        with pytest.raises(CheckpointError, match="line 2 is damaged"):
+            run_best(best_run, LocalEngine(), checkpoint=str(best_path))
+        best_path.write_text("\n".join(lines) + "\n")
+
+
+def test_a_path_that_is_no_file_is_refused_before_any_lock_is_made(
+    words: Dictionary, tmp_path: Path
+) -> None:
+    run = _stats_run(words, boards=500)
+    os.mkfifo(tmp_path / "fifo")
+    for path, why in (
+        (str(tmp_path), "is a directory"),
+        (str(tmp_path / "fifo"), "not a regular file"),
+        (str(tmp_path / "no" / "such.ckpt"), "no such folder"),
+        ("", "needs a file name"),
+    ):
+        with pytest.raises(CheckpointError, match=why):
+            run_stats(run, LocalEngine(), checkpoint=path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+    assert not (tmp_path.parent / f"{tmp_path.name}.lock").exists()
+
+
 def test_runs_refuse_bad_sizes(words: Dictionary) -> None:
     source = DictionarySource.of("standard", words)
     rules = Rules.preset("big")
@@ -224,6 +299,39 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "bigboggle", *args]
 
 
+def test_a_word_list_read_from_a_pipe_is_read_once(tmp_path: Path) -> None:
+    """``--dictionary <(…)``: a pipe can be read once; the run's words come from that one read
+    (they were read a second time for the workers, from a pipe already drained)."""
+    listing = tmp_path / "words.txt"
+    listing.write_text("\n".join(["lines", "line", "sale", "stale", "tales", "slate", "least"]))
+    command = ["stats", "--rules", "classic", "--boards", "300", "--json"]
+    from_file = subprocess.run(
+        _cli(*command, "--dictionary", str(listing)), capture_output=True, text=True, timeout=120
+    )
+    assert from_file.returncode == 0, from_file.stderr
+    for extra in ([], ["--cluster", "--workers", "1"]):
+        read_end, write_end = os.pipe()
+        try:
+            process = subprocess.Popen(
+                _cli(*command, *extra, "--dictionary", f"/dev/fd/{read_end}"),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                pass_fds=(read_end,),
+            )
+        finally:
+            os.close(read_end)
+        with os.fdopen(write_end, "wb") as pipe:
+            pipe.write(listing.read_bytes())
+        out, err = process.communicate(timeout=300)
+        assert process.returncode == 0, err
+        piped = json.loads(out)
+        assert piped.pop("dictionary") == f"/dev/fd/{read_end}"
+        expected = json.loads(from_file.stdout)
+        expected.pop("dictionary")
+        assert piped == expected
+
+
 def test_ctrl_c_on_the_command_line_keeps_what_is_done_and_resumes(tmp_path: Path) -> None:
     """A real SIGINT to the whole process group (as a terminal sends it): the run stops,
     prints the statistics so far, exits 130 with no traceback from the workers, and the same
@@ -266,6 +374,12 @@ def test_the_command_line_says_what_is_wrong_with_a_cluster() -> None:
         _cli("stats", "--boards", "10", "--workers", "2"), capture_output=True, text=True
     )
     assert no_cluster.returncode != 0 and "add --cluster" in no_cluster.stderr
+    both = subprocess.run(
+        _cli("stats", "--boards", "10", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2"),
+        capture_output=True,
+        text=True,
+    )
+    assert both.returncode == 2 and "--workers is the size of a local cluster" in both.stderr
     bad = subprocess.run(
         _cli("best", "--restarts", "1", "--scheduler", "no-port-here"),
         capture_output=True,
@@ -437,6 +551,73 @@ def test_an_existing_cluster_by_its_scheduler_address(
                 process.wait(timeout=60)
 
 
+def _start_scheduler(tmp_path: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """``dask scheduler`` on a free loopback port, as a user starts one, and its address."""
+    dask = str(Path(sys.executable).with_name("dask"))
+    address_file = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen(
+        [
+            *(dask, "scheduler", "--host", "127.0.0.1", "--port", "0"),
+            *("--dashboard-address", "127.0.0.1:0", "--scheduler-file", str(address_file)),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while not address_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return scheduler, json.loads(address_file.read_text())["address"]
+
+
+def test_a_lost_scheduler_ends_the_run_with_the_reason_and_the_checkpoint_resumes(
+    tmp_path: Path,
+) -> None:
+    """The scheduler killed mid-run: the command says so in one line (exit 2, no traceback,
+    not even Dask's), every finished chunk is in the checkpoint, and the same command on
+    another scheduler resumes it to the statistics of one unbroken process."""
+    dask = str(Path(sys.executable).with_name("dask"))
+    scheduler, address = _start_scheduler(tmp_path)
+    worker = subprocess.Popen(
+        [dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    checkpoint = tmp_path / "run.ckpt"
+    command = ["stats", "--rules", "superbig", "--boards", "50000", "--seed", "9", "--json"]
+    command += ["--checkpoint", str(checkpoint)]
+    try:
+        run = subprocess.Popen(
+            _cli(*command, "--scheduler", address),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and run.poll() is None:
+            if checkpoint.exists() and len(checkpoint.read_text().splitlines()) >= 3:
+                break  # the header and two chunks
+            time.sleep(0.1)
+        assert run.poll() is None, run.communicate()
+        scheduler.kill()
+        scheduler.wait(timeout=60)
+        out, err = run.communicate(timeout=60)
+        assert run.returncode == 2, err
+        assert err.strip().splitlines()[-1] == f"Error: the connection to {address} is lost"
+        assert "Traceback" not in err and out == ""
+        done = len(checkpoint.read_text().splitlines()) - 1
+        assert 2 <= done < 5  # of 5 chunks of 10,000
+    finally:
+        for process in (worker, scheduler):
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=60)
+    resumed = subprocess.run(_cli(*command), capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    plain = command[: command.index("--checkpoint")]
+    unbroken = subprocess.run(_cli(*plain), capture_output=True, text=True, timeout=600)
+    assert json.loads(resumed.stdout) == json.loads(unbroken.stdout)
+
+
 def test_the_best_command_keeps_to_its_time_limit() -> None:
     done = subprocess.run(
         _cli(
@@ -459,6 +640,30 @@ def test_the_best_command_keeps_to_its_time_limit() -> None:
     data = json.loads(done.stdout)
     assert data["timed_out"] is True and data["complete"] is False
     assert 0 < data["restarts_done"] < 500
+    # A limit shorter than one restart: said as the time limit, not as an interruption.
+    short = subprocess.run(
+        _cli(
+            *[
+                "best",
+                "--rules",
+                "classic",
+                "--restarts",
+                "2",
+                "--evaluations",
+                "5000000",
+                "--seconds",
+                "0.5",
+            ]
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert short.returncode == 2
+    assert short.stderr.strip().splitlines()[-1] == (
+        "Error: the time limit (--seconds 0.5) passed before any restart was done; "
+        "give it more time, or fewer --evaluations a restart"
+    )
 
 
 def _long_run(words: Dictionary, restarts: int = 3) -> BestRun:

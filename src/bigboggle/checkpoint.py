@@ -33,10 +33,17 @@ Result = TypeVar("Result")
 MAX_LINE_BYTES = 16 << 20
 #: The largest checkpoint read (a run of 10^6 search restarts is about 300 MB).
 MAX_FILE_BYTES = 1 << 30
+#: Chunk indices a snapshot may name when its run's number of chunks is not given.
+MAX_CHUNK_INDEX = 10**7
 
 
 class CheckpointError(BoggleError):
     """A checkpoint file that cannot be used: another run's, damaged, in use, or unreadable."""
+
+
+class Inconsistent(ValueError):
+    """A chunk's result that is not what its chunk gives (raised by a checkpoint's ``check``,
+    whose message says what is wrong)."""
 
 
 class Checkpoint(Generic[Result]):
@@ -50,6 +57,9 @@ class Checkpoint(Generic[Result]):
         identity: dict[str, Any],
         decode: Callable[[dict[str, Any]], Result],
         merge: Callable[[Result, Result], Result] | None = None,
+        *,
+        chunks: int | None = None,
+        check: Callable[[set[int], Result], None] | None = None,
     ) -> None:
         self.path = os.path.realpath(path)
         self.shown = path
@@ -59,8 +69,11 @@ class Checkpoint(Generic[Result]):
         self.merged: Result | None = None
         self._decode = decode
         self._merge = merge
+        self._chunks = chunks  # chunk indices run from 0 to this (exclusive), when given
+        self._check = check  # raises ValueError if a result is not what its chunks give
         self._file: IO[str] | None = None
         self._lock: int | None = None
+        self._refuse_other_than_a_file()  # before the lock, which is made beside it
         self._take_lock()
         try:
             lines = self._read(identity)
@@ -70,6 +83,25 @@ class Checkpoint(Generic[Result]):
             raise
 
     # -- opening -------------------------------------------------------------------------------
+
+    def _refuse_other_than_a_file(self) -> None:
+        """:class:`CheckpointError` for a path that names a directory, a device or a pipe, or
+        lies in no folder: none of them gets a lock file beside it."""
+        where = f"checkpoint {self.shown!r}"
+        if not self.shown:
+            raise CheckpointError("a checkpoint needs a file name, not ''")
+        try:
+            info = os.stat(self.path)
+        except FileNotFoundError:
+            if not os.path.isdir(os.path.dirname(self.path) or "."):
+                raise CheckpointError(f"{where} cannot be written: no such folder") from None
+            return
+        except OSError as exc:
+            raise CheckpointError(f"{where} cannot be read: {exc.strerror}") from None
+        if stat.S_ISDIR(info.st_mode):
+            raise CheckpointError(f"{where} is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise CheckpointError(f"{where} is not a regular file (a device, a pipe?)")
 
     def _take_lock(self) -> None:
         """An exclusive lock on ``PATH.lock`` for as long as the checkpoint is open."""
@@ -131,17 +163,36 @@ class Checkpoint(Generic[Result]):
                 if not isinstance(entry, dict):
                     raise ValueError("not an object")
                 if "merged" in entry and self._merge is not None:
-                    self._absorb(_indices(entry["chunks"]), self._decode(entry["merged"]))
+                    limit = self._chunks if self._chunks is not None else MAX_CHUNK_INDEX
+                    indices, data = _indices(entry["chunks"], limit), entry["merged"]
                 else:
                     index = entry["chunk"]
                     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
                         raise ValueError("bad chunk")
-                    self._absorb({index}, self._decode(entry["result"]))
-            except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+                    indices, data = {index}, entry["result"]
+                if not isinstance(data, dict):
+                    raise ValueError("a result is an object")
+                if self._chunks is not None and any(i >= self._chunks for i in indices):
+                    raise ValueError(f"a chunk past the run's {self._chunks}")
+                result = self._decode(data)
+                if self._check is not None:
+                    self._check(indices, result)
+                self._absorb(indices, result)
+            except (
+                ValueError,  # BoardError among them
+                KeyError,
+                TypeError,
+                AttributeError,
+                OverflowError,  # 1e999 where a count goes
+                RecursionError,  # JSON nested past Python's depth
+                UnicodeDecodeError,
+                BoggleError,
+            ) as exc:
                 if number == len(raw):  # cut off by a crash while it was written: run it again
                     break
+                why = f" ({exc})" if isinstance(exc, Inconsistent | BoggleError) else ""
                 raise CheckpointError(
-                    f"{where}: line {number} is damaged; remove the file to start afresh"
+                    f"{where}: line {number} is damaged{why}; remove the file to start afresh"
                 ) from None
             assert line is not None
             kept.append(line.decode())
@@ -249,17 +300,24 @@ def _ranges(indices: set[int]) -> list[list[int]]:
     return runs
 
 
-def _indices(runs: object) -> set[int]:
+def _indices(runs: object, limit: int) -> set[int]:
+    """The chunk indices of a snapshot's ``[first, last]`` runs, each below ``limit``; the runs
+    together no longer than ``limit`` (a snapshot's runs are disjoint), so that a damaged line
+    costs no more to read than a whole run's indices."""
     if not isinstance(runs, list):
         raise ValueError("chunks")
     found: set[int] = set()
+    total = 0
     for run in runs:
         if (
             not isinstance(run, list)
             or len(run) != 2
             or not all(isinstance(n, int) and not isinstance(n, bool) for n in run)
-            or not 0 <= run[0] <= run[1] < 10**7
+            or not 0 <= run[0] <= run[1] < limit
         ):
+            raise ValueError("chunks")
+        total += run[1] - run[0] + 1
+        if total > limit:
             raise ValueError("chunks")
         found.update(range(run[0], run[1] + 1))
     return found

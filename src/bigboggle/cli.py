@@ -33,6 +33,7 @@ from .solver import Solution, solve
 if TYPE_CHECKING:
     from .atlas import Atlas
     from .scoring import RoundResult
+    from .study import DictionarySource
 
 #: The server ``play --challenge CODE`` plays on unless told (kept here, beside the option's
 #: help, so that the command line loads no client before it is asked for one).
@@ -136,6 +137,17 @@ def _load_rules(name: str, **options: Any) -> Rules:
 def _load_dictionary(spec: str | None, rules: Rules) -> Dictionary:
     try:
         return Dictionary.load(spec if spec is not None else rules.dictionary)
+    except WordListError as exc:
+        _fail(str(exc))
+
+
+def _load_study_dictionary(spec: str | None, rules: Rules) -> tuple[DictionarySource, Dictionary]:
+    """A study run's dictionary and its source: a word list file read once (a pipe too), so
+    the workers get the bytes the words came from."""
+    from .study import DictionarySource
+
+    try:
+        return DictionarySource.read(spec if spec is not None else rules.dictionary)
     except WordListError as exc:
         _fail(str(exc))
 
@@ -726,6 +738,11 @@ def _engine(use_cluster: bool, scheduler: str | None, workers: int | None, threa
             _fail(
                 "--scheduler: give the scheduler's address (tcp://host:8786), at most 300 characters"
             )
+        if scheduler is not None and workers is not None:
+            _fail(
+                "--workers is the size of a local cluster; a cluster given by --scheduler "
+                "has the workers started for it"
+            )
         return DaskEngine(scheduler, workers)
     if workers is not None:
         _fail("--workers is the size of a local cluster: add --cluster")
@@ -820,10 +837,10 @@ def stats_command(
     """
     from .analysis import PERCENTILES
     from .cluster import run_stats
-    from .study import DictionarySource, StatsRun
+    from .study import StatsRun
 
     rules = _load_rules(rules_name)
-    words = _load_dictionary(dictionary_spec, rules)
+    source, words = _load_study_dictionary(dictionary_spec, rules)
     if histogram_path is not None:
         _require_matplotlib()
         if not histogram_path.lower().endswith(".png"):
@@ -832,7 +849,7 @@ def stats_command(
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             _fail(f"--histogram {histogram_path!r}: cannot write in {folder!r}")
     try:
-        run = StatsRun(rules, DictionarySource.of(dictionary_spec, words), boards, seed)
+        run = StatsRun(rules, source, boards, seed)
         with (
             _engine(use_cluster, scheduler, workers, threads) as engine,
             _LateProgressBar(
@@ -1158,10 +1175,13 @@ def best_command(
     from .search import Improvement, search_best, search_parallel
 
     rules = _load_rules(rules_name, min_length=min_length)
-    words = _load_dictionary(dictionary_spec, rules)
     chunked = (
         restarts is not None or use_cluster or scheduler is not None or checkpoint_path is not None
     )
+    if chunked:
+        source, words = _load_study_dictionary(dictionary_spec, rules)
+    else:
+        words = _load_dictionary(dictionary_spec, rules)
     if chunked:
         if jobs is not None:
             _fail(
@@ -1170,7 +1190,7 @@ def best_command(
         _best_in_chunks(
             rules,
             words,
-            dictionary_spec,
+            source,
             objective=objective,
             long_length=long_length,
             use_dice=use_dice,
@@ -1261,7 +1281,7 @@ def best_command(
 def _best_in_chunks(
     rules: Rules,
     words: Dictionary,
-    dictionary_spec: str | None,
+    source: DictionarySource,
     *,
     objective: str,
     long_length: int | None,
@@ -1279,7 +1299,7 @@ def _best_in_chunks(
 
     from .cluster import run_best
     from .search import objective_points
-    from .study import BestRun, DictionarySource, Restart, best_command
+    from .study import BestRun, Restart, best_command
 
     def report(found: Restart) -> None:
         if not as_json:
@@ -1291,7 +1311,7 @@ def _best_in_chunks(
         objective_points(objective, rules, words, long_length)  # type: ignore[arg-type]  # refused here, before a cluster
         run = BestRun(
             rules,
-            DictionarySource.of(dictionary_spec, words),
+            source,
             restarts,
             evaluations,
             seed,
@@ -1319,6 +1339,11 @@ def _best_in_chunks(
     except BoggleError as exc:
         _fail(str(exc))
     best = outcome.best
+    if best is None and outcome.timed_out:
+        _fail(
+            f"the time limit (--seconds {seconds:g}) passed before any restart was done; "
+            "give it more time, or fewer --evaluations a restart"
+        )
     if best is None:
         _fail("interrupted before any restart was done")
     again = best_command(run, restarts=1, seed=best.seed)
@@ -1501,6 +1526,21 @@ def atlas_command(
     from .atlas_build import OBJECTIVES, AtlasPlan, build_atlas
 
     _require_matplotlib("bigboggle atlas (its charts)")
+    plan = None
+    if source_path is None:  # checked before any folder is made
+        try:
+            plan = AtlasPlan(
+                presets=_names("--rules", presets, list(PRESETS)),
+                dictionaries=_names("--dictionaries", dictionaries, list(BUILTIN_LEVELS)),
+                objectives=_names("--objectives", objectives, list(OBJECTIVES)),  # type: ignore[arg-type]
+                boards=boards,
+                seed=seed,
+                restarts=restarts,
+                evaluations=evaluations,
+                long_length=long_length,
+            )
+        except BoggleError as exc:
+            _fail(str(exc))
     for option, wanted in (("--out", folder), ("--checkpoints", checkpoint_folder)):
         if wanted is None:
             continue
@@ -1515,16 +1555,7 @@ def atlas_command(
         if source_path is not None:
             atlas = Atlas.load(source_path)
         else:
-            plan = AtlasPlan(
-                presets=_names("--rules", presets, list(PRESETS)),
-                dictionaries=_names("--dictionaries", dictionaries, list(BUILTIN_LEVELS)),
-                objectives=_names("--objectives", objectives, list(OBJECTIVES)),  # type: ignore[arg-type]
-                boards=boards,
-                seed=seed,
-                restarts=restarts,
-                evaluations=evaluations,
-                long_length=long_length,
-            )
+            assert plan is not None
             current = [""]
 
             def progress(part: str, done: int, total: int, rate: float | None) -> None:

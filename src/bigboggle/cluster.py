@@ -30,6 +30,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
@@ -243,7 +244,11 @@ class DaskEngine:
                             # The scheduler serves its HTTP routes (health, metrics) on some
                             # port whatever is asked; a free one, so two never collide on 8787.
                             dashboard_address="127.0.0.1:0",
-                            silence_logs=logging.ERROR,
+                            # Errors too: a chunk's failure comes back to this process,
+                            # which says it; what the workers would log is the cluster
+                            # closing under them (a heartbeat to a scheduler gone first,
+                            # with its traceback, after Ctrl-C: 1 run in 14 here).
+                            silence_logs=logging.CRITICAL,
                         )
                 finally:
                     signal.signal(signal.SIGINT, previous)
@@ -251,7 +256,7 @@ class DaskEngine:
                 self.client.register_plugin(_quiet_workers())
             else:
                 self.client = dask.Client(self.scheduler, timeout="10s")
-                self.workers = max(1, len(self.client.scheduler_info()["workers"]))
+                self.workers = max(1, _slots(self.client))
         except Exception as exc:  # Dask's own errors for a bad address vary (TypeError, ...)
             self.__exit__(None, None, None)
             where = self.scheduler or "a local cluster"
@@ -260,7 +265,22 @@ class DaskEngine:
 
     def __exit__(self, *exc: object) -> None:
         if self.client is not None:
-            self.client.close()
+            if self.client.status == "running":
+                self.client.close()
+            else:
+                # Its scheduler lost: closing cancels the client's attempts to reconnect,
+                # which Dask logs with a traceback; the run has said why it ended already.
+                loggers = [
+                    logging.getLogger(name) for name in ("distributed", "distributed.client")
+                ]
+                levels = [each.level for each in loggers]
+                for each in loggers:
+                    each.setLevel(logging.CRITICAL + 1)
+                try:
+                    self.client.close()
+                finally:
+                    for each, level in zip(loggers, levels, strict=True):
+                        each.setLevel(level)
             self.client = None
         if self._cluster is not None:
             self._cluster.close()
@@ -308,7 +328,7 @@ class DaskEngine:
             # Counted again every few seconds (workers join an existing cluster), not at every
             # chunk: asking the scheduler is a round trip that the workers' cores pay for.
             if time.monotonic() - counted[0] > 5:
-                counted[:] = [time.monotonic(), len(client.scheduler_info().get("workers", ()))]
+                counted[:] = [time.monotonic(), _slots(client)]
             workers = max(1, self.workers, int(counted[1]))
             while len(index_of) < workers * IN_FLIGHT_PER_WORKER:
                 following = next(queue, None)
@@ -337,6 +357,14 @@ class DaskEngine:
                     )
                 except TimeoutError:
                     finished = set()
+                except CancelledError:
+                    # Chunks cancelled under us: the scheduler is gone (every chunk with it),
+                    # or someone cancelled some. The first ends the run now with the reason
+                    # (what finished is kept); the others run again.
+                    lost = self._lost()
+                    if lost is not None:
+                        raise ClusterError(lost) from None
+                    finished = {future for future in index_of if future.done()}
                 # Every chunk that finished is kept before the time limit is looked at. The
                 # limit is this machine's clock: a chunk cut short by a worker whose clock is
                 # ahead is run again, until this one says the time is up.
@@ -369,7 +397,6 @@ class DaskEngine:
     ) -> list[int]:
         """Hand each finished chunk's result to ``on_result``, and submit again each chunk
         lost with its worker; the chunks that said the run's time was up (cut short)."""
-        from distributed.client import FutureCancelledError
         from distributed.scheduler import KilledWorker
 
         cut: list[int] = []
@@ -380,7 +407,7 @@ class DaskEngine:
             except TimeUp:  # the run's time limit cut the chunk short: not kept
                 cut.append(index)
                 continue
-            except (KilledWorker, FutureCancelledError):
+            except (KilledWorker, CancelledError):  # Dask's FutureCancelledError is one
                 if attempts[index] >= CHUNK_ATTEMPTS:
                     raise ClusterError(
                         f"chunk {index} was lost with its worker {attempts[index]} times"
@@ -409,15 +436,36 @@ class DaskEngine:
         except Exception as exc:
             logger.warning("could not tidy the cluster after the run: %s", exc)
 
+    def _lost(self) -> str | None:
+        """Why the scheduler cannot be reached, if it cannot."""
+        client = self.client
+        where = self.scheduler or "the local cluster's scheduler"
+        if client is None or client.status != "running":
+            return f"the connection to {where} is lost"
+        try:
+            client.nthreads()
+        except Exception as exc:  # Dask's comm errors (OSError, CommClosedError, timeouts)
+            return f"the connection to {where} is lost ({type(exc).__name__})"
+        return None
+
     def _trouble(self) -> str | None:
         """What keeps the cluster from working, if anything: a lost scheduler, no workers."""
-        client = self.client
-        if client is None or client.status != "running":
-            where = self.scheduler or "the local cluster's scheduler"
-            return f"the connection to {where} is lost"
-        if not client.scheduler_info().get("workers"):
+        lost = self._lost()
+        if lost is not None:
+            return lost
+        if not _slots(self.client):
             return "the cluster has no workers"
         return None
+
+
+def _slots(client: Any) -> int:
+    """How many chunks the cluster's workers can run at once: their threads, all of them
+    (``scheduler_info()["workers"]`` lists only the first few on some Dask releases); 0 if
+    the scheduler cannot say."""
+    try:
+        return sum(client.nthreads().values())
+    except Exception:  # the connection lost: the caller's health check says so
+        return 0
 
 
 # -- the runs ------------------------------------------------------------------------------------
@@ -464,11 +512,14 @@ def _checkpoint(
     identity: dict[str, Any],
     decode: Callable[[dict[str, Any]], Result],
     merge: Callable[[Result, Result], Result] | None = None,
+    *,
+    chunks: int,
+    check: Callable[[set[int], Result], None],
 ) -> Iterator[Checkpoint[Result] | None]:
     if path is None:
         yield None
         return
-    checkpoint = Checkpoint(path, identity, decode, merge)
+    checkpoint = Checkpoint(path, identity, decode, merge, chunks=chunks, check=check)
     try:
         yield checkpoint
     finally:
@@ -497,7 +548,9 @@ def run_stats(
     def merge(a: ShakeTally, b: ShakeTally) -> ShakeTally:
         return ShakeTally.merge((a, b), keep=keep)
 
-    with _checkpoint(checkpoint, run.identity(), ShakeTally.from_json, merge) as saved:
+    with _checkpoint(
+        checkpoint, run.identity(), ShakeTally.from_json, merge, chunks=run.chunks, check=run.check
+    ) as saved:
         indices: set[int] = set(saved.indices) if saved else set()
         merged: ShakeTally | None = saved.merged if saved else None
         resumed = len(indices)
@@ -563,7 +616,9 @@ def run_best(
     """Every restart of a best run (those not already in ``checkpoint``); ``on_improve``
     hears of each restart better than all before it. Past ``deadline`` (seconds on the
     monotonic clock) the run stops, keeping what is done, and says ``timed_out``."""
-    with _checkpoint(checkpoint, run.identity(), Restart.from_json) as saved:
+    with _checkpoint(
+        checkpoint, run.identity(), Restart.from_json, chunks=run.chunks, check=run.check
+    ) as saved:
         # A restart short of its budget was cut off (by Ctrl-C, in a version that kept it):
         # it is done again, not taken as the board its seed gives.
         done: dict[int, Restart] = {

@@ -270,6 +270,13 @@ class Dictionary:
         binary, not UTF-8, or holds no playable word. With the compiled core, the prepared
         list is cached on disk (see :mod:`bigboggle.cache`), keyed by the file's content.
         """
+        return cls._from_file_bytes(cls.read_file(path), str(path))
+
+    @staticmethod
+    def read_file(path: str | PathLike[str]) -> bytes:
+        """A word list file's bytes, within the size limit: what :meth:`from_file` reads (read
+        once, a list given by a pipe can also go to :meth:`from_file_bytes`, and to a
+        cluster's workers). :class:`WordListError` names the file when it cannot be read."""
         if not isinstance(path, str | PathLike) or not str(path):
             raise WordListError(f"a word list is a file path, not {quoted(path)}")
         _check_spec_length(str(path))
@@ -287,13 +294,37 @@ class Dictionary:
                 raise WordListError(
                     f"word list {label} is {size} bytes; the limit is {_MAX_FILE_BYTES}"
                 )
-            data = file.read_bytes()
+            with file.open("rb") as stream:  # a pipe's size is 0 to stat: read within bounds
+                data = stream.read(_MAX_FILE_BYTES + 1)
+            if len(data) > _MAX_FILE_BYTES:
+                raise WordListError(
+                    f"word list {label} is over {_MAX_FILE_BYTES} bytes; the limit is "
+                    f"{_MAX_FILE_BYTES}"
+                )
         except FileNotFoundError:
             raise WordListError(f"word list {label} does not exist") from None
         except PermissionError:
             raise WordListError(f"word list {label} cannot be read (permission denied)") from None
         except OSError as exc:
             raise WordListError(f"word list {label} cannot be read: {exc.strerror}") from None
+        return data
+
+    @classmethod
+    def from_file_bytes(cls, data: bytes, name: str) -> Dictionary:
+        """A dictionary from a word list file's bytes, read as :meth:`from_file` reads the
+        file named ``name`` (a worker given a list's bytes; a list read once from a pipe):
+        the same words, the same errors (naming ``name``), the same on-disk cache."""
+        if not isinstance(data, bytes):
+            raise WordListError(f"a word list's bytes must be bytes, not {type(data).__name__}")
+        if len(data) > _MAX_FILE_BYTES:
+            raise WordListError(
+                f"word list {name!r} is {len(data)} bytes; the limit is {_MAX_FILE_BYTES}"
+            )
+        return cls._from_file_bytes(data, name)
+
+    @classmethod
+    def _from_file_bytes(cls, data: bytes, path: str) -> Dictionary:
+        label = repr(path)
         key = cache.key_for(data, "file")
         cached = _from_cache(key, name=str(path))
         if cached is not None:
@@ -336,14 +367,7 @@ class Dictionary:
             return cls.builtin()
         if isinstance(spec, str) and spec in BUILTIN_LEVELS:
             return cls.builtin(spec)
-        if isinstance(spec, str):
-            _check_spec_length(spec)
-            if not _looks_like_path(spec):
-                known = ", ".join(BUILTIN_LEVELS)
-                raise WordListError(
-                    f"unknown dictionary {quoted(spec)}: not a built-in ({known}) and no such file"
-                )
-        return cls.from_file(spec)
+        return cls.from_file(word_list_path(spec))
 
     # -- container behaviour -----------------------------------------------------------------
 
@@ -630,3 +654,17 @@ def _load_builtin(name: str) -> Dictionary:
     dictionary = Dictionary(levels, name=name)
     dictionary._cache_key = key
     return dictionary
+
+
+def word_list_path(spec: str | PathLike[str]) -> str | PathLike[str]:
+    """``spec`` as the path of a word list file, as :meth:`Dictionary.load` takes a spec that
+    is not a built-in's name: :class:`WordListError` for one too long, or a bare word that is
+    neither a built-in nor a file (a mistyped name)."""
+    if isinstance(spec, str):
+        _check_spec_length(spec)
+        if not _looks_like_path(spec):
+            known = ", ".join(BUILTIN_LEVELS)
+            raise WordListError(
+                f"unknown dictionary {quoted(spec)}: not a built-in ({known}) and no such file"
+            )
+    return spec

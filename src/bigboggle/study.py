@@ -21,15 +21,15 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from .analysis import ShakeTally, shake_tally
+from .board import Board
+from .checkpoint import Inconsistent
 from .dice import MAX_SEED
-from .dictionary import BUILTIN_LEVELS, Dictionary
+from .dictionary import BUILTIN_LEVELS, Dictionary, word_list_path
 from .errors import RulesError
 from .rules import Rules
 from .search import Objective, search_best
@@ -64,13 +64,27 @@ class DictionarySource:
     @classmethod
     def of(cls, spec: str | None, words: Dictionary) -> DictionarySource:
         """The source of a dictionary the client has loaded from ``spec`` (a built-in name, a
-        path, or ``None``: the default)."""
+        path, or ``None``: the default). A word list file is read again: one that can be read
+        only once (a pipe) goes through :meth:`read` instead."""
         if spec is None or spec in BUILTIN_LEVELS:
             name = spec or words.name
             return cls(name, f"builtin:{name}")
-        with open(spec, "rb") as file:  # loaded already: it exists, it is a word list
-            data = file.read()
-        return cls(words.name, hashlib.blake2b(data, digest_size=16).hexdigest(), data)
+        return cls._of_bytes(words.name, Dictionary.read_file(spec))
+
+    @classmethod
+    def read(cls, spec: str) -> tuple[DictionarySource, Dictionary]:
+        """The dictionary ``spec`` names (a built-in name or a word list file) and its source,
+        a file read once: the run's workers get the very bytes the client's words came from.
+        :class:`~bigboggle.errors.WordListError` names what is wrong."""
+        if spec in BUILTIN_LEVELS:
+            return cls(spec, f"builtin:{spec}"), Dictionary.builtin(spec)
+        data = Dictionary.read_file(word_list_path(spec))
+        words = Dictionary.from_file_bytes(data, spec)
+        return cls._of_bytes(words.name, data), words
+
+    @classmethod
+    def _of_bytes(cls, name: str, data: bytes) -> DictionarySource:
+        return cls(name, hashlib.blake2b(data, digest_size=16).hexdigest(), data)
 
     @property
     def builtin(self) -> bool:
@@ -123,15 +137,9 @@ def withdraw(digest: str) -> None:
 def _load_source(name: str, digest: str, data: bytes | None) -> Dictionary:
     if data is None:
         return Dictionary.builtin(name)
-    # A private file of this process's own (never a shared name another user could plant),
-    # read through the on-disk cache of prepared word lists, keyed by content.
-    handle, path = tempfile.mkstemp(prefix="bigboggle-words-", suffix=".txt")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        return Dictionary.from_file(path)
-    finally:
-        os.unlink(path)
+    # Read as the client read the file (its errors name the client's file), through the
+    # on-disk cache of prepared word lists, keyed by content.
+    return Dictionary.from_file_bytes(data, name)
 
 
 def _check_count(name: str, value: object, low: int, high: int) -> int:
@@ -189,6 +197,26 @@ class StatsRun:
             "keep": self.keep,
         }
 
+    def check(self, indices: set[int], tally: ShakeTally) -> None:
+        """:class:`~bigboggle.checkpoint.Inconsistent` unless ``tally`` could be the merge of
+        chunks ``indices`` of this run: their seeds and number of boards, every board counted
+        once in each histogram, its extreme boards among those seeds (a checkpoint's line)."""
+        firsts = [self.seeds_of(index) for index in indices]
+        boards = sum(count for _, count in firsts)
+        if tally.first_seed != min(first for first, _ in firsts) or tally.boards != boards:
+            raise Inconsistent(f"its seeds are not those of its {len(indices)} chunk(s)")
+        for name, counts in (("points", tally.point_counts), ("words", tally.word_counts)):
+            if any(value < 0 or count < 1 for value, count in counts.items()):
+                raise Inconsistent(f"a count of {name} below 1, or a negative value")
+            if sum(counts.values()) != boards:
+                raise Inconsistent(f"its {name} count {sum(counts.values())} boards of {boards}")
+        for board in (*tally.best, *tally.worst):
+            if not any(first <= board.seed < first + count for first, count in firsts):
+                raise Inconsistent(f"a board of seed {board.seed} outside its chunks")
+            shown = Board.parse(board.board)
+            if (shown.rows, shown.cols) != (self.rules.rows, self.rules.cols):
+                raise Inconsistent(f"a board {board.board!r} of another size")
+
 
 def stats_chunk(run: StatsRun, index: int, threads: int = 1) -> ShakeTally:
     """Shake, solve and tally chunk ``index`` of a stats run (``threads``: solver threads)."""
@@ -239,6 +267,19 @@ class BestRun:
             "long_length": self.long_length,
             "dice": self.use_dice,
         }
+
+    def check(self, indices: set[int], restart: Restart) -> None:
+        """:class:`~bigboggle.checkpoint.Inconsistent` unless ``restart`` could be chunk
+        ``indices``' (one) search of this run: its index and seed, a board of the rules'
+        size (a checkpoint's line)."""
+        (index,) = indices
+        if restart.index != index or restart.seed != self.seed + index:
+            raise Inconsistent(f"restart {restart.index} (seed {restart.seed}) in chunk {index}")
+        if restart.evaluations < 0:  # past the budget is fine: a step values several at once
+            raise Inconsistent(f"{restart.evaluations} boards valued")
+        board = Board.parse(restart.board)
+        if (board.rows, board.cols) != (self.rules.rows, self.rules.cols):
+            raise Inconsistent(f"a board {restart.board!r} of another size")
 
 
 @dataclass(frozen=True)
