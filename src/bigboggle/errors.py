@@ -41,6 +41,11 @@ class DeckError(RoundInputError):
     """A trainer's deck (a file, a browser's) that cannot be read: what is wrong and where."""
 
 
+class PhotoError(BoggleError, ValueError):
+    """A photo that cannot be read as a board: not an image, too large, damaged, or no tray
+    found in it."""
+
+
 class AtlasError(BoggleError, ValueError):
     """An atlas file (``bigboggle atlas``'s JSON) that cannot be read: what is wrong and where
     (``entries[3].best[1].value: must be a whole number``)."""

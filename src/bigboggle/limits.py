@@ -31,6 +31,17 @@ MAX_BOARD_LINE_BYTES = 4 * MAX_BOARD_TEXT
 #: ``score_lines`` and their tallies) starts: each is an OS thread, so a caller's threads=10**6
 #: would start thousands of them per chunk. Far more than cores; the CLI's --threads has the same.
 MAX_SOLVER_THREADS = 64
+#: The largest photo file read as a board (``bigboggle read``, ``POST /api/read-board``): a
+#: phone's 50-megapixel JPEG is 10-20 MB.
+MAX_PHOTO_BYTES = 30_000_000
+#: The most pixels a photo may declare (width x height), checked from its header before any is
+#: decoded: 50-megapixel phone photos are read; a "decompression bomb" that claims more is not.
+MAX_PHOTO_PIXELS = 80_000_000
+#: The most pixels of a photo in another format than JPEG (PNG, WebP), which is decoded whole.
+MAX_PHOTO_PIXELS_DECODED_WHOLE = 30_000_000
+#: The longest side, in pixels, a photo is brought down to before the board is looked for in it
+#: (a JPEG is decoded at a reduced scale straight away, so a large photo costs little more).
+PHOTO_WORK_SIDE = 1600
 #: The longest player, team or room name (after Unicode normalisation).
 MAX_NAME_LENGTH = 40
 #: How many characters of a bad input an error message quotes.
@@ -348,6 +359,9 @@ class ServerLimits:
     # HTTP
     #: The largest request body read (bytes).
     max_body_bytes: int = 1_000_000
+    #: The largest body of ``POST /api/read-board`` (a photo of the tray: a phone's full-size
+    #: JPEG is 3-20 MB), never more than the library reads (MAX_PHOTO_BYTES).
+    max_photo_body_bytes: int = 31_000_000
     #: Seconds a client may take to send a request body once its headers have arrived.
     body_timeout: float = 30.0
     #: The largest header block accepted (bytes, all headers together).

@@ -1,0 +1,173 @@
+"""Where the cubes are in a photo: the grid's four corners, and the photo warped square.
+
+The cubes' faces are light and the gaps between them, and the tray around them, are darker. The
+light part of the photo, its gaps between cubes closed, is one blob for the whole grid; of the
+blobs that do not run off the photo's edge (a white table does), the largest is the grid. Its
+outline, brought down to four corners, is the grid's outer edge in perspective; warping it to a
+square gives each cube the same square cell, in the order of the board's rows and columns
+(the top-left corner is the photo's top-left-most: a tray photographed turned by a quarter is
+read turned by a quarter, which is the same board for play).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..errors import PhotoError
+
+#: Pixels a side of one cell of the warped grid.
+CELL_PIXELS = 64
+#: How much of a neighbour's side each cell's crop takes in, as a fraction of a cell: the
+#: crop is a little larger than the cell, so a grid found a few pixels off still holds the
+#: whole letter (the glyph finder ignores what touches the crop's border).
+CELL_MARGIN = 0.12
+_MARGIN = round(CELL_MARGIN * CELL_PIXELS)
+#: The side, in pixels, the photo is brought down to for finding the grid.
+DETECT_SIDE = 800
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A grid found in a photo: its corners in the photo (top-left, top-right, bottom-right,
+    bottom-left; x, y in pixels of the photo given) and the photo warped square (grayscale,
+    ``rows * CELL_PIXELS`` by ``cols * CELL_PIXELS``, with a margin of ``CELL_MARGIN`` cells
+    all round)."""
+
+    rows: int
+    cols: int
+    corners: np.ndarray
+    warped: np.ndarray
+
+    def cell(self, row: int, col: int) -> np.ndarray:
+        """Cell ``(row, col)``'s square crop of the warped photo, margin included."""
+        side = CELL_PIXELS + 2 * _MARGIN
+        top, left = row * CELL_PIXELS, col * CELL_PIXELS  # the cell starts _MARGIN further in
+        return self.warped[top : top + side, left : left + side]
+
+    def cells(self) -> list[np.ndarray]:
+        """Every cell's crop, row by row."""
+        return [self.cell(r, c) for r in range(self.rows) for c in range(self.cols)]
+
+
+def find_grid(rgb: np.ndarray, rows: int, cols: int) -> Grid:
+    """The ``rows`` x ``cols`` grid of cubes in the photo ``rgb`` (H x W x 3 uint8).
+    :class:`PhotoError` if no grid-like light block is found."""
+    height, width = rgb.shape[:2]
+    scale = min(1.0, DETECT_SIDE / max(height, width))
+    small = (
+        cv2.resize(
+            rgb,
+            (max(1, round(width * scale)), max(1, round(height * scale))),
+            interpolation=cv2.INTER_AREA,
+        )
+        if scale < 1
+        else rgb
+    )
+    quad = _grid_quad(small, rows, cols)
+    corners = quad / scale
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    margin = _MARGIN
+    target = np.array(
+        [
+            [margin, margin],
+            [margin + cols * CELL_PIXELS, margin],
+            [margin + cols * CELL_PIXELS, margin + rows * CELL_PIXELS],
+            [margin, margin + rows * CELL_PIXELS],
+        ],
+        dtype=np.float32,
+    )
+    transform = cv2.getPerspectiveTransform(corners.astype(np.float32), target)
+    size = (cols * CELL_PIXELS + 2 * margin, rows * CELL_PIXELS + 2 * margin)
+    warped = cv2.warpPerspective(
+        gray, transform, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+    return Grid(rows, cols, corners, warped)
+
+
+def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The grid's four corners in ``rgb``'s pixels, ordered TL, TR, BR, BL."""
+    height, width = rgb.shape[:2]
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
+    blurred = cv2.GaussianBlur(gray, (5, 5), 0)
+    _, light = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # Cube faces are pale: a strongly coloured light region (a yellow tray) is not a face.
+    light[hsv[:, :, 1] > 110] = 0
+    # Close the gaps between cubes (and the letters' holes): a kernel of about a third of a
+    # cube, whatever the grid's size in the photo (tried from large grids to small ones).
+    side = min(height, width)
+    for fraction in (0.5, 0.35, 0.25):
+        pitch = fraction * side / max(rows, cols)
+        size = max(3, int(pitch * 0.35) | 1)
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+        closed = cv2.morphologyEx(light, cv2.MORPH_CLOSE, kernel)
+        opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, kernel)
+        quad = _best_blob(opened, rows, cols)
+        if quad is not None:
+            return quad
+    raise PhotoError(
+        "no board found in the photo: photograph the tray from above, the whole grid of "
+        "cubes in the picture, on a surface darker than the cubes"
+    )
+
+
+def _best_blob(mask: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
+    """The quad of the largest blob that could be the grid: clear of the photo's edge, a
+    good part of the photo, close to a quadrilateral of about the grid's proportions."""
+    height, width = mask.shape
+    # Every blob's outline, those inside another's hole too (the grid lies in a hole of a
+    # white table's blob): the outer outlines of a two-level hierarchy.
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    best: tuple[float, np.ndarray] | None = None
+    outer = [c for c, h in zip(contours, hierarchy[0], strict=True) if h[3] < 0] if contours else []
+    for contour in outer:
+        area = cv2.contourArea(contour)
+        if area < 0.04 * height * width:
+            continue
+        x, y, w, h = cv2.boundingRect(contour)
+        if x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1:
+            continue  # runs off the photo: the table, not the tray
+        hull = cv2.convexHull(contour)
+        quad = _four_corners(hull)
+        if quad is None:
+            continue
+        quad_area = cv2.contourArea(quad.astype(np.float32))
+        if quad_area <= 0 or area / quad_area < 0.8:
+            continue  # not a filled quadrilateral
+        top = np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])
+        side = np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])
+        ratio = (top / side) / (cols / rows) if side > 0 else 0
+        if not 0.5 < ratio < 2:
+            continue
+        if best is None or area > best[0]:
+            best = (area, quad)
+    return None if best is None else best[1]
+
+
+def _four_corners(hull: np.ndarray) -> np.ndarray | None:
+    """A convex hull brought down to its four corners (TL, TR, BR, BL), or ``None``."""
+    perimeter = cv2.arcLength(hull, True)
+    for epsilon in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True)
+        if len(approx) == 4:
+            return _ordered(approx.reshape(4, 2).astype(np.float64))
+    if len(hull) < 4:
+        return None
+    return _ordered(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64))
+
+
+def _ordered(points: np.ndarray) -> np.ndarray:
+    """Four points as top-left, top-right, bottom-right, bottom-left."""
+    total = points.sum(axis=1)
+    difference = points[:, 1] - points[:, 0]
+    return np.array(
+        [
+            points[np.argmin(total)],
+            points[np.argmin(difference)],
+            points[np.argmax(total)],
+            points[np.argmax(difference)],
+        ]
+    )
