@@ -269,6 +269,13 @@ def cli() -> None:
 @click.option(
     "--challenge", is_flag=True, help="With --shake: swap the challenge cube in for one die."
 )
+@click.option(
+    "--photo",
+    "photo_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Read the board from a photo of the tray (as 'bigboggle read' does).",
+)
 @_rules_option
 @_dictionary_option
 @click.option(
@@ -284,6 +291,7 @@ def solve_command(
     shake_board: bool,
     seed: int | None,
     challenge: bool,
+    photo_path: str | None,
     rules_name: str,
     dictionary_spec: str | None,
     min_length: int | None,
@@ -305,11 +313,20 @@ def solve_command(
       bigboggle solve --shake --challenge --rules big-1979
       bigboggle solve PERS/LATG/SINE/TERS --rules classic --json
       bigboggle solve SEPAL/NIALT/ERDSO/TOMEN/ASTIR --dictionary my-words.txt --min-length 5
+      bigboggle solve --photo tray.jpg
     """
     rules = _load_rules(rules_name, challenge=challenge or None)
     if board_text is not None and (shake_board or seed is not None or challenge):
         _fail("give either a BOARD or --shake/--seed/--challenge, not both")
-    if board_text is None:
+    reading = None
+    if photo_path is not None:
+        if board_text is not None or shake_board or seed is not None:
+            _fail("give either a BOARD, --shake or --photo, not two of them")
+        reading = _read_photo(photo_path, rules, use_dice=True)
+        board = reading.board
+        if not as_json:
+            click.echo(_reading_text(reading, photo_path))
+    elif board_text is None:
         if not (shake_board or seed is not None or challenge):
             _fail("give a BOARD to solve (like LINES/TQARD/HEMOP/ABCKI/PSTEW) or --shake")
         if seed is None:
@@ -331,6 +348,8 @@ def solve_command(
     place = _standing(solution, words)
     if as_json:
         extra: dict[str, Any] = {} if seed is None else {"seed": seed}
+        if reading is not None:
+            extra["reading"] = reading.to_json()
         if place is not None:
             extra["standing"] = place.to_json()
         click.echo(solution.json_bytes(extra, indent=True).decode())  # as _print_json prints
@@ -390,6 +409,84 @@ def _print_solution(
 
 
 # -- shake ---------------------------------------------------------------------------------------
+
+
+# -- read ----------------------------------------------------------------------------------------
+
+
+@cli.command("read")
+@click.argument("photo_path", metavar="PHOTO", type=click.Path(dir_okay=False))
+@_rules_option
+@click.option(
+    "--no-dice",
+    "no_dice",
+    is_flag=True,
+    help="Read each cube on its own, not as the rules' dice can show the board (home-made dice).",
+)
+@_json_option
+def read_command(photo_path: str, rules_name: str, no_dice: bool, as_json: bool) -> None:
+    """Read a board from PHOTO, a photo of the tray (JPEG, PNG or WebP).
+
+    The grid of the rules' size is found in the photo, each cube read in any rotation, and
+    the readings made consistent with the rules' dice (each die lies in the tray once);
+    cells the reader is unsure of are marked with '?' and listed with their runner-up
+    readings. Needs pip install 'bigboggle[camera]'.
+
+    \b
+    Examples:
+      bigboggle read tray.jpg
+      bigboggle read tray.jpg --rules classic --json
+      bigboggle solve --photo tray.jpg
+    """
+    rules = _load_rules(rules_name)
+    reading = _read_photo(photo_path, rules, use_dice=not no_dice)
+    if as_json:
+        _print_json({"rules": rules.name, **reading.to_json()})
+        return
+    click.echo(_reading_text(reading, photo_path))
+
+
+def _read_photo(path: str, rules: Rules, *, use_dice: bool) -> Any:
+    """The :class:`~bigboggle.photo.reader.Reading` of the photo file at ``path``."""
+    try:
+        from .photo.reader import read_board
+    except ImportError as exc:
+        _fail(f"reading photos needs pip install 'bigboggle[camera]' ({exc.name} is missing)")
+    from .limits import MAX_PHOTO_BYTES
+
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_PHOTO_BYTES + 1)
+    except OSError as exc:
+        _fail(f"photo {path!r} cannot be read: {exc.strerror}")
+    try:
+        return read_board(data, rules, use_dice=use_dice)
+    except BoggleError as exc:
+        _fail(f"photo {path!r}: {exc}")
+
+
+def _reading_text(reading: Any, path: str) -> str:
+    """A reading as text: the grid (doubtful cells marked ``?``), the doubtful cells' runner-up
+    readings, and the board's notation."""
+    cols = reading.board.cols
+    lines = [f"Read from {path}:"]
+    for start in range(0, len(reading.cells), cols):
+        row = reading.cells[start : start + cols]
+        lines.append(
+            "  "
+            + " ".join(f"{(cell.face or '.') + ('?' if cell.doubtful else ''):<4}" for cell in row)
+        )
+    for index, cell in enumerate(reading.cells):
+        if cell.doubtful:
+            others = ", ".join(
+                f"{face or 'blank'} {chance:.0%}" for face, chance in cell.alternatives
+            )
+            lines.append(
+                f"  check {cell_name(divmod(index, cols))}: {cell.face or 'blank'} "
+                f"({cell.confidence:.0%}); or {others}"
+            )
+    lines.append(f"Board: {reading.board}")
+    return "\n".join(lines)
 
 
 @cli.command("shake")
