@@ -15,6 +15,7 @@ from fastapi.responses import Response
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
+from .. import photo as photo_reader
 from ..analysis import Band
 from ..dice import MAX_SEED, new_seed, shake
 from ..hints import HINT_COSTS, HINT_LABELS
@@ -27,6 +28,7 @@ from ..services.solo_games import SOLO_OPTIONS, needs_timer
 from ..services.solo_views import OpponentChoice
 from .auth import viewer
 from .inputs import (
+    ApiError,
     ErrorBody,
     NewGame,
     NewHint,
@@ -38,6 +40,7 @@ from .inputs import (
     SolveRequest,
     body_schema,
     read_model,
+    read_photo,
     read_text,
 )
 from .plumbing import JSONResponse, own_view_headers, services
@@ -134,6 +137,53 @@ async def solve_board(request: Request) -> Response:
         asked.min_length,
         asked.family,
     )
+    return Response(answer, media_type="application/json")
+
+
+#: The content types a photo may be sent as, besides a multipart form with a ``photo`` file.
+PHOTO_TYPES = ("image/jpeg", "image/png", "image/webp")
+
+
+@router.post(
+    "/read-board",
+    summary="Read a board from a photo of the tray",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "multipart/form-data": {
+                    "schema": {
+                        "type": "object",
+                        "properties": {"photo": {"type": "string", "format": "binary"}},
+                        "required": ["photo"],
+                    }
+                },
+                **{
+                    kind: {"schema": {"type": "string", "format": "binary"}} for kind in PHOTO_TYPES
+                },
+            },
+        }
+    },
+)
+async def read_board_photo(
+    request: Request,
+    rules: RulesName = "big",
+    dice: Annotated[
+        bool, Query(description="Read the board as the preset's dice can show it (each once)")
+    ] = True,
+) -> Response:
+    """The JSON of ``bigboggle read --json``: the board read from a photo (a multipart form's
+    ``photo`` file, or the image itself as the body), each cell with its confidence, the
+    runner-up readings and whether a person should check it, and the grid's corners as
+    fractions of the photo's width and height."""
+    Rules.preset(rules)  # an unknown preset: 400 before the photo is looked at
+    if not photo_reader.available():
+        raise ApiError(
+            501,
+            "this server cannot read photos: its operator needs pip install 'bigboggle[camera]'",
+        )
+    photo = await read_photo(request, services(request).limits.max_photo_body_bytes)
+    answer = await services(request).pool.run(jobs.read_board_json, photo, rules, dice)
     return Response(answer, media_type="application/json")
 
 

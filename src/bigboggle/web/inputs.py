@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from fastapi import Request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 
 from ..dice import MAX_SEED
 from ..errors import BoggleError
@@ -248,6 +249,47 @@ async def read_json(request: Request, limit: int | None = None) -> Any:
     if len(text) <= OFF_LOOP_CHARS:
         return parse_body(text)
     return await run_in_threadpool(parse_body, text)
+
+
+async def read_photo(request: Request, limit: int) -> bytes:
+    """A photo sent as the body (``Content-Type: image/jpeg``, ``image/png`` or ``image/webp``)
+    or as the ``photo`` file of a multipart form: its bytes, at most ``limit`` (413 past it),
+    the form holding nothing else of size (a part past ``limit`` or more than a few fields:
+    400). What the bytes hold is the reader's to check."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind in ("image/jpeg", "image/png", "image/webp"):
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ApiError(413, f"the photo is over the limit here of {limit} bytes")
+            chunks.append(chunk)
+        photo = b"".join(chunks)
+    elif kind == "multipart/form-data":
+        try:
+            form = await request.form(max_files=1, max_fields=4, max_part_size=limit)
+        except HTTPException as exc:  # starlette's: too many parts, a part too large
+            raise ApiError(400, f"the form: {exc.detail}") from None
+        try:
+            sent = form.get("photo")
+            if sent is None or isinstance(sent, str):
+                raise ApiError(
+                    400, "the form has no file 'photo': send the photo as a file named photo"
+                )
+            photo = await sent.read(limit + 1)
+        finally:
+            await form.close()
+        if len(photo) > limit:
+            raise ApiError(413, f"the photo is over the limit here of {limit} bytes")
+    else:
+        shown = f"not {kind[:MAX_QUOTED]!r}" if kind else "the request has no Content-Type"
+        raise ApiError(
+            415, f"send the photo as a multipart form's file 'photo' or as image/jpeg; {shown}"
+        )
+    if not photo:
+        raise ApiError(400, "the photo is empty (0 bytes)")
+    return photo
 
 
 def _body_limit(request: Request) -> int:

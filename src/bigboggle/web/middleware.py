@@ -43,9 +43,11 @@ error_log = logging.getLogger("bigboggle.error")
 
 #: The Content-Security-Policy of every response: scripts and styles from this origin only (no
 #: inline script, no inline style attribute, no eval), no plugins, no framing, no <base>.
-#: Images may be data: URLs (the API docs' icons); 'self' covers this origin's WebSockets.
+#: Images may be data: URLs (the API docs' icons) and blob: URLs (a photo of the tray the page
+#: shows from the visitor's own file, never sent anywhere else); 'self' covers this origin's
+#: WebSockets.
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; frame-ancestors 'none'; "
     "base-uri 'none'; form-action 'self'"
 )
@@ -80,14 +82,24 @@ class BodyTimeoutError(HTTPException):
 class BodyTooLargeError(HTTPException):
     """More body than the limit: 413, and the connection closes (the rest is not read)."""
 
-    def __init__(self, limits: ServerLimits, declared: int | None = None) -> None:
+    def __init__(
+        self, limits: ServerLimits, declared: int | None = None, *, photo: bool = False
+    ) -> None:
         size = f"is {declared} bytes" if declared is not None else "is over the limit"
+        limit, name = (
+            (limits.max_photo_body_bytes, "MAX_PHOTO_BODY_BYTES")
+            if photo
+            else (limits.max_body_bytes, "MAX_BODY_BYTES")
+        )
         super().__init__(
             413,
-            f"the body {size}; the limit is {limits.max_body_bytes} bytes "
-            "(BIGBOGGLE_LIMIT_MAX_BODY_BYTES)",
+            f"the body {size}; the limit is {limit} bytes (BIGBOGGLE_LIMIT_{name})",
             headers={"Connection": "close"},
         )
+
+
+#: The one route whose body is a photo, with its own size limit (max_photo_body_bytes).
+PHOTO_PATH = "/api/read-board"
 
 
 def request_id(scope: Scope) -> str:
@@ -168,7 +180,7 @@ class Guard:
             if refusal is not None:
                 await self._answer(send_guarded, refusal[0], refusal[1], rid, close=True)
             else:
-                await self.app(scope, self._timed_receive(receive), send_guarded)
+                await self.app(scope, self._timed_receive(receive, scope), send_guarded)
         except Exception as exc:  # a bug: log it with the id, answer 500 if we still can
             if not scope["state"].get("error_logged"):  # the app's 500 handler logs its own
                 error_log.error(
@@ -204,18 +216,22 @@ class Guard:
                 f"the request headers are {size:,} bytes; the limit is "
                 f"{self.limits.max_header_bytes:,} (BIGBOGGLE_LIMIT_MAX_HEADER_BYTES)"
             )
+        photo = scope.get("path") == PHOTO_PATH
+        limit = self.limits.max_photo_body_bytes if photo else self.limits.max_body_bytes
         for name, value in headers:
             if name == b"content-length":
                 declared = int(value) if value.isdigit() and len(value) < 20 else None
-                if declared is not None and declared > self.limits.max_body_bytes:
+                if declared is not None and declared > limit:
                     self.metrics.refused("413")
-                    return 413, str(BodyTooLargeError(self.limits, declared).detail)
+                    return 413, str(BodyTooLargeError(self.limits, declared, photo=photo).detail)
         return _repeated_parameter(scope)
 
-    def _timed_receive(self, receive: Receive) -> Receive:
+    def _timed_receive(self, receive: Receive, scope: Scope) -> Receive:
         """``receive`` with a deadline for the whole body (from the first read) and a size
         limit; the errors raise where the app reads, and become 408 / 413 answers there."""
         limits = self.limits
+        photo = scope.get("path") == PHOTO_PATH
+        limit = limits.max_photo_body_bytes if photo else limits.max_body_bytes
         deadline: float | None = None
         size = 0
         done = False
@@ -234,8 +250,8 @@ class Guard:
                 raise BodyTimeoutError(limits) from None
             if message["type"] == "http.request":
                 size += len(message.get("body", b""))
-                if size > limits.max_body_bytes:  # counted by the app's handler
-                    raise BodyTooLargeError(limits)
+                if size > limit:  # counted by the app's handler
+                    raise BodyTooLargeError(limits, photo=photo)
                 done = not message.get("more_body", False)
             return message
 

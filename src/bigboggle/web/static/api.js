@@ -3,7 +3,8 @@
 
 export async function api(method, url, body, headers = {}) {
   const options = { method, headers: { ...headers } };
-  if (body !== undefined) {
+  if (body instanceof FormData) options.body = body; // the browser writes its multipart type
+  else if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
   }

@@ -440,9 +440,32 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
   textField.addEventListener("input", fromText);
   build(...sizeFor());
   fromText();
+  // Cells a person should check (a photo's doubtful readings): index -> what to say of it.
+  // A cell's mark goes once it is typed into.
+  const mark = (notes) => {
+    inputs.forEach((input, i) => {
+      const note = notes[i];
+      const label = `Row ${Math.floor(i / cols) + 1}, column ${(i % cols) + 1}`;
+      input.classList.toggle("doubtful", Boolean(note));
+      input.setAttribute("aria-label", note ? `${label}, check: ${note}` : label);
+      input.title = note || "";
+      if (note) {
+        input.addEventListener(
+          "input",
+          () => {
+            input.classList.remove("doubtful");
+            input.setAttribute("aria-label", label);
+            input.title = "";
+          },
+          { once: true },
+        );
+      }
+    });
+  };
   return {
     refresh: fromText,
     check,
+    mark,
     resize: () => {
       build(...sizeFor());
       toText();

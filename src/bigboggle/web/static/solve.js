@@ -3,6 +3,7 @@ import { api } from "./api.js";
 import { linkWordsToBoard } from "./board.js";
 import { applyFamilyFilter, showOffensive } from "./family.js";
 import { mountGridEditor } from "./gridinput.js";
+import { mountPhotoReader } from "./photo.js";
 
 const form = document.getElementById("solve-form");
 const boardField = document.getElementById("board");
@@ -22,6 +23,8 @@ const sizeFor = () => {
   return preset ? [preset.rows, preset.cols] : [5, 5];
 };
 const editor = mountGridEditor(document.getElementById("grid-editor"), boardField, sizeFor);
+const photoReader = document.getElementById("photo-reader"); // absent: the server reads none
+if (photoReader) mountPhotoReader(photoReader, { boardField, rulesField, editor });
 rulesField.addEventListener("change", () => {
   if (!boardField.value.trim()) editor.resize();
 });

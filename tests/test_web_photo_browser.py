@@ -1,0 +1,139 @@
+"""The solver page's "Take a photo of the tray" in a real browser (Playwright driving Debian's
+Chromium against a real server on loopback): a synthetic photo of a shaken tray is chosen, the
+board read from it fills the board field and the grid, the photo is shown with the grid found
+drawn over it, a cell is corrected by keyboard, and the corrected board is solved; on a phone's
+width too; a file that is no photo is refused in words; the page is clean for axe-core."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("cv2")
+
+from bigboggle import Dictionary, Rules, shake, solve
+from bigboggle.photo.faces import HELD_OUT_FONTS
+from bigboggle.photo.tray import render_tray
+from browser_support import DESKTOP, PHONE, axe_clean, shot
+from live_server import LiveServer
+
+pytestmark = pytest.mark.once
+
+
+def photo_file(
+    tmp_path: Path, preset: str, seed: int, *, smudge_first: bool = False
+) -> tuple[str, Path]:
+    """A synthetic photo of a shake of ``preset``'s dice (a held-out font), and its board;
+    ``smudge_first``: the top-left cube's letter painted over, as a thumb or a glare hides it."""
+    import io
+
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    package, font = HELD_OUT_FONTS[0]
+    if not Path(font).is_file():
+        pytest.skip(f"held-out font {font} missing (apt-get install {package})")
+    rules = Rules.preset(preset)
+    shaken = shake(rules.dice, seed)
+    photo = render_tray(shaken, font, np.random.default_rng(seed))
+    data = photo.jpeg
+    if smudge_first:
+        top_left, top_right, _, bottom_left = photo.corners
+        centre = top_left + (top_right - top_left) / (2 * rules.cols)
+        centre += (bottom_left - top_left) / (2 * rules.rows)
+        radius = 0.35 * np.linalg.norm(top_right - top_left) / rules.cols
+        picture = Image.fromarray(photo.rgb)
+        ImageDraw.Draw(picture).ellipse(
+            [*(centre - radius), *(centre + radius)], fill=(232, 230, 222)
+        )
+        buffer = io.BytesIO()
+        picture.save(buffer, format="JPEG", quality=90)
+        data = buffer.getvalue()
+    path = tmp_path / f"{preset}-{seed}.jpg"
+    path.write_bytes(data)
+    return str(shaken.board), path
+
+
+def test_a_photo_of_the_tray_is_read_corrected_and_solved(
+    open_page: Any, server: LiveServer, standard: Dictionary, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    truth, path = photo_file(tmp_path, "big", 21)
+    tab = open_page(**DESKTOP)
+    tab.goto(server.url + "/solve")
+    button = tab.get_by_text("Take a photo of the tray")
+    expect(button).to_be_visible()
+    tab.locator("#photo-file").set_input_files(str(path))
+    expect(tab.locator(".photo-status")).to_contain_text("Read 25 cubes", timeout=30_000)
+    expect(tab.locator("#board")).to_have_value(truth)
+    expect(tab.locator(".photo-preview img")).to_be_visible()
+    expect(tab.locator(".photo-preview polygon")).to_have_count(1)
+    axe_clean(tab, "the solver with a photo read")
+    shot(tab, "photo-read-desktop")
+    # A correction by keyboard: the first cube typed over (as if the reader had got it wrong).
+    first = tab.locator(".grid-cells input").first
+    first.click()
+    replacement = "E" if truth[0] != "E" else "A"
+    tab.keyboard.press("Backspace")
+    tab.keyboard.type(replacement)
+    corrected = replacement + truth[1:]
+    expect(tab.locator("#board")).to_have_value(corrected)
+    tab.get_by_role("button", name="Solve", exact=True).click()
+    solution = solve(corrected, standard, Rules.preset("big"))
+    expect(tab.locator("#result-heading")).to_have_text(
+        f"{solution.count} words, {solution.total_score} points"
+    )
+
+
+def test_on_a_phone_and_with_a_file_that_is_no_photo(
+    open_page: Any, server: LiveServer, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    truth, path = photo_file(tmp_path, "classic", 4)
+    phone = open_page(**PHONE)
+    phone.goto(server.url + "/solve")
+    phone.select_option("#rules", "classic")
+    phone.locator("#photo-file").set_input_files(str(path))
+    expect(phone.locator(".photo-status")).to_contain_text("Read 16 cubes", timeout=30_000)
+    expect(phone.locator("#board")).to_have_value(truth)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width  # nothing wider than the phone
+    axe_clean(phone, "the solver with a photo read, phone")
+    shot(phone, "photo-read-phone")
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo")
+    phone.locator("#photo-file").set_input_files(str(text))
+    expect(phone.locator(".photo-status")).to_contain_text("could not be read")
+    expect(phone.locator(".photo-status")).to_contain_text("not a photo")
+    expect(phone.locator("#board")).to_have_value(truth)  # the board read before is kept
+
+
+def test_a_cube_the_reader_doubts_is_marked_to_check_and_corrected(
+    page: Any, server: LiveServer, tmp_path: Path
+) -> None:
+    """The top-left cube's letter hidden: the reader (whose dice rule out a blank cube) marks
+    that cell to check, in the grid (for a screen reader too), in the words above it and on
+    the photo; typing the right letter takes the mark away."""
+    from playwright.sync_api import expect
+
+    truth, path = photo_file(tmp_path, "big", 33, smudge_first=True)
+    page.goto(server.url + "/solve")
+    page.locator("#photo-file").set_input_files(str(path))
+    status = page.locator(".photo-status")
+    expect(status).to_contain_text("Check the 1 marked in the grid (a1:", timeout=30_000)
+    first = page.locator(".grid-cells input").first
+    expect(first).to_have_class(re.compile(r"\bdoubtful\b"))
+    expect(first).to_have_attribute("aria-label", re.compile(r"Row 1, column 1, check: read as"))
+    expect(page.locator(".photo-preview ellipse")).to_have_count(1)
+    assert page.locator(".grid-cells input.doubtful").count() == 1
+    axe_clean(page, "a doubtful cube marked")
+    first.click()
+    page.keyboard.press("Backspace")
+    page.keyboard.type(truth[:2] if truth.startswith("Qu") else truth[0])
+    expect(first).not_to_have_class(re.compile(r"\bdoubtful\b"))
+    expect(page.locator("#board")).to_have_value(truth)
