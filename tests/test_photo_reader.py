@@ -25,7 +25,7 @@ from PIL import Image  # noqa: E402
 
 from bigboggle import Rules  # noqa: E402
 from bigboggle.cli import cli  # noqa: E402
-from bigboggle.dice import dice_set, shake  # noqa: E402
+from bigboggle.dice import CHALLENGE_CUBE, dice_set, shake  # noqa: E402
 from bigboggle.errors import PhotoError  # noqa: E402
 from bigboggle.limits import MAX_PHOTO_BYTES  # noqa: E402
 from bigboggle.photo.faces import HELD_OUT_FONTS  # noqa: E402
@@ -106,12 +106,41 @@ def jpeg(width: int, height: int) -> bytes:
         (jpeg(640, 480)[:300], "damaged or cut off"),
         (jpeg(20, 20), "too small"),
         (b"\xff\xd8" + b"\0" * (MAX_PHOTO_BYTES + 1), "limit is"),
+        (jpeg(4000, 500), "a strip"),  # decoded whole at JPEG's reduced scales: refused first
+        (jpeg(640, 480) + b"\xff\xda" * 500, "scans"),  # a progressive file's scans, repeated
     ],
-    ids=["empty", "text", "gif", "bomb", "big-png", "truncated", "tiny", "too-many-bytes"],
+    ids=[
+        "empty",
+        "text",
+        "gif",
+        "bomb",
+        "big-png",
+        "truncated",
+        "tiny",
+        "too-many-bytes",
+        "strip",
+        "scans",
+    ],
 )
 def test_a_file_that_is_no_readable_photo_is_refused_by_name(data: bytes, message: str) -> None:
     with pytest.raises(PhotoError, match=message):
         decode_photo(data)
+
+
+def test_a_damaged_exif_block_is_passed_over() -> None:
+    """An EXIF block whose orientation cannot be applied (a text where a number belongs, which
+    made Pillow's transpose raise): the photo is read as it lies, no error, no warning."""
+    image = Image.new("RGB", (64, 48), (200, 100, 50))
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    exif[0x010F] = "Cam"
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", exif=exif.tobytes())
+    data = buffer.getvalue().replace(b"\x01\x0f\x00\x02", b"\x01\x56\x00\x02")
+    assert decode_photo(data).shape[2] == 3
+    turned = io.BytesIO()
+    image.save(turned, "JPEG", exif=exif.tobytes())
+    assert decode_photo(turned.getvalue()).shape[:2] == (64, 48)  # orientation 6: turned upright
 
 
 def test_a_large_jpeg_is_decoded_small() -> None:
@@ -126,6 +155,16 @@ def test_a_photo_with_no_board_says_so() -> None:
     for picture in (noise, np.full((480, 640, 3), 40, np.uint8)):
         with pytest.raises(PhotoError, match="no board found"):
             read_board(picture, Rules.preset("big"))
+    # A blank light card on a dark table: a "grid" of nothing, refused rather than read as
+    # the dice's likeliest faces.
+    card = np.full((600, 800, 3), 50, np.uint8)
+    card[150:450, 250:550] = 235
+    with pytest.raises(PhotoError, match="no 5x5 board could be read"):
+        read_board(card, Rules.preset("big"))
+    # A Big Boggle tray read by Super Big Boggle's rules: the wrong size, refused.
+    _, photo = tray("big", 3)
+    with pytest.raises(PhotoError, match="no 6x6 board could be read"):
+        read_board(photo.jpeg, Rules.preset("superbig"))
 
 
 # -- the grid ------------------------------------------------------------------------------------
@@ -140,6 +179,62 @@ def test_the_grid_is_found_in_every_presets_photos(preset: str) -> None:
         pitch = np.linalg.norm(photo.corners[1] - photo.corners[0]) / rules.cols
         error = np.linalg.norm(found.corners - photo.corners, axis=1).max()
         assert error < 0.3 * pitch, (seed, error, pitch)
+
+
+def test_a_tray_turned_in_the_photo_is_read_turned() -> None:
+    """A tray photographed turned by 40-52 degrees: its grid's four corners are four (none
+    picked twice), and the board read is the tray's, turned by a quarter if at all (the same
+    board for play)."""
+    import cv2
+
+    rules = Rules.preset("big")
+    for seed, degrees in ((2, 42), (6, 46), (9, 49), (12, 52)):
+        truth, photo = tray("big", seed, tilt=0.2, size=(1000, 1000))  # type: ignore[arg-type]
+        turn = cv2.getRotationMatrix2D((500, 500), degrees, 0.8)
+        turned = cv2.warpAffine(photo.rgb, turn, (1000, 1000), borderValue=(50, 55, 60))
+        reading = read_board(turned, rules)
+        assert len({tuple(corner) for corner in np.round(reading.corners, 4)}) == 4
+        grid = [list(row) for row in np.array(reading.board.cell_faces).reshape(5, 5)]
+        turns = []
+        for _ in range(4):
+            turns.append([face for row in grid for face in row])
+            grid = [list(row) for row in zip(*grid[::-1], strict=True)]
+        assert list(shake(rules.dice, seed).board.cell_faces) in turns, (seed, truth)
+
+
+def test_the_challenge_cube_is_found_and_marked() -> None:
+    """A tray with the challenge cube in place of one die, read by rules with the challenge:
+    the cube is found among the dice (a second Qu is the challenge cube's, not a misreading)
+    and its cell is marked on the board."""
+    rules = Rules.preset("big", challenge=True)
+    for seed in (32, 40):
+        shaken = shake(rules.dice, seed, challenge=True)
+        photo = render_tray(shaken, held_out_font(seed), np.random.default_rng(seed))
+        reading = read_board(photo.jpeg, rules)
+        assert reading.board.cell_faces == shaken.board.cell_faces
+        marked = reading.board.challenge
+        assert marked is not None and reading.board[marked] in CHALLENGE_CUBE
+        if seed == 32:  # its challenge cube shows the second Qu: no other die could
+            assert reading.board.challenge == shaken.board.challenge
+        # (Seed 40's shows an M, as two other cubes do: which of them is the challenge cube
+        # the letters cannot say, and one of them is marked.)
+
+
+def test_a_reading_the_dice_overrode_is_doubtful() -> None:
+    """The classifier sure of a W that the cell's die cannot show: the dice's face is taken,
+    and marked for a person to check, on the classifier's scale."""
+    from bigboggle.photo.reader import _cell_reading
+
+    seen = np.full(len(CLASSES), 0.001)
+    seen[CLASSES.index("W")] = 0.95
+    seen[CLASSES.index("M")] = 0.03
+    seen /= seen.sum()
+    final = np.zeros(len(CLASSES))
+    final[CLASSES.index("M")] = 0.9996
+    final[CLASSES.index("E")] = 0.0004
+    cell = _cell_reading(final, seen, 0)
+    assert cell.face == "M" and cell.doubtful and cell.confidence < 0.1
+    assert cell.alternatives[0][0] == "W"
 
 
 # -- the dice ------------------------------------------------------------------------------------
@@ -317,6 +412,17 @@ def test_the_api_refuses_a_photo_past_its_limit_and_an_unknown_preset(client: Te
         headers={"Content-Type": "image/jpeg"},
     )
     assert huge.status_code == 413 and "MAX_PHOTO_BODY_BYTES" in huge.json()["error"]
+
+    def chunks() -> object:  # no Content-Length: the limit is found while reading
+        for _ in range(40):
+            yield b"x" * 1_000_000
+
+    form = client.post(
+        "/api/read-board",
+        content=chunks(),  # type: ignore[arg-type]
+        headers={"Content-Type": "multipart/form-data; boundary=abc"},
+    )
+    assert form.status_code == 413, form.text  # the body's limit, not a form's 400
     unknown = client.post(
         "/api/read-board?rules=mega", content=jpeg(64, 64), headers={"Content-Type": "image/jpeg"}
     )

@@ -423,8 +423,15 @@ def _print_solution(
     is_flag=True,
     help="Read each cube on its own, not as the rules' dice can show the board (home-made dice).",
 )
+@click.option(
+    "--challenge",
+    is_flag=True,
+    help="The tray holds the challenge cube (I K L M Qu U) in place of one die: it is found and marked.",
+)
 @_json_option
-def read_command(photo_path: str, rules_name: str, no_dice: bool, as_json: bool) -> None:
+def read_command(
+    photo_path: str, rules_name: str, no_dice: bool, challenge: bool, as_json: bool
+) -> None:
     """Read a board from PHOTO, a photo of the tray (JPEG, PNG or WebP).
 
     The grid of the rules' size is found in the photo, each cube read in any rotation, and
@@ -436,9 +443,10 @@ def read_command(photo_path: str, rules_name: str, no_dice: bool, as_json: bool)
     Examples:
       bigboggle read tray.jpg
       bigboggle read tray.jpg --rules classic --json
+      bigboggle read tray.jpg --challenge
       bigboggle solve --photo tray.jpg
     """
-    rules = _load_rules(rules_name)
+    rules = _load_rules(rules_name, challenge=challenge or None)
     reading = _read_photo(photo_path, rules, use_dice=not no_dice)
     if as_json:
         _print_json({"rules": rules.name, **reading.to_json()})

@@ -39,6 +39,13 @@ MAX_PHOTO_BYTES = 30_000_000
 MAX_PHOTO_PIXELS = 80_000_000
 #: The most pixels of a photo in another format than JPEG (PNG, WebP), which is decoded whole.
 MAX_PHOTO_PIXELS_DECODED_WHOLE = 30_000_000
+#: How many times its shorter side a photo's longer side may be: a tray's photo is no strip,
+#: and a strip of a few pixels' height would be decoded whole (JPEG's reduced scales shrink
+#: both sides alike).
+MAX_PHOTO_ASPECT = 4
+#: The most scans a JPEG may have (a progressive photo has about ten): each scan is decoded over
+#: the whole picture, so a small file that repeats one thousands of times costs minutes.
+MAX_JPEG_SCANS = 100
 #: The longest side, in pixels, a photo is brought down to before the board is looked for in it
 #: (a JPEG is decoded at a reduced scale straight away, so a large photo costs little more).
 PHOTO_WORK_SIDE = 1600

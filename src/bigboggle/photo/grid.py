@@ -102,7 +102,9 @@ def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
     for fraction in (0.5, 0.35, 0.25):
         pitch = fraction * side / max(rows, cols)
         size = max(3, int(pitch * 0.35) | 1)
-        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+        # Round, so that a tray turned in the photo is closed and opened alike in every
+        # direction (a square kernel clipped the corners of a grid turned by 45 degrees).
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         closed = cv2.morphologyEx(light, cv2.MORPH_CLOSE, kernel)
         opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, kernel)
         quad = _best_blob(opened, rows, cols)
@@ -156,18 +158,21 @@ def _four_corners(hull: np.ndarray) -> np.ndarray | None:
             return _ordered(approx.reshape(4, 2).astype(np.float64))
     if len(hull) < 4:
         return None
-    return _ordered(cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64))
+    box: np.ndarray = cv2.boxPoints(cv2.minAreaRect(hull))
+    return _ordered(box.astype(np.float64))
 
 
-def _ordered(points: np.ndarray) -> np.ndarray:
-    """Four points as top-left, top-right, bottom-right, bottom-left."""
-    total = points.sum(axis=1)
-    difference = points[:, 1] - points[:, 0]
-    return np.array(
-        [
-            points[np.argmin(total)],
-            points[np.argmin(difference)],
-            points[np.argmax(total)],
-            points[np.argmax(difference)],
-        ]
-    )
+def _ordered(points: np.ndarray) -> np.ndarray | None:
+    """Four corners of a convex quadrilateral as top-left, top-right, bottom-right,
+    bottom-left: clockwise on the screen around their centre, starting from the one nearest
+    the photo's top-left (a tray turned by 45 degrees has no unambiguous top-left by sums of
+    coordinates: two corners could be picked twice). ``None`` if two corners coincide."""
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    clockwise = points[np.argsort(angles)]  # y grows downwards: increasing angle is clockwise
+    first = int(np.argmin(clockwise.sum(axis=1)))
+    ordered = np.roll(clockwise, -first, axis=0)
+    sides = np.linalg.norm(ordered - np.roll(ordered, -1, axis=0), axis=1)
+    if sides.min() < 0.2 * sides.max():
+        return None
+    return ordered

@@ -14,10 +14,12 @@ import io
 import warnings
 
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, UnidentifiedImageError
 
 from ..errors import PhotoError
 from ..limits import (
+    MAX_JPEG_SCANS,
+    MAX_PHOTO_ASPECT,
     MAX_PHOTO_BYTES,
     MAX_PHOTO_PIXELS,
     MAX_PHOTO_PIXELS_DECODED_WHOLE,
@@ -40,7 +42,9 @@ def decode_photo(data: bytes, *, side: int = PHOTO_WORK_SIDE) -> np.ndarray:
     if len(data) > MAX_PHOTO_BYTES:
         raise PhotoError(f"the photo is {len(data):,} bytes; the limit is {MAX_PHOTO_BYTES:,}")
     with warnings.catch_warnings():
-        # Pillow warns, then raises, past its bomb limit: both become our error below.
+        # Pillow warns, then raises, past its bomb limit: both become our error below. Its
+        # other warnings (a damaged EXIF block) are not the caller's concern.
+        warnings.simplefilter("ignore")
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
             image = Image.open(io.BytesIO(data), formats=PHOTO_FORMATS)
@@ -50,16 +54,34 @@ def decode_photo(data: bytes, *, side: int = PHOTO_WORK_SIDE) -> np.ndarray:
                     f"the photo is {width}x{height} pixels; the limit is "
                     f"{MAX_PHOTO_PIXELS:,} pixels ({MAX_PHOTO_PIXELS // 1_000_000} megapixels)"
                 )
+            if max(width, height) > MAX_PHOTO_ASPECT * min(width, height):
+                raise PhotoError(
+                    f"the photo is {width}x{height} pixels: a strip, not a photo of a tray "
+                    f"(the longer side may be at most {MAX_PHOTO_ASPECT} times the shorter)"
+                )
             if image.format == "JPEG" or image.format == "MPO":
-                image.draft("RGB", (side, side))  # decoded at 1/2, 1/4 or 1/8 scale
+                scans = bytes(data).count(b"\xff\xda")  # start-of-scan markers
+                if scans > MAX_JPEG_SCANS:
+                    raise PhotoError(
+                        f"the JPEG has {scans} scans; a photo has at most a few dozen "
+                        f"(the limit is {MAX_JPEG_SCANS})"
+                    )
+                # Decoded at 1/2, 1/4 or 1/8 scale: as small as still gives ``side`` pixels
+                # along the longer side.
+                longest = max(width, height)
+                image.draft(
+                    "RGB", (max(1, side * width // longest), max(1, side * height // longest))
+                )
             elif width * height > MAX_PHOTO_PIXELS_DECODED_WHOLE:
                 raise PhotoError(
                     f"the {image.format} image is {width}x{height} pixels; the limit is "
                     f"{MAX_PHOTO_PIXELS_DECODED_WHOLE:,} pixels (send a JPEG for more)"
                 )
             image.load()
-            upright: Image.Image = ImageOps.exif_transpose(image) or image
-            rgb = upright.convert("RGB")
+            rgb = image.convert("RGB")
+            if max(rgb.size) > side:
+                rgb.thumbnail((side, side), Image.Resampling.BILINEAR)
+            rgb = _upright(image, rgb)
         except PhotoError:
             raise
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -71,8 +93,29 @@ def decode_photo(data: bytes, *, side: int = PHOTO_WORK_SIDE) -> np.ndarray:
             raise PhotoError("the file is not a photo: send a JPEG, PNG or WebP image") from None
         except (OSError, ValueError, SyntaxError, EOFError) as exc:
             raise PhotoError(f"the photo is damaged or cut off: {exc}") from None
-    if max(rgb.size) > side:
-        rgb.thumbnail((side, side), Image.Resampling.BILINEAR)
     if min(rgb.size) < 32:
         raise PhotoError(f"the photo is {rgb.size[0]}x{rgb.size[1]} pixels: too small to read")
     return np.asarray(rgb, dtype=np.uint8)
+
+
+#: EXIF orientations (tag 274) and the turn or flip that makes each upright.
+_ORIENTATIONS = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
+
+
+def _upright(image: Image.Image, rgb: Image.Image) -> Image.Image:
+    """``rgb`` (the decoded, shrunk ``image``) turned as the photo's EXIF orientation says; as
+    it is when the EXIF block is missing or damaged (reading it must not fail the photo)."""
+    try:
+        orientation = image.getexif().get(274)
+    except Exception:  # a damaged EXIF block: Pillow's errors here vary (struct, type, value)
+        return rgb
+    turn = _ORIENTATIONS.get(orientation) if isinstance(orientation, int) else None
+    return rgb.transpose(turn) if turn is not None else rgb

@@ -21,12 +21,17 @@ FLOOR = 1e-6
 
 
 def assign_dice(
-    probabilities: np.ndarray, classes: Sequence[str], dice: Sequence[Sequence[str]]
+    probabilities: np.ndarray,
+    classes: Sequence[str],
+    dice: Sequence[Sequence[str]],
+    *,
+    required: int | None = None,
 ) -> list[int]:
     """For each cell (a row of ``probabilities`` over ``classes``), the index of the die in
     ``dice`` that lies there: the assignment, each die used at most once, under which the
     cells' faces are likeliest (each cell counts its die's likeliest face). ``dice`` may hold
-    more dice than cells (a challenge cube that replaced one of them)."""
+    more dice than cells (a challenge cube that replaced one of them): die ``required`` is then
+    in the tray for certain (the challenge cube is; which die it replaced is not known)."""
     cells = probabilities.shape[0]
     if len(dice) < cells:
         raise ValueError(f"{len(dice)} dice for {cells} cells")
@@ -36,6 +41,9 @@ def assign_dice(
     for d, die in enumerate(dice):
         columns = sorted({index[face] for face in die if face in index})
         score[:, d] = logs[:, columns].max(axis=1) if columns else np.log(FLOOR)
+    if required is not None:
+        # Every assignment that places it gains the same: one that leaves it out never wins.
+        score[:, required] += -np.log(FLOOR) * cells
     chosen_cells, chosen_dice = linear_sum_assignment(score, maximize=True)
     assignment = [0] * cells
     for cell, die in zip(chosen_cells, chosen_dice, strict=True):

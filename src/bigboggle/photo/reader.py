@@ -17,6 +17,7 @@ import numpy as np
 
 from ..board import Board
 from ..dice import CHALLENGE_CUBE, dice_set
+from ..errors import PhotoError
 from ..rules import Rules
 from .classifier import Classifier
 from .faces import FACES
@@ -100,26 +101,40 @@ def read_board(
     height, width = rgb.shape[:2]
     grid = find_grid(rgb, rules.rows, rules.cols)
     probabilities, rotations = _read_cells(grid.cells(), classifier or Classifier.load())
+    challenge: tuple[int, int] | None = None
     if use_dice:
         dice = list(dice_set(rules.dice).dice)
         if rules.challenge:
-            dice.append(CHALLENGE_CUBE)
-        assignment = assign_dice(probabilities, CLASSES, dice)
+            dice.append(CHALLENGE_CUBE)  # in place of one die, whichever the shake took
+        assignment = assign_dice(
+            probabilities, CLASSES, dice, required=len(dice) - 1 if rules.challenge else None
+        )
         final = np.stack(
             [
                 restrict(probabilities[cell], CLASSES, dice[die])
                 for cell, die in enumerate(assignment)
             ]
         )
+        if rules.challenge and len(dice) - 1 in assignment:
+            challenge = divmod(assignment.index(len(dice) - 1), rules.cols)
     else:
         final = probabilities
     cells = tuple(
         _cell_reading(final[cell], probabilities[cell], int(rotations[cell]))
         for cell in range(len(final))
     )
+    if sum(cell.doubtful for cell in cells) > len(cells) // 2:
+        raise PhotoError(
+            f"no {rules.rows}x{rules.cols} board could be read in the photo (most cubes are "
+            "unclear): photograph the whole tray from above, in good light, and choose the "
+            "rules of its size"
+        )
     faces = [cell.face for cell in cells]
+    if challenge is not None and not faces[challenge[0] * rules.cols + challenge[1]]:
+        challenge = None
     board = Board.from_faces(
-        [faces[r * rules.cols : (r + 1) * rules.cols] for r in range(rules.rows)]
+        [faces[r * rules.cols : (r + 1) * rules.cols] for r in range(rules.rows)],
+        challenge=challenge,
     )
     corners = tuple((float(x) / width, float(y) / height) for x, y in grid.corners)
     return Reading(board, cells, corners)
@@ -148,6 +163,9 @@ def _cell_reading(final: np.ndarray, seen: np.ndarray, rotation: int) -> CellRea
     """A cell's reading from its probabilities under the dice (``final``) and as the
     classifier saw it (``seen``, for the runner-up readings)."""
     best = int(np.argmax(final))
+    # The dice's confidence, lowered by how much likelier the classifier found another face: a
+    # reading the dice overrode is doubtful, however sure the dice are of it.
+    confidence = float(final[best]) * float(seen[best] / seen.max())
     order = np.argsort(-seen)
     alternatives = tuple((CLASSES[i], float(seen[i])) for i in order if i != best)[:ALTERNATIVES]
-    return CellReading(CLASSES[best], float(final[best]), alternatives, rotation)
+    return CellReading(CLASSES[best], confidence, alternatives, rotation)

@@ -98,13 +98,13 @@ def solve_board(
     return {**shown.to_json(), **extra}
 
 
-def read_board_json(photo: bytes, rules: str, use_dice: bool) -> bytes:
+def read_board_json(photo: bytes, rules: str, use_dice: bool, challenge: bool = False) -> bytes:
     """A photo of the tray read as a board (:func:`bigboggle.photo.reader.read_board`): the
     JSON of ``bigboggle read --json``, made in the worker (decoding, finding the grid and
     reading 16-36 cubes is CPU work of some tenths of a second)."""
     from ..photo.reader import read_board  # the camera extra: loaded by the first photo
 
-    ruleset = Rules.preset(rules)
+    ruleset = Rules.preset(rules, challenge=challenge or None)
     return orjson.dumps(
         {"rules": ruleset.name, **read_board(photo, ruleset, use_dice=use_dice).to_json()}
     )

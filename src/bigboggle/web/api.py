@@ -171,19 +171,22 @@ async def read_board_photo(
     dice: Annotated[
         bool, Query(description="Read the board as the preset's dice can show it (each once)")
     ] = True,
+    challenge: Annotated[
+        bool, Query(description="The tray holds the challenge cube in place of one die")
+    ] = False,
 ) -> Response:
     """The JSON of ``bigboggle read --json``: the board read from a photo (a multipart form's
     ``photo`` file, or the image itself as the body), each cell with its confidence, the
     runner-up readings and whether a person should check it, and the grid's corners as
     fractions of the photo's width and height."""
-    Rules.preset(rules)  # an unknown preset: 400 before the photo is looked at
+    Rules.preset(rules, challenge=challenge or None)  # a bad preset: 400 before the photo
     if not photo_reader.available():
         raise ApiError(
             501,
             "this server cannot read photos: its operator needs pip install 'bigboggle[camera]'",
         )
     photo = await read_photo(request, services(request).limits.max_photo_body_bytes)
-    answer = await services(request).pool.run(jobs.read_board_json, photo, rules, dice)
+    answer = await services(request).pool.run(jobs.read_board_json, photo, rules, dice, challenge)
     return Response(answer, media_type="application/json")
 
 

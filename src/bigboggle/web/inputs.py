@@ -258,19 +258,22 @@ async def read_photo(request: Request, limit: int) -> bytes:
     400). What the bytes hold is the reader's to check."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind in ("image/jpeg", "image/png", "image/webp"):
-        chunks: list[bytes] = []
-        size = 0
+        received = bytearray()  # one copy of the photo, grown in place
         async for chunk in request.stream():
-            size += len(chunk)
-            if size > limit:
+            if len(received) + len(chunk) > limit:
                 raise ApiError(413, f"the photo is over the limit here of {limit} bytes")
-            chunks.append(chunk)
-        photo = b"".join(chunks)
+            received += chunk
+        photo = bytes(received)
+        del received
     elif kind == "multipart/form-data":
         try:
             form = await request.form(max_files=1, max_fields=4, max_part_size=limit)
-        except HTTPException as exc:  # starlette's: too many parts, a part too large
-            raise ApiError(400, f"the form: {exc.detail}") from None
+        except HTTPException as exc:
+            if exc.status_code in (408, 413):
+                raise  # the body's own limits (size, time): their answer, and the connection closed
+            raise ApiError(
+                400, f"the form: {exc.detail}"
+            ) from None  # too many parts, a part too large
         try:
             sent = form.get("photo")
             if sent is None or isinstance(sent, str):

@@ -437,7 +437,10 @@ export function mountGridEditor(container, textField, sizeFor, { onChange = () =
     );
   }
 
-  textField.addEventListener("input", fromText);
+  textField.addEventListener("input", () => {
+    mark({}); // a board typed or pasted in the field: a photo's marks are no longer its cubes'
+    fromText();
+  });
   build(...sizeFor());
   fromText();
   // Cells a person should check (a photo's doubtful readings): index -> what to say of it.

@@ -53,11 +53,15 @@ function preview(url, reading) {
   reading.cells.forEach((cell, i) => {
     if (!cell.doubtful) return;
     const [x, y] = inside(reading.grid, ((i % reading.cols) + 0.5) / reading.cols, (Math.floor(i / reading.cols) + 0.5) / reading.rows);
+    // As wide and high as a cube there: the grid's sides through this cell, split evenly.
+    const [left, right] = [inside(reading.grid, (i % reading.cols) / reading.cols, 0.5), inside(reading.grid, ((i % reading.cols) + 1) / reading.cols, 0.5)];
+    const row = Math.floor(i / reading.cols);
+    const [top, bottom] = [inside(reading.grid, 0.5, row / reading.rows), inside(reading.grid, 0.5, (row + 1) / reading.rows)];
     const ring = document.createElementNS(svg.namespaceURI, "ellipse");
     ring.setAttribute("cx", x * 1000);
     ring.setAttribute("cy", y * 1000);
-    ring.setAttribute("rx", 350 / reading.cols);
-    ring.setAttribute("ry", 350 / reading.rows);
+    ring.setAttribute("rx", Math.hypot(right[0] - left[0], right[1] - left[1]) * 500 * 0.55);
+    ring.setAttribute("ry", Math.hypot(bottom[0] - top[0], bottom[1] - top[1]) * 500 * 0.55);
     ring.setAttribute("class", "photo-doubt");
     svg.append(ring);
   });
@@ -79,10 +83,10 @@ export function mountPhotoReader(container, { boardField, rulesField, editor }) 
   let url = null;
   input.addEventListener("change", async () => {
     const file = input.files && input.files[0];
-    if (!file) return;
+    if (!file || container.getAttribute("aria-busy") === "true") return;
     status.className = "photo-status";
     status.textContent = "Reading the photo…";
-    input.disabled = true;
+    container.setAttribute("aria-busy", "true"); // not disabled: the focus stays where it is
     try {
       const form = new FormData();
       form.append("photo", await shrunk(file), "tray.jpg");
@@ -108,7 +112,7 @@ export function mountPhotoReader(container, { boardField, rulesField, editor }) 
       status.className = "photo-status error";
       status.textContent = `The photo could not be read: ${err.message}`;
     } finally {
-      input.disabled = false;
+      container.removeAttribute("aria-busy");
       input.value = "";
     }
   });
