@@ -465,7 +465,9 @@ def test_without_the_camera_extra_the_reader_says_what_to_install(
             "/api/read-board", content=jpeg(64, 64), headers={"Content-Type": "image/jpeg"}
         )
         assert answer.status_code == 501 and "bigboggle[camera]" in answer.json()["error"]
-        assert 'id="photo-reader"' not in client.get("/solve").text
+        assert all(
+            'id="photo-reader"' not in client.get(page).text for page in ("/solve", "/score")
+        )
     finally:
         bigboggle.photo.NEEDS = original
     assert 'id="photo-reader"' in TestClient(create_app(db_url, clock=clock)).get("/solve").text

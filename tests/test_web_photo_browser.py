@@ -137,3 +137,28 @@ def test_a_cube_the_reader_doubts_is_marked_to_check_and_corrected(
     page.keyboard.type(truth[:2] if truth.startswith("Qu") else truth[0])
     expect(first).not_to_have_class(re.compile(r"\bdoubtful\b"))
     expect(page.locator("#board")).to_have_value(truth)
+
+
+def test_the_scorekeeper_reads_the_board_from_a_photo_and_scores_the_round(
+    page: Any, server: LiveServer, standard: Dictionary, tmp_path: Path
+) -> None:
+    """On the scorekeeper (the paper game's round entry, shared with tournaments): the board
+    read from a photo of a Boggle tray (the form's rules: classic), two players' lists typed,
+    the round scored on that board."""
+    from playwright.sync_api import expect
+
+    truth, path = photo_file(tmp_path, "classic", 8)
+    page.goto(server.url + "/score")
+    page.select_option("#rules", "classic")
+    page.locator("#photo-file").set_input_files(str(path))
+    expect(page.locator(".photo-status")).to_contain_text("Read 16 cubes", timeout=30_000)
+    expect(page.locator("#board")).to_have_value(truth)
+    words = [found.word for found in solve(truth, standard, Rules.preset("classic")).words]
+    for index, (name, chosen) in enumerate((("ann", words[:3]), ("bob", words[2:5]))):
+        page.locator(".player-name").nth(index).fill(name)
+        page.locator(".player-words").nth(index).fill("\n".join(chosen))
+    axe_clean(page, "the scorekeeper with a photo read")
+    page.get_by_role("button", name="Score the round").click()
+    view = page.locator("#round-result")
+    expect(view).to_contain_text("ann", timeout=30_000)
+    expect(view.locator(".list", has_text="ann").locator("li", has_text=words[0])).to_have_count(1)

@@ -34,6 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Match
 
+from .. import photo
 from .._version import __version__
 from ..atlas import Atlas
 from ..dice import UNDERLINED_FACES
@@ -215,6 +216,8 @@ def create_app(
     templates.env.globals["verdict_labels"] = VERDICT_LABELS
     templates.env.globals["underlined_faces"] = UNDERLINED_FACES
     templates.env.globals["max_players"] = MAX_PLAYERS  # the scorekeeper's Add a player stops there
+    # "Take a photo of the tray" on the pages that take a board, where this server can read one.
+    templates.env.globals["photo_reading"] = photo.available()
     templates.env.globals["known_viewer"] = account_pages.known_viewer  # the header's member
     app.include_router(api.router)
     app.include_router(account_routes.router)

@@ -12,7 +12,6 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from .. import photo
 from ..board import Board
 from ..dice import DICE_SETS, MAX_SEED
 from ..errors import BoggleError, BudgetExceededError, BusyError, RulesError
@@ -128,7 +127,6 @@ async def solver(
         solution=solution,
         place=place,
         error=error,
-        photo_reading=photo.available(),
     )
 
 

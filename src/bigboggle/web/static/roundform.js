@@ -3,6 +3,7 @@
 import { el } from "./api.js";
 import { renderBoard } from "./board.js";
 import { mountGridEditor } from "./gridinput.js";
+import { mountPhotoReader } from "./photo.js";
 
 // The board entered so far, drawn small beside the players' lists ("_" is a cell not typed yet).
 function showPeek(node, text) {
@@ -22,6 +23,12 @@ export function setupRoundForm({ teamPlay, players = ["", ""], sizeFor = () => [
   const editor = mountGridEditor(document.getElementById("grid-editor"), boardField, sizeFor, {
     onChange: (text) => showPeek(peek, text),
   });
+  // A photo of the tray, where the server reads them: by the form's rules, or the game's own.
+  const photoReader = document.getElementById("photo-reader");
+  if (photoReader) {
+    const rulesField = document.getElementById("rules") || { value: photoReader.dataset.rules || "big" };
+    mountPhotoReader(photoReader, { boardField, rulesField, editor });
+  }
   let counter = 0;
 
   // The Team fields count only in team play: without it they are hidden and disabled, and if
