@@ -87,21 +87,26 @@ class Checkpoint(Generic[Result]):
     def _refuse_other_than_a_file(self) -> None:
         """:class:`CheckpointError` for a path that names a directory, a device or a pipe, or
         lies in no folder: none of them gets a lock file beside it."""
-        where = f"checkpoint {self.shown!r}"
         if not self.shown:
             raise CheckpointError("a checkpoint needs a file name, not ''")
+        if self._regular_file() is None and not os.path.isdir(os.path.dirname(self.path) or "."):
+            raise CheckpointError(f"checkpoint {self.shown!r} cannot be written: no such folder")
+
+    def _regular_file(self) -> os.stat_result | None:
+        """The file's status if it is a regular file, ``None`` if there is none;
+        :class:`CheckpointError` if it is something else or cannot be looked at."""
+        where = f"checkpoint {self.shown!r}"
         try:
             info = os.stat(self.path)
         except FileNotFoundError:
-            if not os.path.isdir(os.path.dirname(self.path) or "."):
-                raise CheckpointError(f"{where} cannot be written: no such folder") from None
-            return
+            return None
         except OSError as exc:
             raise CheckpointError(f"{where} cannot be read: {exc.strerror}") from None
         if stat.S_ISDIR(info.st_mode):
             raise CheckpointError(f"{where} is a directory, not a file")
         if not stat.S_ISREG(info.st_mode):
             raise CheckpointError(f"{where} is not a regular file (a device, a pipe?)")
+        return info
 
     def _take_lock(self) -> None:
         """An exclusive lock on ``PATH.lock`` for as long as the checkpoint is open."""
@@ -123,16 +128,9 @@ class Checkpoint(Generic[Result]):
     def _read(self, identity: dict[str, Any]) -> list[str]:
         """The good chunk lines of an existing file (filling what was done); none if new."""
         where = f"checkpoint {self.shown!r}"
-        try:
-            info = os.stat(self.path)
-        except FileNotFoundError:
+        info = self._regular_file()  # again: it may have changed since the lock was taken
+        if info is None:
             return []
-        except OSError as exc:
-            raise CheckpointError(f"{where} cannot be read: {exc.strerror}") from None
-        if stat.S_ISDIR(info.st_mode):
-            raise CheckpointError(f"{where} is a directory, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise CheckpointError(f"{where} is not a regular file (a device, a pipe?)")
         if info.st_size > MAX_FILE_BYTES:
             raise CheckpointError(
                 f"{where} is {info.st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
