@@ -122,6 +122,9 @@ def test_a_typed_q_is_the_qu_cube_on_score_and_solve(
     page.keyboard.press("Tab")
     expect(cells.nth(2)).to_be_focused()
     page.keyboard.press("Tab")
+    if page.locator("#photo-file").count():  # "Take a photo of the tray" follows the grid
+        expect(page.locator("#photo-file")).to_be_focused()
+        page.keyboard.press("Tab")
     expect(page.locator("#rules")).to_be_focused()
 
     # The solver: the same grid; the board solves, and the page after it keeps all 25 cubes.
