@@ -155,12 +155,19 @@ def test_three_players_at_different_times_cross_off_among_all_who_finished(
     assert [row["name"] for row in overall] == expected.ranking
 
 
-def _by_length(board: str, standard: Dictionary) -> dict[int, list[str]]:
-    """The board's words by their letter count."""
-    found: dict[int, list[str]] = {}
-    for word in valid_words(board, standard):
-        found.setdefault(len(word), []).append(word)
-    return found
+def _tie_challenge(
+    challenges: Challenges, standard: Dictionary, **options: Any
+) -> tuple[Any, list[str], str]:
+    """A challenge made with ``options`` whose first board has two 4-letter words and a
+    5-letter one (shaken again until one does): the challenge, those two words, that word."""
+    for _ in range(50):
+        made = challenges.create("big", timer=60, **options)
+        found: dict[int, list[str]] = {}
+        for word in valid_words(made.round_standings[0].board, standard):
+            found.setdefault(len(word), []).append(word)
+        if len(found.get(4, [])) >= 2 and found.get(5):
+            return made, found[4][:2], found[5][0]
+    pytest.fail("50 shakes without two 4-letter words and a 5-letter one")
 
 
 def test_equal_totals_go_to_the_longer_words_as_each_round_ranks_them(
@@ -169,15 +176,8 @@ def test_equal_totals_go_to_the_longer_words_as_each_round_ranks_them(
     """Over the rounds, as in a tournament (and as a round's own ranking): equal points are
     ordered by the longer words, not by the name first in the alphabet, and share a place. A board with two
     4-letter words and a 5-letter one is drawn again until the shake gives one."""
-    for _ in range(50):
-        made = challenges.create("big", rounds=2, timer=60)
-        by_length = _by_length(made.round_standings[0].board, standard)
-        if len(by_length.get(4, [])) >= 2 and by_length.get(5):
-            break
-    else:
-        pytest.fail("50 shakes without two 4-letter words and a 5-letter one")
+    made, fours, five = _tie_challenge(challenges, standard, rounds=2)
     code = made.code
-    fours, five = by_length[4][:2], by_length[5][0]
     amy = play_words(challenges, code, "Amy", fours)  # 1 + 1 points
     zed = play_words(challenges, code, "Zed", [five])  # 2 points, one longer word
     board = made.round_standings[0].board
@@ -204,15 +204,8 @@ def test_equal_team_totals_go_to_the_team_with_the_longer_words(
 ) -> None:
     """A team's words count once, however many of its members wrote them: two members writing
     the same 5-letter word give their team one 5-letter word, which beats two 4-letter ones."""
-    for _ in range(50):
-        made = challenges.create("big", timer=60, teams=["Alpha", "Omega"])
-        by_length = _by_length(made.round_standings[0].board, standard)
-        if len(by_length.get(4, [])) >= 2 and by_length.get(5):
-            break
-    else:
-        pytest.fail("50 shakes without two 4-letter words and a 5-letter one")
+    made, fours, five = _tie_challenge(challenges, standard, teams=["Alpha", "Omega"])
     code = made.code
-    fours, five = by_length[4][:2], by_length[5][0]
     play_team(challenges, code, "Ann", "Alpha", fours)
     play_team(challenges, code, "Bob", "Omega", [five])
     play_team(challenges, code, "Cy", "Omega", [five])

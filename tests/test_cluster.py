@@ -500,35 +500,10 @@ def test_an_existing_cluster_by_its_scheduler_address(
     worker gone, the run ends with the reason rather than waiting for ever."""
     import bigboggle.cluster
 
-    dask = str(Path(sys.executable).with_name("dask"))
-    address_file = tmp_path / "scheduler.json"
-    scheduler = subprocess.Popen(
-        [
-            dask,
-            "scheduler",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--dashboard-address",
-            "127.0.0.1:0",
-            "--scheduler-file",
-            str(address_file),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    scheduler, address = _start_scheduler(tmp_path)
     worker = None
     try:
-        deadline = time.monotonic() + 60
-        while not address_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        address = json.loads(address_file.read_text())["address"]
-        worker = subprocess.Popen(
-            [dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        worker = _start_worker(address)
         command = ["stats", "--rules", "classic", "--boards", "3000", "--seed", "4", "--json"]
         remote = subprocess.run(
             _cli(*command, "--scheduler", address), capture_output=True, text=True, timeout=300
@@ -569,19 +544,24 @@ def _start_scheduler(tmp_path: Path) -> tuple[subprocess.Popen[bytes], str]:
     return scheduler, json.loads(address_file.read_text())["address"]
 
 
+def _start_worker(address: str) -> subprocess.Popen[bytes]:
+    """One ``dask worker`` of one thread for the scheduler at ``address``."""
+    dask = str(Path(sys.executable).with_name("dask"))
+    return subprocess.Popen(
+        [dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 def test_a_lost_scheduler_ends_the_run_with_the_reason_and_the_checkpoint_resumes(
     tmp_path: Path,
 ) -> None:
     """The scheduler killed mid-run: the command says so in one line (exit 2, no traceback,
     not even Dask's), every finished chunk is in the checkpoint, and the same command on
     another scheduler resumes it to the statistics of one unbroken process."""
-    dask = str(Path(sys.executable).with_name("dask"))
     scheduler, address = _start_scheduler(tmp_path)
-    worker = subprocess.Popen(
-        [dask, "worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    worker = _start_worker(address)
     checkpoint = tmp_path / "run.ckpt"
     command = ["stats", "--rules", "superbig", "--boards", "50000", "--seed", "9", "--json"]
     command += ["--checkpoint", str(checkpoint)]

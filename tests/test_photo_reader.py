@@ -23,7 +23,7 @@ from click.testing import CliRunner  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from bigboggle import Rules  # noqa: E402
+from bigboggle import Board, Rules  # noqa: E402
 from bigboggle.cli import cli  # noqa: E402
 from bigboggle.dice import CHALLENGE_CUBE, dice_set, shake  # noqa: E402
 from bigboggle.errors import PhotoError  # noqa: E402
@@ -287,7 +287,7 @@ def test_boards_are_read_from_photos_in_fonts_the_model_never_saw(
             truth, photo = tray(preset, seed)
             reading = read_board(photo.jpeg, rules)
             read = [cell.face for cell in reading.cells]
-            expected = [face for row in truth.split("/") for face in _faces(row)]
+            expected = list(Board.parse(truth).cell_faces)
             correct = sum(a == b for a, b in zip(read, expected, strict=True))
             tiles += len(expected)
             right_tiles += correct
@@ -308,26 +308,6 @@ def test_boards_are_read_from_photos_in_fonts_the_model_never_saw(
             print("  " + line)
     assert right_tiles / tiles >= 0.995, misread  # the issue's targets
     assert right_boards / boards >= 0.9, misread
-
-
-def _faces(row: str) -> list[str]:
-    """A canonical row's faces (``Qu`` and ``[Th]`` whole, ``.`` blank)."""
-    faces: list[str] = []
-    i = 0
-    while i < len(row):
-        if row[i] == "[":
-            end = row.index("]", i)
-            faces.append(row[i + 1 : end])
-            i = end + 1
-        elif row.startswith("Qu", i):
-            faces.append("Qu")
-            i += 2
-        elif row[i] == "*":
-            i += 1
-        else:
-            faces.append("" if row[i] == "." else row[i])
-            i += 1
-    return faces
 
 
 def test_the_command_line_reads_a_photo_and_solves_it(tmp_path: Path) -> None:

@@ -218,20 +218,24 @@ async def read_text(request: Request, limit: int | None = None) -> str:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise ApiError(413, f"the body is {declared[:20]} bytes; the limit here is {limit}")
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(413, f"the body is over the limit here of {limit} bytes")
-        chunks.append(chunk)
-    body = b"".join(chunks)
+    body = await _read_bounded(request, limit, "the body")
     if not body.strip():
         raise ApiError(400, "the body is empty; send a JSON object")
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ApiError(400, f"the body is not UTF-8 (byte {exc.start})") from None
+
+
+async def _read_bounded(request: Request, limit: int, what: str) -> bytes:
+    """The request's body, read as it streams in and refused (413, naming ``what``) as soon as
+    it passes ``limit`` bytes; held once, grown in place."""
+    received = bytearray()
+    async for chunk in request.stream():
+        if len(received) + len(chunk) > limit:
+            raise ApiError(413, f"{what} is over the limit here of {limit} bytes")
+        received += chunk
+    return bytes(received)
 
 
 def parse_body(text: str) -> Any:
@@ -258,13 +262,7 @@ async def read_photo(request: Request, limit: int) -> bytes:
     400). What the bytes hold is the reader's to check."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind in ("image/jpeg", "image/png", "image/webp"):
-        received = bytearray()  # one copy of the photo, grown in place
-        async for chunk in request.stream():
-            if len(received) + len(chunk) > limit:
-                raise ApiError(413, f"the photo is over the limit here of {limit} bytes")
-            received += chunk
-        photo = bytes(received)
-        del received
+        photo = await _read_bounded(request, limit, "the photo")
     elif kind == "multipart/form-data":
         try:
             form = await request.form(max_files=1, max_fields=4, max_part_size=limit)
