@@ -8,6 +8,7 @@ import dataclasses
 import inspect
 import json
 import sqlite3
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,14 @@ from bigboggle.errors import StoreError
 from bigboggle.services.paper_games import PaperTournaments
 from bigboggle.services.shelf import DictionaryShelf
 from bigboggle.services.solo_games import SoloGames
-from bigboggle.services.store import SCHEMA_VERSION, Base, Setting, Store, default_url
+from bigboggle.services.store import (
+    SCHEMA_VERSION,
+    Base,
+    Setting,
+    Store,
+    _sqlite_pragmas,
+    default_url,
+)
 from conftest import FakeClock, postgres_schema
 
 pytestmark = pytest.mark.once
@@ -109,6 +117,45 @@ def test_default_url_is_a_sqlite_file_in_the_data_directory(
     assert url.startswith("sqlite:///") and url.endswith("bigboggle.sqlite3")
     monkeypatch.setenv("BIGBOGGLE_DB", "sqlite:///elsewhere.sqlite3")
     assert default_url() == "sqlite:///elsewhere.sqlite3"
+
+
+def _race_to_open(path: Path, contenders: int) -> tuple[list[str], list[Exception]]:
+    """``contenders`` threads open ``path`` at the same moment, each as the store's engine
+    opens a connection; their journal modes and failures."""
+    start = threading.Barrier(contenders)
+    failures: list[Exception] = []
+    modes: list[str] = []
+
+    def open_connection() -> None:
+        connection = sqlite3.connect(path, timeout=30, check_same_thread=False)
+        try:
+            start.wait(timeout=30)
+            _sqlite_pragmas(connection, None)
+            modes.append(connection.execute("PRAGMA journal_mode").fetchone()[0])
+        except sqlite3.Error as exc:
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=open_connection) for _ in range(contenders)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return modes, failures
+
+
+def test_connections_opening_a_new_sqlite_file_at_once_all_switch_it_to_wal(
+    tmp_path: Path,
+) -> None:
+    # The switch to WAL needs the file to itself, and SQLite refused it at once ("database is
+    # locked", without waiting) to a connection racing another one: a worker among several
+    # starting on a new database failed to start. Threads race far more tightly than processes,
+    # so a few dozen new files show it nearly every time.
+    for attempt in range(40):
+        modes, failures = _race_to_open(tmp_path / f"new-{attempt}.sqlite3", contenders=4)
+        assert failures == [], f"new file {attempt}"
+        assert modes == ["wal"] * 4
 
 
 def test_a_setting_is_made_once_and_kept(db_url: str) -> None:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -689,9 +691,33 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
+    _enter_wal(cursor)
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+SQLITE_WAIT_SECONDS = 30.0
+"""How long a connection waits for SQLite's locks (the driver's busy timeout, and the switch to
+WAL below) before the store reports the database locked."""
+
+
+def _enter_wal(cursor: sqlite3.Cursor) -> None:
+    """Put the database in WAL mode (kept in the file: once done, a no-op for every later
+    connection). The switch needs the file to itself, and SQLite answers "database is locked"
+    at once, without its busy timeout, when another connection switching at the same moment
+    holds it (workers opening a new database together): so it is tried again, briefly, until
+    :data:`SQLITE_WAIT_SECONDS` have passed."""
+    deadline = time.monotonic() + SQLITE_WAIT_SECONDS
+    pause = 0.001
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def _sqlite_begin(connection: Connection) -> None:
@@ -711,7 +737,8 @@ class Store:
             if self.url.startswith("sqlite"):
                 self._make_sqlite_folder()
                 self.engine = create_engine(
-                    self.url, connect_args={"check_same_thread": False, "timeout": 30}
+                    self.url,
+                    connect_args={"check_same_thread": False, "timeout": SQLITE_WAIT_SECONDS},
                 )
                 event.listen(self.engine, "connect", _sqlite_pragmas)
                 event.listen(self.engine, "begin", _sqlite_begin)
