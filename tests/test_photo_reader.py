@@ -161,24 +161,56 @@ def test_a_photo_with_no_board_says_so() -> None:
     card[150:450, 250:550] = 235
     with pytest.raises(PhotoError, match="no 5x5 board could be read"):
         read_board(card, Rules.preset("big"))
-    # A Big Boggle tray read by Super Big Boggle's rules: the wrong size, refused.
-    _, photo = tray("big", 3)
-    with pytest.raises(PhotoError, match="no 6x6 board could be read"):
-        read_board(photo.jpeg, Rules.preset("superbig"))
+    # A tray read by the rules of another size: refused, naming the size the photo shows.
+    for preset, other in (
+        ("big", "superbig"),
+        ("big", "classic"),
+        ("classic", "big"),
+        ("superbig", "big"),
+    ):
+        _, photo = tray(preset, 3)
+        shown = Rules.preset(preset)
+        wanted = Rules.preset(other)
+        with pytest.raises(
+            PhotoError,
+            match=rf"shows a {shown.rows}x{shown.cols} grid of cubes, but the rules are for a "
+            rf"{wanted.rows}x{wanted.cols} board",
+        ):
+            read_board(photo.jpeg, wanted)
 
 
 # -- the grid ------------------------------------------------------------------------------------
 
 
+#: A photo of a real tray as a phone takes it close up: the tray's walls between the cubes,
+#: each cube's side seen below its face (with part of another letter), the tray filling the
+#: photo; the first photos of a real tray read here failed on exactly these.
+REAL_TRAY: dict[str, float] = {"gap": 0.22, "sides": 0.18, "fill": 0.95}
+
+
 @pytest.mark.parametrize("preset", PRESETS)
-def test_the_grid_is_found_in_every_presets_photos(preset: str) -> None:
+@pytest.mark.parametrize("options", [{}, REAL_TRAY], ids=["flat", "real-tray"])
+def test_the_grid_is_found_in_every_presets_photos(preset: str, options: dict[str, float]) -> None:
     rules = Rules.preset(preset)
     for seed in range(8):
-        _, photo = tray(preset, seed)
+        _, photo = tray(preset, seed, **options)
         found = find_grid(decode_photo(photo.jpeg), rules.rows, rules.cols)
         pitch = np.linalg.norm(photo.corners[1] - photo.corners[0]) / rules.cols
         error = np.linalg.norm(found.corners - photo.corners, axis=1).max()
         assert error < 0.3 * pitch, (seed, error, pitch)
+
+
+def test_a_photo_that_cuts_off_cubes_is_refused_naming_the_edge() -> None:
+    """Taken too close: the grid is found, but the letters of its outer cubes are outside the
+    photo. Refused, naming where, rather than read as whatever the edge shows."""
+    rules = Rules.preset("big")
+    _, photo = tray("big", 4, **REAL_TRAY)
+    width = photo.rgb.shape[1]
+    left_edge = int(photo.corners[:, 0].min())
+    pitch = np.linalg.norm(photo.corners[1] - photo.corners[0]) / rules.cols
+    cut = photo.rgb[:, left_edge + int(0.6 * pitch) : width]
+    with pytest.raises(PhotoError, match=r"cuts off [1-5] of the 25 cubes \(at its left edge\)"):
+        read_board(np.ascontiguousarray(cut), rules)
 
 
 def test_a_tray_turned_in_the_photo_is_read_turned() -> None:
@@ -272,8 +304,9 @@ def test_the_dice_fix_readings_no_die_left_could_show() -> None:
 BOARDS_PER_PRESET = 12
 
 
+@pytest.mark.parametrize("options", [{}, REAL_TRAY], ids=["flat", "real-tray"])
 def test_boards_are_read_from_photos_in_fonts_the_model_never_saw(
-    capsys: pytest.CaptureFixture[str],
+    options: dict[str, float], capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The whole pipeline (decode, grid, glyphs, model, dice) on synthetic photos of every
     preset lettered in the held-out fonts: per-tile and whole-board accuracy, with their 95%
@@ -284,7 +317,7 @@ def test_boards_are_read_from_photos_in_fonts_the_model_never_saw(
     for preset in PRESETS:
         rules = Rules.preset(preset)
         for seed in range(100, 100 + BOARDS_PER_PRESET):
-            truth, photo = tray(preset, seed)
+            truth, photo = tray(preset, seed, **options)
             reading = read_board(photo.jpeg, rules)
             read = [cell.face for cell in reading.cells]
             expected = list(Board.parse(truth).cell_faces)
@@ -299,7 +332,7 @@ def test_boards_are_read_from_photos_in_fonts_the_model_never_saw(
     board_low, board_high = wilson(right_boards, boards)
     with capsys.disabled():
         print(
-            f"\nphoto reader, held-out fonts: tiles {right_tiles}/{tiles} "
+            f"\nphoto reader, held-out fonts, {'real tray' if options else 'flat'}: tiles {right_tiles}/{tiles} "
             f"({right_tiles / tiles:.2%}, 95% CI {tile_low:.2%}-{tile_high:.2%}); "
             f"boards {right_boards}/{boards} ({right_boards / boards:.0%}, "
             f"95% CI {board_low:.0%}-{board_high:.0%})"

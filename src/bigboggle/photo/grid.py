@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from ..errors import PhotoError
+from .lattice import find_lattice
 
 #: Pixels a side of one cell of the warped grid.
 CELL_PIXELS = 64
@@ -27,6 +28,9 @@ CELL_MARGIN = 0.12
 _MARGIN = round(CELL_MARGIN * CELL_PIXELS)
 #: The side, in pixels, the photo is brought down to for finding the grid.
 DETECT_SIDE = 800
+#: Cubes found beyond the rules' grid, on its lattice, that show a larger tray (fewer are a
+#: stray die beside it).
+_ANOTHER_SIZE = 3
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,7 @@ def find_grid(rgb: np.ndarray, rows: int, cols: int) -> Grid:
     )
     quad = _grid_quad(small, rows, cols)
     corners = quad / scale
+    _check_inside(corners, rows, cols, width, height)
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     margin = _MARGIN
     target = np.array(
@@ -96,6 +101,14 @@ def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
     _, light = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Cube faces are pale: a strongly coloured light region (a yellow tray) is not a face.
     light[hsv[:, :, 1] > 110] = 0
+    lattice = find_lattice(light, rows, cols)
+    if lattice is not None:
+        if (lattice.rows, lattice.cols) == (rows, cols) and lattice.outside < _ANOTHER_SIZE:
+            return lattice.corners()
+        if lattice.outside >= _ANOTHER_SIZE:
+            raise PhotoError(_other_size(lattice.span, rows, cols))
+        if lattice.complete and (lattice.rows < rows or lattice.cols < cols):
+            raise PhotoError(_other_size((lattice.rows, lattice.cols), rows, cols))
     # Close the gaps between cubes (and the letters' holes): a kernel of about a third of a
     # cube, whatever the grid's size in the photo (tried from large grids to small ones).
     side = min(height, width)
@@ -113,6 +126,46 @@ def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
     raise PhotoError(
         "no board found in the photo: photograph the tray from above, the whole grid of "
         "cubes in the picture, on a surface darker than the cubes"
+    )
+
+
+#: Half the side of the square, around each cube's centre (a fraction of the pitch), where its
+#: letter is: it must be in the photo.
+_LETTER_HALF = 0.3
+
+
+def _check_inside(corners: np.ndarray, rows: int, cols: int, width: int, height: int) -> None:
+    """:class:`PhotoError` naming the edges where the photo cuts off cubes' letters (a photo
+    taken too close, the grid found but running off it): those cubes cannot be read."""
+    square = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], dtype=np.float32)
+    transform = cv2.getPerspectiveTransform(square, corners.astype(np.float32))
+    centres = np.array(
+        [(c + 0.5, r + 0.5) for r in range(rows) for c in range(cols)], dtype=np.float64
+    )
+    offsets = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], dtype=np.float64) * _LETTER_HALF
+    letters = (centres[:, None, :] + offsets[None, :, :]).reshape(-1, 1, 2)
+    points = cv2.perspectiveTransform(letters, transform).reshape(rows * cols, 4, 2)
+    slack = 0.02 * min(width, height)
+    edges = {
+        "left": points[:, :, 0].min(axis=1) < -slack,
+        "right": points[:, :, 0].max(axis=1) > width + slack,
+        "top": points[:, :, 1].min(axis=1) < -slack,
+        "bottom": points[:, :, 1].max(axis=1) > height + slack,
+    }
+    cut = np.logical_or.reduce(list(edges.values()))
+    if cut.any():
+        where = " and ".join(name for name, outside in edges.items() if outside.any())
+        raise PhotoError(
+            f"the photo cuts off {int(cut.sum())} of the {rows * cols} cubes (at its {where} "
+            "edge): photograph the whole tray, a little further away"
+        )
+
+
+def _other_size(shown: tuple[int, int], rows: int, cols: int) -> str:
+    """The message for a tray of another size (``shown``, rows and columns) than the rules'."""
+    return (
+        f"the photo shows a {shown[0]}x{shown[1]} grid of cubes, but the rules are for a {rows}x{cols} board: choose the "
+        "rules of the tray's size"
     )
 
 

@@ -5,6 +5,11 @@ A flat picture of the grid (each cube's face from :func:`~bigboggle.photo.faces.
 turned as its die landed, on a tray of some colour) is set on a table and seen in perspective,
 under uneven light, a little out of focus, with sensor noise and JPEG artefacts. The grid's
 true corners come back with the photo, so a test can say how far off a reading's corners are.
+
+A real tray adds what a flat picture lacks, and ``sides``, ``gap`` and ``fill`` draw it: the
+tray's walls between the cubes (wide gaps), each cube's side seen below its face (a shaded band
+with part of another letter on it, as a camera a little in front of the tray sees it), and a
+photo taken close, the tray filling it or cut off at its edges.
 """
 
 from __future__ import annotations
@@ -46,12 +51,19 @@ def render_tray(
     blur: float = 1.0,
     noise: float = 4.0,
     quality: int = 85,
+    gap: float = 0.08,
+    sides: float = 0.0,
+    fill: float = 0.7,
 ) -> TrayPhoto:
     """``shake``'s board as a photo of ``size`` (width, height): each cube's face in
     ``font_path``, turned by the shake's rotation, ``pitch`` pixels apart on the flat tray;
     seen in perspective (``tilt``: how far the corners move, as a fraction of the grid), with
     a light gradient, ``blur`` (Gaussian sigma, pixels), ``noise`` (standard deviation, levels)
-    and JPEG at ``quality``."""
+    and JPEG at ``quality``. ``gap``: the tray's wall between two cubes, a fraction of the
+    pitch; ``sides``: how much of each cube's side shows below its face, a fraction of the face
+    (0: seen straight from above); ``fill``: about how much of the photo's shorter side the
+    tray spans (above 1, the photo is cut inside the tray's rim). The grid's corners returned
+    are those of the cubes' top faces."""
     board = shake.board
     rows, cols = board.rows, board.cols
     margin = int(pitch * 0.45)
@@ -59,17 +71,25 @@ def render_tray(
     table = tuple(int(v) for v in TABLE_COLOURS[rng.integers(len(TABLE_COLOURS))])
     flat_w, flat_h = cols * pitch + 2 * margin, rows * pitch + 2 * margin
     flat = Image.new("RGB", (flat_w, flat_h), tray)
-    face_side = int(pitch * 0.92)
+    face_side = int(pitch * (1 - gap))
     inset = (pitch - face_side) // 2
+    # The side never hides the whole wall: a sliver of the tray shows before the next cube.
+    band = min(round(face_side * sides), round(0.75 * (pitch - face_side)))
     for index in range(rows * cols):
         row, col = divmod(index, cols)
         face = board.cell_faces[index]
         image = render_face(face, font_path, face_side, shake.rotations[index], rng)
-        flat.paste(image, (margin + col * pitch + inset, margin + row * pitch + inset))
+        left, top = margin + col * pitch + inset, margin + row * pitch + inset
+        if band:
+            # The cube stands in its place; its top face is seen higher up, and its front side
+            # in the band below it (shaded, with the top of another face's letter).
+            top -= band // 2
+            flat.paste(_side_band(image.size[0], band, font_path, rng), (left, top + face_side))
+        flat.paste(image, (left, top))
     width, height = size
     # Where the flat tray's corners land in the photo: centred, about 70% of the shorter side,
     # each corner moved by up to ``tilt`` of the grid (perspective), the whole slightly turned.
-    span = 0.7 * min(width, height) * float(rng.uniform(0.85, 1.1))
+    span = fill * min(width, height) * float(rng.uniform(0.85, 1.1))
     scale = span / max(flat_w, flat_h)
     centre = np.array([width / 2, height / 2]) + rng.uniform(-0.06, 0.06, 2) * (width, height)
     half = np.array([flat_w, flat_h]) * scale / 2
@@ -115,5 +135,21 @@ def render_tray(
         ],
         dtype=np.float32,
     )
+    grid[:, 1] -= band // 2
     corners = cv2.perspectiveTransform(grid[None], transform)[0]
     return TrayPhoto(jpeg, decoded, corners.astype(np.float64))
+
+
+def _side_band(width: int, height: int, font_path: str, rng: np.random.Generator) -> Image.Image:
+    """A cube's front side as a camera a little in front of the tray sees it below the top
+    face: a face squashed to ``height``, shaded darker, only its upper part showing."""
+    side = render_face(
+        str(rng.choice(["A", "E", "M", "N", "O", "R", "S", "T", "W", "X"])),
+        font_path,
+        width,
+        int(rng.choice([0, 90, 180, 270])),
+        rng,
+    )
+    shown = side.crop((0, 0, width, width // 2)).resize((width, height))
+    shade = float(rng.uniform(0.6, 0.85))
+    return Image.fromarray(np.clip(np.asarray(shown, np.float32) * shade, 0, 255).astype(np.uint8))

@@ -1,0 +1,251 @@
+"""The cubes one by one: each cube's light face as its own blob, and the lattice they sit on.
+
+In a real tray the cubes stand apart, the tray's walls between them, and each cube's face (with
+the side a camera sees below it) is a light blob of its own. Where those blobs are many and of
+one size, their centres lie on a lattice seen in perspective: two directions, one pitch, each
+cube a whole number of pitches from the others. Numbering the cubes on it (row and column, from
+the photo's top left) and fitting the perspective that carries those numbers to the centres
+places the grid's edge half a pitch outside the outer cubes, whether the tray's rim is in the
+photo or cut off, whatever its colour; and the numbers say how many rows and columns of cubes
+the photo holds, so a tray of another size than the rules' is named rather than misread.
+
+This works on the mask of light pixels the grid finder makes (:mod:`bigboggle.photo.grid`);
+where cubes touch (a photo too small or blurred to show the gaps between them), no lattice of
+separate blobs is found and the grid finder falls back to the block of cubes as a whole.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: A blob is a cube's if its area is at least this share of the photo's (cubes a few pixels
+#: wide are not read anyway) and at most its share of the photo with this slack (a photo of
+#: the tray alone: each cube a 1/(rows x cols) of it, or of a smaller tray's).
+_SMALLEST_CUBE = 0.0004
+_LARGEST_SLACK = 1.6
+#: A cube's blob fills most of its convex hull and is not long and thin (a face with its side
+#: seen below it is up to about 1.7 times as long as wide).
+_SOLIDITY = 0.75
+_LONGEST = 2.0
+#: Cubes are of one size: within this factor of the blob size most blobs share.
+_SIZE_SPREAD = 1.7
+#: Lattice steps: a neighbour lies within this factor of a cube's nearest one (not the
+#: diagonal, 1.41 times further), and within this fraction of a pitch of a whole step.
+_STEP_REACH = 1.25
+_STEP_TOLERANCE = 0.3
+#: At least this share of the grid's cubes found as blobs (of a grid no larger than Classic
+#: Boggle's), and at least this many.
+_FOUND_SHARE = 0.6
+_FOUND_LEAST = 4
+_SMALL_TRAY = 16
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """Cubes found on a lattice: the perspective ``transform`` from lattice coordinates
+    (x = column, y = row, a cube's centre at half-integers, the grid's top-left corner at 0, 0)
+    to the photo's pixels, and the lattice's size in cubes (``rows`` x ``cols``: where cubes were
+    found, which may differ from the rules'); ``found`` cubes were seen as blobs in it, and
+    ``outside`` more beyond it (a lattice larger than the rules' grid is cut to it; ``span``
+    is its whole size, rows and columns)."""
+
+    transform: np.ndarray
+    rows: int
+    cols: int
+    found: int
+    outside: int
+    span: tuple[int, int]
+
+    @property
+    def complete(self) -> bool:
+        """Whether every place of the lattice holds a cube seen."""
+        return self.found == self.rows * self.cols
+
+    def corners(self) -> np.ndarray:
+        """The grid's corners in the photo (TL, TR, BR, BL), half a pitch outside the outer
+        cubes' centres."""
+        square = np.array(
+            [[0, 0], [self.cols, 0], [self.cols, self.rows], [0, self.rows]], dtype=np.float64
+        )
+        return np.asarray(cv2.perspectiveTransform(square[None], self.transform)[0], np.float64)
+
+
+def find_lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
+    """The lattice of separate cube blobs in the mask ``light`` (uint8, 255 = light), for a
+    grid of about ``rows`` x ``cols`` cubes; None when there is none to trust (too few blobs
+    of one size, or no consistent numbering). A lattice larger than the grid (a stray cube
+    beside the tray) is cut to the ``rows`` x ``cols`` window holding the most cubes."""
+    centres = _cube_centres(light, rows, cols)
+    # As many as a small tray's share (a tray of another size than the rules' is named).
+    least = max(_FOUND_LEAST, round(_FOUND_SHARE * min(rows * cols, _SMALL_TRAY)))
+    if len(centres) < least:
+        return None
+    steps = _steps(centres)
+    if steps is None:
+        return None
+    numbers = _number(centres, *steps)
+    if numbers is None:
+        return None
+    fitted = _fit(centres, numbers, float(np.linalg.norm(steps[0])))
+    if fitted is None:
+        return None
+    transform, places = fitted
+    if len(places) < least:
+        return None
+    span = places.max(axis=0) + 1
+    # The window of the rules' size (or the whole lattice, if smaller) with the most cubes.
+    width, height = min(int(span[0]), cols), min(int(span[1]), rows)
+    best = max(
+        (
+            int(
+                np.count_nonzero(
+                    np.all((places >= (x, y)) & (places < (x + width, y + height)), axis=1)
+                )
+            ),
+            x,
+            y,
+        )
+        for x in range(int(span[0]) - width + 1)
+        for y in range(int(span[1]) - height + 1)
+    )
+    found, left, top = best
+    if found < least:
+        return None
+    shift = np.eye(3)
+    shift[:2, 2] = (left, top)
+    return Lattice(
+        np.asarray(transform @ shift, np.float64),
+        height,
+        width,
+        found,
+        len(places) - found,
+        (int(span[1]), int(span[0])),
+    )
+
+
+def _cube_centres(light: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """The centres (x, y) of the light blobs that are cubes: holes filled (a letter is a hole
+    in its cube's blob), solid, not long, of the size most of them share."""
+    height, width = light.shape
+    opened = cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, hierarchy = cv2.findContours(opened, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return np.empty((0, 2))
+    smallest = _SMALLEST_CUBE * height * width
+    largest = _LARGEST_SLACK * height * width / min(rows * cols, _SMALL_TRAY)
+    areas, centres = [], []
+    for contour, links in zip(contours, hierarchy[0], strict=True):
+        if links[3] >= 0:
+            continue  # a hole's outline (a letter's), not a blob's
+        area = cv2.contourArea(contour)
+        if not smallest <= area <= largest:
+            continue
+        hull_area = cv2.contourArea(cv2.convexHull(contour))
+        (_, _), (side_a, side_b), _ = cv2.minAreaRect(contour)
+        if hull_area <= 0 or area / hull_area < _SOLIDITY:
+            continue
+        if min(side_a, side_b) <= 0 or max(side_a, side_b) / min(side_a, side_b) > _LONGEST:
+            continue
+        moments = cv2.moments(contour)
+        if moments["m00"] <= 0:
+            continue
+        areas.append(area)
+        centres.append((moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]))
+    if not areas:
+        return np.empty((0, 2))
+    sizes = np.array(areas)
+    # The size most blobs share: the blob with the most others within the spread of it.
+    company = [
+        int(np.count_nonzero((sizes >= size / _SIZE_SPREAD) & (sizes <= size * _SIZE_SPREAD)))
+        for size in sizes
+    ]
+    typical = sizes[int(np.argmax(np.array(company) + sizes / sizes.max() / 2))]
+    keep = (sizes >= typical / _SIZE_SPREAD) & (sizes <= typical * _SIZE_SPREAD)
+    return np.array(centres, dtype=np.float64)[keep]
+
+
+def _steps(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The lattice's two steps (one column right, one row down) from the centres' nearest
+    neighbours: their directions folded onto a quarter turn, and their median length."""
+    differences = centres[None, :, :] - centres[:, None, :]
+    distances = np.linalg.norm(differences, axis=2)
+    np.fill_diagonal(distances, np.inf)
+    nearest = distances.min(axis=1)
+    near = distances <= _STEP_REACH * nearest[:, None]
+    vectors = differences[near]
+    if len(vectors) < 2:
+        return None
+    angles = np.arctan2(vectors[:, 1], vectors[:, 0])
+    # Four times the angle makes the four directions of a lattice one: their circular mean.
+    folded = np.arctan2(np.sin(4 * angles).mean(), np.cos(4 * angles).mean()) / 4
+    spread = np.hypot(np.sin(4 * angles).mean(), np.cos(4 * angles).mean())
+    if spread < 0.5:
+        return None  # the neighbours point every way: no lattice
+    pitch = float(np.median(np.linalg.norm(vectors, axis=1)))
+    right = pitch * np.array([np.cos(folded), np.sin(folded)])
+    down = np.array([-right[1], right[0]])  # a quarter turn clockwise on the screen
+    return right, down
+
+
+def _number(centres: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray | None:
+    """Each centre's whole (column, row) on the lattice, found step by step from the middle
+    cube (a perspective's changing pitch is followed locally), then shifted to start at 0; a
+    centre reached by no step, or two on one place, is dropped (row -1); None if fewer than
+    half are numbered."""
+    count = len(centres)
+    basis = np.linalg.inv(np.column_stack([right, down]))
+    numbers = np.full((count, 2), -(10**6), dtype=np.int64)
+    start = int(np.argmin(np.linalg.norm(centres - np.median(centres, axis=0), axis=1)))
+    numbers[start] = (0, 0)
+    taken = {(0, 0): start}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        offsets = (centres - centres[here]) @ basis.T  # in steps, along right and down
+        whole = np.round(offsets)
+        close = np.abs(offsets - whole).max(axis=1) <= _STEP_TOLERANCE
+        one_step = np.abs(whole).sum(axis=1) == 1
+        for other in np.flatnonzero(close & one_step):
+            place = (
+                int(numbers[here][0] + whole[other][0]),
+                int(numbers[here][1] + whole[other][1]),
+            )
+            if numbers[other][0] != -(10**6) or place in taken:
+                continue
+            numbers[other] = place
+            taken[place] = int(other)
+            queue.append(int(other))
+    numbered = numbers[:, 0] != -(10**6)
+    if numbered.sum() < count / 2:
+        return None
+    numbers[numbered] -= numbers[numbered].min(axis=0)
+    numbers[~numbered] = -1
+    return numbers
+
+
+def _fit(
+    centres: np.ndarray, numbers: np.ndarray, pitch: float
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The perspective from lattice to photo fitted to the numbered centres (robustly: a blob
+    off its place does not pull it), and the places of the cubes that agree with it, shifted
+    to start at 0 (the transform with them)."""
+    numbered = numbers[:, 0] >= 0
+    if numbered.sum() < _FOUND_LEAST:
+        return None
+    places = numbers[numbered]
+    transform, inliers = cv2.findHomography(
+        places.astype(np.float64) + 0.5, centres[numbered], cv2.RANSAC, 0.25 * pitch
+    )
+    if transform is None or inliers is None:
+        return None
+    kept = places[inliers.ravel().astype(bool)]
+    if len(kept) == 0:
+        return None
+    low = kept.min(axis=0)
+    shift = np.eye(3)
+    shift[:2, 2] = low
+    return np.asarray(transform, np.float64) @ shift, kept - low
