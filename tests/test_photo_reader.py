@@ -186,10 +186,15 @@ def test_a_photo_with_no_board_says_so() -> None:
 #: each cube's side seen below its face (with part of another letter), the tray filling the
 #: photo; the first photos of a real tray read here failed on exactly these.
 REAL_TRAY: dict[str, float] = {"gap": 0.22, "sides": 0.18, "fill": 0.95}
+#: ... and half in the shadow of the phone that takes it (60% of the light gone).
+IN_SHADOW: dict[str, float] = {**REAL_TRAY, "shadow": 0.6}
+CONDITIONS = pytest.mark.parametrize(
+    "options", [{}, REAL_TRAY, IN_SHADOW], ids=["flat", "real-tray", "in-shadow"]
+)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("options", [{}, REAL_TRAY], ids=["flat", "real-tray"])
+@CONDITIONS
 def test_the_grid_is_found_in_every_presets_photos(preset: str, options: dict[str, float]) -> None:
     rules = Rules.preset(preset)
     for seed in range(8):
@@ -304,7 +309,7 @@ def test_the_dice_fix_readings_no_die_left_could_show() -> None:
 BOARDS_PER_PRESET = 12
 
 
-@pytest.mark.parametrize("options", [{}, REAL_TRAY], ids=["flat", "real-tray"])
+@CONDITIONS
 def test_boards_are_read_from_photos_in_fonts_the_model_never_saw(
     options: dict[str, float], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -332,7 +337,7 @@ def test_boards_are_read_from_photos_in_fonts_the_model_never_saw(
     board_low, board_high = wilson(right_boards, boards)
     with capsys.disabled():
         print(
-            f"\nphoto reader, held-out fonts, {'real tray' if options else 'flat'}: tiles {right_tiles}/{tiles} "
+            f"\nphoto reader, held-out fonts, {options or 'flat'}: tiles {right_tiles}/{tiles} "
             f"({right_tiles / tiles:.2%}, 95% CI {tile_low:.2%}-{tile_high:.2%}); "
             f"boards {right_boards}/{boards} ({right_boards / boards:.0%}, "
             f"95% CI {board_low:.0%}-{board_high:.0%})"

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from ..errors import PhotoError
-from .lattice import find_lattice
+from .lattice import Lattice, find_lattice
 
 #: Pixels a side of one cell of the warped grid.
 CELL_PIXELS = 64
@@ -92,41 +92,91 @@ def find_grid(rgb: np.ndarray, rows: int, cols: int) -> Grid:
     return Grid(rows, cols, corners, warped)
 
 
+#: The pitches tried for light relative to what is near (fractions of the photo's shorter side,
+#: shared among the grid's cubes), and how far "near" is, in pitches.
+_LATTICE_FRACTIONS = (0.8, 0.5, 0.3)
+_REACH = 1.5
+
+
 def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """The grid's four corners in ``rgb``'s pixels, ordered TL, TR, BR, BL."""
+    """The grid's four corners in ``rgb``'s pixels, ordered TL, TR, BR, BL: from the lattice
+    of separate cubes in the light parts of the photo (:func:`_light`; under a shadow, light
+    relative to what is near, :func:`_lit_locally`), else from the block of cubes as a whole.
+    :class:`PhotoError` if neither is found, or the photo shows a tray of another size."""
     height, width = rgb.shape[:2]
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    hsv = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)
-    blurred = cv2.GaussianBlur(gray, (5, 5), 0)
-    _, light = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Cube faces are pale: a strongly coloured light region (a yellow tray) is not a face.
-    light[hsv[:, :, 1] > 110] = 0
-    lattice = find_lattice(light, rows, cols)
-    if lattice is not None:
+    coloured = cv2.cvtColor(rgb, cv2.COLOR_RGB2HSV)[:, :, 1] > 110
+    light = _light(gray, coloured)
+    side = min(height, width)
+    # The pitches a grid may have in the photo: filling it, to a quarter of it.
+    pitches = [fraction * side / max(rows, cols) for fraction in (0.5, 0.35, 0.25)]
+    masks = [light] + [
+        _lit_locally(gray, coloured, _REACH * fraction * side / max(rows, cols))
+        for fraction in _LATTICE_FRACTIONS
+    ]
+    other: tuple[int, int] | None = None
+    for mask in masks:
+        lattice = find_lattice(mask, rows, cols)
+        if lattice is None:
+            continue
         if (lattice.rows, lattice.cols) == (rows, cols) and lattice.outside < _ANOTHER_SIZE:
             return lattice.corners()
-        if lattice.outside >= _ANOTHER_SIZE:
-            raise PhotoError(_other_size(lattice.span, rows, cols))
-        if lattice.complete and (lattice.rows < rows or lattice.cols < cols):
-            raise PhotoError(_other_size((lattice.rows, lattice.cols), rows, cols))
+        if other is None:
+            other = _other_shown(lattice)
+    if other is not None:
+        raise PhotoError(_other_size(other, rows, cols))
     # Close the gaps between cubes (and the letters' holes): a kernel of about a third of a
     # cube, whatever the grid's size in the photo (tried from large grids to small ones).
-    side = min(height, width)
-    for fraction in (0.5, 0.35, 0.25):
-        pitch = fraction * side / max(rows, cols)
-        size = max(3, int(pitch * 0.35) | 1)
-        # Round, so that a tray turned in the photo is closed and opened alike in every
-        # direction (a square kernel clipped the corners of a grid turned by 45 degrees).
-        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-        closed = cv2.morphologyEx(light, cv2.MORPH_CLOSE, kernel)
-        opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, kernel)
-        quad = _best_blob(opened, rows, cols)
-        if quad is not None:
-            return quad
+    for mask in (light, masks[1]):
+        for pitch in pitches:
+            size = max(3, int(pitch * 0.35) | 1)
+            # Round, so that a tray turned in the photo is closed and opened alike in every
+            # direction (a square kernel clipped the corners of a grid turned by 45 degrees).
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+            closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+            opened = cv2.morphologyEx(closed, cv2.MORPH_OPEN, kernel)
+            quad = _best_blob(opened, rows, cols)
+            if quad is not None:
+                return quad
     raise PhotoError(
         "no board found in the photo: photograph the tray from above, the whole grid of "
         "cubes in the picture, on a surface darker than the cubes"
     )
+
+
+def _light(gray: np.ndarray, coloured: np.ndarray) -> np.ndarray:
+    """The photo's light parts (uint8 mask, 255 = light): lighter than Otsu's threshold over
+    the whole photo, and not strongly coloured."""
+    blurred = cv2.GaussianBlur(gray, (5, 5), 0)
+    _, light = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    light[coloured] = 0
+    return np.asarray(light)
+
+
+def _lit_locally(gray: np.ndarray, coloured: np.ndarray, reach: float) -> np.ndarray:
+    """The photo's parts that are light for where they are (uint8 mask): each pixel against the
+    lightest near it (within ``reach`` pixels, about two cubes: a cube's face is always near),
+    so that cubes in a shadow (the phone's, the player's) are as light as those in the sun."""
+    size = max(3, int(reach) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    blurred = cv2.GaussianBlur(gray, (5, 5), 0).astype(np.float32)
+    lightest = cv2.blur(cv2.dilate(blurred, kernel), (size, size))
+    ratio = np.clip(blurred / np.maximum(lightest, 1.0) * 255, 0, 255).astype(np.uint8)
+    _, light = cv2.threshold(ratio, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    light[coloured] = 0
+    return np.asarray(light)
+
+
+def _other_shown(lattice: Lattice) -> tuple[int, int] | None:
+    """The size of tray a lattice shows if it is surely not the rules' (every tray is square):
+    a square lattice of cubes beyond the rules' grid, or a complete square one smaller than
+    it; None when it may be the rules' grid with cubes missed (a shadow, glare)."""
+    if lattice.outside >= _ANOTHER_SIZE and lattice.span[0] == lattice.span[1]:
+        return lattice.span
+    if lattice.complete and lattice.rows == lattice.cols:
+        return (lattice.rows, lattice.cols)
+    return None
 
 
 #: Half the side of the square, around each cube's centre (a fraction of the pitch), where its

@@ -165,7 +165,8 @@ def _cube_centres(light: np.ndarray, rows: int, cols: int) -> np.ndarray:
     ]
     typical = sizes[int(np.argmax(np.array(company) + sizes / sizes.max() / 2))]
     keep = (sizes >= typical / _SIZE_SPREAD) & (sizes <= typical * _SIZE_SPREAD)
-    return np.array(centres, dtype=np.float64)[keep]
+    kept: np.ndarray = np.array(centres, dtype=np.float64)[keep]
+    return kept
 
 
 def _steps(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

@@ -54,6 +54,7 @@ def render_tray(
     gap: float = 0.08,
     sides: float = 0.0,
     fill: float = 0.7,
+    shadow: float = 0.0,
 ) -> TrayPhoto:
     """``shake``'s board as a photo of ``size`` (width, height): each cube's face in
     ``font_path``, turned by the shake's rotation, ``pitch`` pixels apart on the flat tray;
@@ -62,8 +63,9 @@ def render_tray(
     and JPEG at ``quality``. ``gap``: the tray's wall between two cubes, a fraction of the
     pitch; ``sides``: how much of each cube's side shows below its face, a fraction of the face
     (0: seen straight from above); ``fill``: about how much of the photo's shorter side the
-    tray spans (above 1, the photo is cut inside the tray's rim). The grid's corners returned
-    are those of the cubes' top faces."""
+    tray spans (above 1, the photo is cut inside the tray's rim); ``shadow``: how much light a
+    soft shadow (the phone's, the player's) takes from the part of the photo it falls on, a
+    fraction (0: none). The grid's corners returned are those of the cubes' top faces."""
     board = shake.board
     rows, cols = board.rows, board.cols
     margin = int(pitch * 0.45)
@@ -118,6 +120,15 @@ def render_tray(
         np.float32
     )
     photo *= (1 + float(rng.uniform(0.1, 0.35)) * ramp)[:, :, None]
+    if shadow > 0:
+        # A soft-edged shadow over one side of the photo, its edge through the grid.
+        across = rng.normal(size=2)
+        across /= np.linalg.norm(across) or 1.0
+        reach = (xs - width / 2) * across[0] + (ys - height / 2) * across[1]
+        edge = float(rng.uniform(-0.15, 0.15)) * min(width, height)
+        softness = 0.03 * min(width, height)
+        dark = 1 / (1 + np.exp(-(reach - edge) / softness))
+        photo *= (1 - shadow * dark)[:, :, None].astype(np.float32)
     if blur > 0:
         photo = cv2.GaussianBlur(photo, (0, 0), blur)
     photo = photo + np.asarray(rng.normal(0, noise, photo.shape), np.float32)
