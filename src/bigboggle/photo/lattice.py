@@ -33,9 +33,9 @@ _SOLIDITY = 0.75
 _LONGEST = 2.0
 #: Cubes are of one size: within this factor of the blob size most blobs share.
 _SIZE_SPREAD = 1.7
-#: Lattice steps: a neighbour lies within this factor of a cube's nearest one (not the
-#: diagonal, 1.41 times further), and within this fraction of a pitch of a whole step.
-_STEP_REACH = 1.25
+#: Lattice steps: the second runs at least this angle (radians) off the first's line; a cube
+#: is a whole number of steps from another to within this fraction of a step.
+_ACROSS = np.radians(30)
 _STEP_TOLERANCE = 0.3
 #: At least this share of the grid's cubes found as blobs (of a grid no larger than Classic
 #: Boggle's), and at least this many.
@@ -170,25 +170,43 @@ def _cube_centres(light: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 def _steps(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The lattice's two steps (one column right, one row down) from the centres' nearest
-    neighbours: their directions folded onto a quarter turn, and their median length."""
+    """The lattice's two steps (one column right, one row down). The lattice's lines run the
+    way the centres' nearest neighbours point (their directions folded onto a quarter turn);
+    along each of the two lines, each centre's nearest neighbour on it gives a step, and the
+    median of those is the step. The two may differ in length and be off square (a photo seen
+    at a slant, or stretched), so each is measured on its own."""
+    if len(centres) < 3:
+        return None
     differences = centres[None, :, :] - centres[:, None, :]
     distances = np.linalg.norm(differences, axis=2)
     np.fill_diagonal(distances, np.inf)
-    nearest = distances.min(axis=1)
-    near = distances <= _STEP_REACH * nearest[:, None]
-    vectors = differences[near]
-    if len(vectors) < 2:
-        return None
+    near = np.argsort(distances, axis=1)[:, : min(4, len(centres) - 1)]
+    vectors = differences[np.arange(len(centres))[:, None], near].reshape(-1, 2)
     angles = np.arctan2(vectors[:, 1], vectors[:, 0])
-    # Four times the angle makes the four directions of a lattice one: their circular mean.
-    folded = np.arctan2(np.sin(4 * angles).mean(), np.cos(4 * angles).mean()) / 4
-    spread = np.hypot(np.sin(4 * angles).mean(), np.cos(4 * angles).mean())
-    if spread < 0.5:
+    mean_x, mean_y = np.cos(4 * angles).mean(), np.sin(4 * angles).mean()
+    if np.hypot(mean_x, mean_y) < 0.3:
         return None  # the neighbours point every way: no lattice
-    pitch = float(np.median(np.linalg.norm(vectors, axis=1)))
-    right = pitch * np.array([np.cos(folded), np.sin(folded)])
-    down = np.array([-right[1], right[0]])  # a quarter turn clockwise on the screen
+    first_line = np.arctan2(mean_y, mean_x) / 4
+    steps = []
+    for line in (first_line, first_line + np.pi / 2):
+        direction = np.array([np.cos(line), np.sin(line)])
+        along = differences @ direction
+        on_line = np.abs(along) >= np.cos(_ACROSS) * distances
+        reach = np.where(on_line, distances, np.inf)
+        reachable = np.isfinite(reach.min(axis=1))
+        if reachable.sum() < 2:
+            return None
+        rows = np.flatnonzero(reachable)
+        chosen = differences[rows, reach.argmin(axis=1)[rows]]
+        chosen = np.where((chosen @ direction)[:, None] < 0, -chosen, chosen)
+        steps.append(np.asarray(np.median(chosen, axis=0), np.float64))
+    first, second = steps
+    # The more level step is one column right; the other, one row down.
+    right, down = (first, second) if abs(first[0]) >= abs(second[0]) else (second, first)
+    right = right if right[0] >= 0 else -right
+    down = down if down[1] >= 0 else -down
+    if abs(float(np.cross(right, down))) < 0.3 * np.linalg.norm(right) * np.linalg.norm(down):
+        return None  # nearly parallel: no lattice
     return right, down
 
 
