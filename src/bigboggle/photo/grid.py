@@ -11,6 +11,7 @@ read turned by a quarter, which is the same board for play).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
@@ -96,6 +97,8 @@ def find_grid(rgb: np.ndarray, rows: int, cols: int) -> Grid:
 #: shared among the grid's cubes), and how far "near" is, in pitches.
 _LATTICE_FRACTIONS = (0.8, 0.5, 0.3)
 _REACH = 1.5
+#: The kernel's side, in pixels, at which the lightest near each pixel is found.
+_LIGHTEST_KERNEL = 15
 
 
 def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -111,12 +114,18 @@ def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
     side = min(height, width)
     # The pitches a grid may have in the photo: filling it, to a quarter of it.
     pitches = [fraction * side / max(rows, cols) for fraction in (0.5, 0.35, 0.25)]
-    masks = [light] + [
-        _lit_locally(gray, coloured, _REACH * fraction * side / max(rows, cols))
-        for fraction in _LATTICE_FRACTIONS
-    ]
+    masks = itertools.chain(
+        [light],
+        (
+            _lit_locally(gray, coloured, _REACH * fraction * side / max(rows, cols))
+            for fraction in _LATTICE_FRACTIONS
+        ),
+    )
     other: tuple[int, int] | None = None
+    first_local: np.ndarray | None = None
     for mask in masks:
+        if mask is not light and first_local is None:
+            first_local = mask
         lattice = find_lattice(mask, rows, cols)
         if lattice is None:
             continue
@@ -128,7 +137,11 @@ def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
         raise PhotoError(_other_size(other, rows, cols))
     # Close the gaps between cubes (and the letters' holes): a kernel of about a third of a
     # cube, whatever the grid's size in the photo (tried from large grids to small ones).
-    for mask in (light, masks[1]):
+    if first_local is None:
+        first_local = _lit_locally(
+            gray, coloured, _REACH * _LATTICE_FRACTIONS[0] * side / max(rows, cols)
+        )
+    for mask in (light, first_local):
         for pitch in pitches:
             size = max(3, int(pitch * 0.35) | 1)
             # Round, so that a tray turned in the photo is closed and opened alike in every
@@ -157,11 +170,21 @@ def _light(gray: np.ndarray, coloured: np.ndarray) -> np.ndarray:
 def _lit_locally(gray: np.ndarray, coloured: np.ndarray, reach: float) -> np.ndarray:
     """The photo's parts that are light for where they are (uint8 mask): each pixel against the
     lightest near it (within ``reach`` pixels, about two cubes: a cube's face is always near),
-    so that cubes in a shadow (the phone's, the player's) are as light as those in the sun."""
-    size = max(3, int(reach) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    so that cubes in a shadow (the phone's, the player's) are as light as those in the sun.
+    The lightest is found on the photo brought down to a few pixels a cube (a large kernel at
+    full size costs a hundred times more) and brought back up smoothly."""
     blurred = cv2.GaussianBlur(gray, (5, 5), 0).astype(np.float32)
-    lightest = cv2.blur(cv2.dilate(blurred, kernel), (size, size))
+    height, width = blurred.shape
+    shrink = min(1.0, _LIGHTEST_KERNEL / max(reach, 1.0))
+    small = cv2.resize(
+        blurred,
+        (max(1, round(width * shrink)), max(1, round(height * shrink))),
+        interpolation=cv2.INTER_AREA,
+    )
+    size = max(3, int(reach * shrink) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    lightest = cv2.blur(cv2.dilate(small, kernel), (size, size))
+    lightest = cv2.resize(lightest, (width, height), interpolation=cv2.INTER_LINEAR)
     ratio = np.clip(blurred / np.maximum(lightest, 1.0) * 255, 0, 255).astype(np.uint8)
     _, light = cv2.threshold(ratio, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     light[coloured] = 0

@@ -205,7 +205,8 @@ def _steps(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     right, down = (first, second) if abs(first[0]) >= abs(second[0]) else (second, first)
     right = right if right[0] >= 0 else -right
     down = down if down[1] >= 0 else -down
-    if abs(float(np.cross(right, down))) < 0.3 * np.linalg.norm(right) * np.linalg.norm(down):
+    area = float(right[0] * down[1] - right[1] * down[0])  # of the parallelogram they span
+    if abs(area) < 0.3 * np.linalg.norm(right) * np.linalg.norm(down):
         return None  # nearly parallel: no lattice
     return right, down
 

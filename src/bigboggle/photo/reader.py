@@ -95,7 +95,8 @@ def read_board(
 ) -> Reading:
     """The board in ``photo`` (a JPEG, PNG or WebP file's bytes, or an RGB array) of the size
     ``rules`` fix; with ``use_dice``, read as the rules' dice can show it (each die once; the
-    challenge cube in place of one when the rules have it). :class:`~bigboggle.errors.PhotoError`
+    challenge cube in place of one when the rules have it; a face far likelier than any the
+    dice could show there is kept, as a die of another edition: see :mod:`.prior`). :class:`~bigboggle.errors.PhotoError`
     if the photo cannot be read or no grid is found in it."""
     rgb = decode_photo(photo) if not isinstance(photo, np.ndarray) else photo
     height, width = rgb.shape[:2]
@@ -111,7 +112,8 @@ def read_board(
         )
         final = np.stack(
             [
-                restrict(probabilities[cell], CLASSES, dice[die])
+                # A die of another set (past the preset's): the classifier's reading stands.
+                restrict(probabilities[cell], CLASSES, dice[die] if die < len(dice) else FACES)
                 for cell, die in enumerate(assignment)
             ]
         )
