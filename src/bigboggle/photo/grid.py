@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from ..errors import PhotoError
-from .lattice import Lattice, find_lattice
+from .lattice import STRAY_CUBES, Lattice, find_lattice
 
 #: Pixels a side of one cell of the warped grid.
 CELL_PIXELS = 64
@@ -29,9 +29,6 @@ CELL_MARGIN = 0.12
 _MARGIN = round(CELL_MARGIN * CELL_PIXELS)
 #: The side, in pixels, the photo is brought down to for finding the grid.
 DETECT_SIDE = 800
-#: Cubes found beyond the rules' grid, on its lattice, that show a larger tray (fewer are a
-#: stray die beside it).
-_ANOTHER_SIZE = 3
 
 
 @dataclass(frozen=True)
@@ -129,7 +126,7 @@ def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
         lattice = find_lattice(mask, rows, cols)
         if lattice is None:
             continue
-        if (lattice.rows, lattice.cols) == (rows, cols) and lattice.outside < _ANOTHER_SIZE:
+        if (lattice.rows, lattice.cols) == (rows, cols) and lattice.outside <= STRAY_CUBES:
             return lattice.corners()
         if other is None:
             other = _other_shown(lattice)
@@ -195,7 +192,7 @@ def _other_shown(lattice: Lattice) -> tuple[int, int] | None:
     """The size of tray a lattice shows if it is surely not the rules' (every tray is square):
     a square lattice of cubes beyond the rules' grid, or a complete square one smaller than
     it; None when it may be the rules' grid with cubes missed (a shadow, glare)."""
-    if lattice.outside >= _ANOTHER_SIZE and lattice.span[0] == lattice.span[1]:
+    if lattice.outside > STRAY_CUBES and lattice.span[0] == lattice.span[1]:
         return lattice.span
     if lattice.complete and lattice.rows == lattice.cols:
         return (lattice.rows, lattice.cols)

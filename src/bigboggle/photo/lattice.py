@@ -41,6 +41,12 @@ _STEP_TOLERANCE = 0.3
 #: Boggle's), and at least this many.
 _FOUND_SHARE = 0.6
 _FOUND_LEAST = 4
+#: How far the mask is worn away from its edges in each try, a fraction of the largest pitch
+#: the grid can have in the photo (the photo's shorter side over the cubes across).
+_WEAR = (0.0, 0.05, 0.1, 0.16)
+#: Cubes seen on a lattice beyond the grid that are strays (a die beside the tray, a light
+#: patch in line with the cubes); more show a larger tray.
+STRAY_CUBES = 2
 _SMALL_TRAY = 16
 
 
@@ -78,7 +84,55 @@ def find_lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
     """The lattice of separate cube blobs in the mask ``light`` (uint8, 255 = light), for a
     grid of about ``rows`` x ``cols`` cubes; None when there is none to trust (too few blobs
     of one size, or no consistent numbering). A lattice larger than the grid (a stray cube
-    beside the tray) is cut to the ``rows`` x ``cols`` window holding the most cubes."""
+    beside the tray) is cut to the ``rows`` x ``cols`` window holding the most cubes.
+
+    Cubes seen at a slant, or blurred, touch in the mask (a cube's side against the next one's
+    face): the mask is also tried worn away from its edges (:data:`_WEAR`), which cuts the thin
+    joins and leaves each cube's core. Of the lattices found, one of the grid's size with the
+    most cubes seen is taken, else the one with the most cubes."""
+    side = min(light.shape) / max(rows, cols)
+    best: Lattice | None = None
+    filled = _filled(light, rows, cols)
+    for wear in _WEAR:
+        radius = round(wear * side)
+        mask = light if wear == 0 else filled
+        if radius:
+            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2)
+            mask = cv2.erode(filled, kernel)
+        found = _lattice(mask, rows, cols)
+        if found is not None and (
+            best is None or _rank(found, rows, cols) > _rank(best, rows, cols)
+        ):
+            best = found
+    return best
+
+
+def _rank(lattice: Lattice, rows: int, cols: int) -> tuple[bool, int]:
+    """How good a lattice is for a grid of ``rows`` x ``cols``: of the grid's size (with no more
+    than :data:`STRAY_CUBES` beyond it) first, then the more cubes seen the better."""
+    fits = (lattice.rows, lattice.cols) == (rows, cols) and lattice.outside <= STRAY_CUBES
+    return fits, lattice.found
+
+
+def _filled(light: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``light`` with the holes in its blobs filled that are smaller than a cube (a letter is a
+    hole in its cube's blob: worn away, a ring would break up; filled, the cube's core stays
+    whole). A larger hole (the tray, in a white table's blob) stays."""
+    contours, hierarchy = cv2.findContours(light, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    filled = light.copy()
+    if contours:
+        largest = light.size / (rows * cols)
+        holes = [
+            contour
+            for contour, links in zip(contours, hierarchy[0], strict=True)
+            if links[3] >= 0 and cv2.contourArea(contour) < largest
+        ]
+        cv2.drawContours(filled, holes, -1, 255, thickness=cv2.FILLED)
+    return filled
+
+
+def _lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
+    """:func:`find_lattice` on one mask as it is."""
     centres = _cube_centres(light, rows, cols)
     # As many as a small tray's share (a tray of another size than the rules' is named).
     least = max(_FOUND_LEAST, round(_FOUND_SHARE * min(rows * cols, _SMALL_TRAY)))
