@@ -88,8 +88,8 @@ def find_lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
 
     Cubes seen at a slant, or blurred, touch in the mask (a cube's side against the next one's
     face): the mask is also tried worn away from its edges (:data:`_WEAR`), which cuts the thin
-    joins and leaves each cube's core. Of the lattices found, one of the grid's size with the
-    most cubes seen is taken, else the one with the most cubes."""
+    joins and leaves each cube's core. Of the lattices found, the one with the most cubes seen
+    is taken (:func:`_rank`)."""
     side = min(light.shape) / max(rows, cols)
     best: Lattice | None = None
     filled = _filled(light, rows, cols)
@@ -107,11 +107,12 @@ def find_lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
     return best
 
 
-def _rank(lattice: Lattice, rows: int, cols: int) -> tuple[bool, int]:
-    """How good a lattice is for a grid of ``rows`` x ``cols``: of the grid's size (with no more
-    than :data:`STRAY_CUBES` beyond it) first, then the more cubes seen the better."""
+def _rank(lattice: Lattice, rows: int, cols: int) -> tuple[int, bool]:
+    """How much to trust a lattice for a grid of ``rows`` x ``cols``: the more cubes seen on it
+    the better (a mask worn too far loses the outer cubes, and may leave a smaller lattice that
+    seems to fit); then one of the grid's size (no more than :data:`STRAY_CUBES` beyond it)."""
     fits = (lattice.rows, lattice.cols) == (rows, cols) and lattice.outside <= STRAY_CUBES
-    return fits, lattice.found
+    return lattice.found + lattice.outside, fits
 
 
 def _filled(light: np.ndarray, rows: int, cols: int) -> np.ndarray:
