@@ -127,6 +127,17 @@ def _face_image(
     )
     paper_mask = np.asarray(outline, dtype=np.float32) / 255.0
     ink_mask = np.zeros((side, side), dtype=np.float32)
+    if not face and rng.random() < 0.5:
+        # Super Big Boggle's blank face: a solid square printed in the middle.
+        half = face_side * rng.uniform(0.2, 0.25)
+        centre_x, centre_y = side / 2 + offset[0], side / 2 + offset[1]
+        cv2.rectangle(
+            ink_mask,
+            (round(centre_x - half), round(centre_y - half)),
+            (round(centre_x + half), round(centre_y + half)),
+            1.0,
+            thickness=-1,
+        )
     if face:
         text = _text_mask(font_path, face)
         cap = letter_fraction * face_side
@@ -198,8 +209,9 @@ def render_face(
     font ``font_path`` ("Qu", "Th": a capital then a small letter), a bar under the letter for
     :data:`UNDERLINED` faces, all turned by ``rotation`` degrees counter-clockwise (0, 90, 180,
     270). ``rng`` varies it as dice and their printing vary: the letter (with its bar, if
-    any) 45-65% of the face high, a little off centre, the cube turned up to 6 degrees more. ``face == ""`` is a blank
-    face. ``ValueError`` for a face not in :data:`FACES` or another rotation."""
+    any) 45-65% of the face high, a little off centre, the cube turned up to 6 degrees more.
+    ``face == ""`` is a blank face: plain, or (half the time) with Super Big Boggle's solid
+    square printed on it. ``ValueError`` for a face not in :data:`FACES` or another rotation."""
     return Image.fromarray(_face_image(face, font_path, size, rotation, rng, ink, paper), "RGB")
 
 

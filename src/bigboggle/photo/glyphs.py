@@ -3,7 +3,8 @@
 A cell's crop holds the cube's face roughly centred, and at its borders the cube's edge, the
 tray's gap and the neighbours' sides; it may be small, blurred, unevenly lit, noisy and
 JPEG-compressed, and the letter lies in any of four rotations. The crop is brought to a fixed
-small size (so the cost is the same for any crop) and the paper's brightness estimated
+small size (so the cost is the same for any crop) and, unless it is Super Big Boggle's blank
+face (a solid square printed on it: :func:`_solid_square`), the paper's brightness estimated
 everywhere (a grey closing that wipes out the strokes): "ink" is how much darker than the
 paper around it each pixel is, whatever the light. A pixel is marked where its ink passes half
 the darkest ink near it, which keeps a faint or blurred stroke and not the paper beside a
@@ -41,6 +42,16 @@ _AROUND = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (15, 15))
 _FLOOR = 0.1
 _FLOOR_SHARE = 0.3
 _CENTRE = slice(round(_WORK * 0.2), round(_WORK * 0.8))
+
+# Super Big Boggle's blank face, a solid square: on average darker than this share of the
+# face's light, at least this share of the inner square's area, filling this share of the
+# rectangle around it and of its hull, and this square. (Measured on real photos and rendered
+# cells: every printed square passes, about one bold letter in 5,000 does.)
+_SQUARE_DARK = 0.6
+_SQUARE_AREA = 0.15
+_SQUARE_FILL = 0.9
+_SQUARE_SOLID = 0.95
+_SQUARE_ASPECT = 1.2
 
 # The main blob.
 #: Blobs wider or higher than this fraction of the crop are the cube's outline, not a letter.
@@ -103,7 +114,7 @@ def normalize_cell(cell: np.ndarray) -> np.ndarray | None:
     the rotation they lie in. None when the face is blank (no letter-sized ink near the centre)
     or ``cell`` is not a usable image. Never raises on a 2-D array; costs about 0.4 ms."""
     work = _prepared(cell)
-    if work is None:
+    if work is None or _solid_square(work):
         return None
     ink = _ink(work)
     # Half the darkest ink around each pixel: a stroke's core, however faint or blurred, and
@@ -141,6 +152,40 @@ def _prepared(cell: np.ndarray) -> np.ndarray | None:
     interpolation = cv2.INTER_AREA if min(array.shape) > _WORK else cv2.INTER_LINEAR
     work = cv2.resize(np.ascontiguousarray(array), (_WORK, _WORK), interpolation=interpolation)
     return np.asarray(cv2.GaussianBlur(work.astype(np.float32), (0, 0), 1.0), np.float32)
+
+
+def _solid_square(work: np.ndarray) -> bool:
+    """Whether the face in ``work`` is Super Big Boggle's blank: a solid dark square printed in
+    the middle (no letter; the ink measure, made for strokes, sees only its edges). The dark
+    region (Otsu's threshold over the face's inner part) under its centre is large, fills the
+    rectangle around it and its own hull, is square and much darker than the face: no letter
+    is all of these at once (a bold O or D leaves its hole, an I is long, a blurred B or M is
+    notched)."""
+    low, high = _INNER_SLICE.start, _INNER_SLICE.stop
+    inner = work[low:high, low:high]
+    side = inner.shape[0]
+    pixels = np.clip(inner, 0, 255).astype(np.uint8)
+    _, dark = cv2.threshold(pixels, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    label = int(labels[side // 2, side // 2])
+    if label == 0 or stats[label, cv2.CC_STAT_AREA] < _SQUARE_AREA * side * side:
+        return False
+    region = labels == label
+    if float(inner[region].mean()) > _SQUARE_DARK * float(np.percentile(inner, 95)):
+        return False
+    contours, _ = cv2.findContours(
+        region.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+    )
+    outline = max(contours, key=cv2.contourArea)
+    area = float(stats[label, cv2.CC_STAT_AREA])
+    (_, _), (width, height), _ = cv2.minAreaRect(outline)
+    hull = cv2.contourArea(cv2.convexHull(outline))
+    return (
+        min(width, height) > 0
+        and area >= _SQUARE_FILL * width * height
+        and area >= _SQUARE_SOLID * hull
+        and max(width, height) <= _SQUARE_ASPECT * min(width, height)
+    )
 
 
 def _ink(work: np.ndarray) -> np.ndarray:

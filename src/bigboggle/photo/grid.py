@@ -201,7 +201,7 @@ def _other_shown(lattice: Lattice) -> tuple[int, int] | None:
 
 #: Half the side of the square, around each cube's centre (a fraction of the pitch), where its
 #: letter is: it must be in the photo.
-_LETTER_HALF = 0.3
+_LETTER_HALF = 0.2
 
 
 def _check_inside(corners: np.ndarray, rows: int, cols: int, width: int, height: int) -> None:

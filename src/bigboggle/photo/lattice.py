@@ -134,7 +134,7 @@ def _filled(light: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 def _lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
     """:func:`find_lattice` on one mask as it is."""
-    centres = _cube_centres(light, rows, cols)
+    centres, whole = _cube_centres(light, rows, cols)
     # As many as a small tray's share (a tray of another size than the rules' is named).
     least = max(_FOUND_LEAST, round(_FOUND_SHARE * min(rows * cols, _SMALL_TRAY)))
     if len(centres) < least:
@@ -145,7 +145,7 @@ def _lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
     numbers = _number(centres, *steps)
     if numbers is None:
         return None
-    fitted = _fit(centres, numbers, float(np.linalg.norm(steps[0])))
+    fitted = _fit(centres, whole, numbers, float(np.linalg.norm(steps[0])))
     if fitted is None:
         return None
     transform, places = fitted
@@ -182,17 +182,18 @@ def _lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
     )
 
 
-def _cube_centres(light: np.ndarray, rows: int, cols: int) -> np.ndarray:
+def _cube_centres(light: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     """The centres (x, y) of the light blobs that are cubes: holes filled (a letter is a hole
-    in its cube's blob), solid, not long, of the size most of them share."""
+    in its cube's blob), solid, not long, of the size most of them share; and whether each is
+    whole (clear of the photo's edge: a cube cut off there has its centre pulled inwards)."""
     height, width = light.shape
     opened = cv2.morphologyEx(light, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, hierarchy = cv2.findContours(opened, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
-        return np.empty((0, 2))
+        return np.empty((0, 2)), np.empty(0, dtype=bool)
     smallest = _SMALLEST_CUBE * height * width
     largest = _LARGEST_SLACK * height * width / min(rows * cols, _SMALL_TRAY)
-    areas, centres = [], []
+    areas, centres, whole = [], [], []
     for contour, links in zip(contours, hierarchy[0], strict=True):
         if links[3] >= 0:
             continue  # a hole's outline (a letter's), not a blob's
@@ -210,8 +211,10 @@ def _cube_centres(light: np.ndarray, rows: int, cols: int) -> np.ndarray:
             continue
         areas.append(area)
         centres.append((moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]))
+        x, y, w, h = cv2.boundingRect(contour)
+        whole.append(x > 0 and y > 0 and x + w < width and y + h < height)
     if not areas:
-        return np.empty((0, 2))
+        return np.empty((0, 2)), np.empty(0, dtype=bool)
     sizes = np.array(areas)
     # The size most blobs share: the blob with the most others within the spread of it.
     company = [
@@ -220,8 +223,7 @@ def _cube_centres(light: np.ndarray, rows: int, cols: int) -> np.ndarray:
     ]
     typical = sizes[int(np.argmax(np.array(company) + sizes / sizes.max() / 2))]
     keep = (sizes >= typical / _SIZE_SPREAD) & (sizes <= typical * _SIZE_SPREAD)
-    kept: np.ndarray = np.array(centres, dtype=np.float64)[keep]
-    return kept
+    return np.array(centres, dtype=np.float64)[keep], np.array(whole, dtype=bool)[keep]
 
 
 def _steps(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -303,21 +305,26 @@ def _number(centres: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndar
 
 
 def _fit(
-    centres: np.ndarray, numbers: np.ndarray, pitch: float
+    centres: np.ndarray, whole: np.ndarray, numbers: np.ndarray, pitch: float
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """The perspective from lattice to photo fitted to the numbered centres (robustly: a blob
-    off its place does not pull it), and the places of the cubes that agree with it, shifted
-    to start at 0 (the transform with them)."""
+    off its place does not pull it; the whole cubes only, when there are enough), and the
+    places of the cubes that agree with it, shifted to start at 0 (the transform with them)."""
     numbered = numbers[:, 0] >= 0
     if numbered.sum() < _FOUND_LEAST:
         return None
-    places = numbers[numbered]
-    transform, inliers = cv2.findHomography(
-        places.astype(np.float64) + 0.5, centres[numbered], cv2.RANSAC, 0.25 * pitch
+    fitted = numbered & whole if (numbered & whole).sum() >= _FOUND_LEAST else numbered
+    transform, _ = cv2.findHomography(
+        numbers[fitted].astype(np.float64) + 0.5, centres[fitted], cv2.RANSAC, 0.25 * pitch
     )
-    if transform is None or inliers is None:
+    if transform is None:
         return None
-    kept = places[inliers.ravel().astype(bool)]
+    # The cubes that agree with it: a whole cube within a quarter of a pitch of its place, a
+    # cut one (its centre pulled inwards) within two fifths.
+    places = numbers[numbered]
+    seen = cv2.perspectiveTransform(places.astype(np.float64)[None] + 0.5, transform)[0]
+    off = np.linalg.norm(seen - centres[numbered], axis=1)
+    kept = places[off <= np.where(whole[numbered], 0.25, 0.4) * pitch]
     if len(kept) == 0:
         return None
     low = kept.min(axis=0)

@@ -65,7 +65,9 @@ def render_tray(
     (0: seen straight from above); ``fill``: about how much of the photo's shorter side the
     tray spans (above 1, the photo is cut inside the tray's rim); ``shadow``: how much light a
     soft shadow (the phone's, the player's) takes from the part of the photo it falls on, a
-    fraction (0: none). The grid's corners returned are those of the cubes' top faces."""
+    fraction (0: none). The grid's corners returned are those of the lattice of the cubes' top
+    faces: each face centred in its cell of one pitch a side (the edge half a gap outside the
+    outer faces)."""
     board = shake.board
     rows, cols = board.rows, board.cols
     margin = int(pitch * 0.45)
@@ -139,10 +141,10 @@ def render_tray(
     decoded = np.asarray(Image.open(io.BytesIO(jpeg)).convert("RGB"))
     grid = np.array(
         [
-            [margin + inset, margin + inset],
-            [margin + cols * pitch - inset, margin + inset],
-            [margin + cols * pitch - inset, margin + rows * pitch - inset],
-            [margin + inset, margin + rows * pitch - inset],
+            [margin, margin],
+            [margin + cols * pitch, margin],
+            [margin + cols * pitch, margin + rows * pitch],
+            [margin, margin + rows * pitch],
         ],
         dtype=np.float32,
     )
