@@ -182,6 +182,8 @@ def test_the_daily_board_and_its_leaderboard(page: object, server: LiveServer) -
     expect(page.locator("#leaderboard")).to_contain_text("daisy")
     # The same name cannot play today's board twice.
     page.fill("#player", "Daisy")
+    # As typed: not run into the name this browser played under (see the test below).
+    expect(page.locator("#player")).to_have_value("Daisy")
     page.get_by_role("button", name="Start the clock").click()
     expect(page.locator("#daily-error")).to_contain_text("already played")
 
@@ -191,23 +193,33 @@ def starts(answer: Any) -> bool:
     return bool(answer.request.method == "POST" and answer.url.endswith("/api/games"))
 
 
-def test_the_daily_start_waits_for_its_script(page: object, server: LiveServer) -> None:
-    """On a slow connection the daily page's HTML is in well before its script: until the
-    script has wired the form, neither Start nor Enter in the name field does anything (they
-    would submit the plain form, reloading the page and losing the name and the game chosen),
-    and once it has, Start starts the game."""
-    from playwright.sync_api import Page, Route, expect
+def hold_daily_script(page: Any) -> list[str]:
+    """Hold back the body of ``page``'s daily.js until the test calls
+    ``window.releaseDailyScript()`` (the module loads, but runs only then): a slow connection's
+    order of events. The URLs of the scripts held, as they are asked for."""
+    from playwright.sync_api import Route
 
-    assert isinstance(page, Page)
     held: list[str] = []
 
-    def hold(route: Route) -> None:  # daily.js runs only when the test releases it
+    def hold(route: Route) -> None:
         held.append(route.request.url)
         script = route.fetch()
         wait = "await new Promise((release) => { window.releaseDailyScript = release; });\n"
         route.fulfill(response=script, body=wait + script.text())
 
     page.route(lambda url: "/static/daily.js" in url, hold)
+    return held
+
+
+def test_the_daily_start_waits_for_its_script(page: object, server: LiveServer) -> None:
+    """On a slow connection the daily page's HTML is in well before its script: until the
+    script has wired the form, neither Start nor Enter in the name field does anything (they
+    would submit the plain form, reloading the page and losing the name and the game chosen),
+    and once it has, Start starts the game."""
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    held = hold_daily_script(page)
     sent: list[str] = []
     page.on("request", lambda request: sent.append(request.method + " " + request.url))
     page.goto(server.url + "/daily?rules=superbig")
@@ -228,6 +240,46 @@ def test_the_daily_start_waits_for_its_script(page: object, server: LiveServer) 
         f"GET {server.url}/daily?rules=superbig"
     ]
     assert len(held) == 1
+
+
+@pytest.mark.parametrize("way", ["fill", "click"])
+def test_a_name_typed_as_the_daily_script_runs_is_kept_as_typed(
+    page: object, server: LiveServer, way: str
+) -> None:
+    """The daily page offers the name this browser last played under, but never in a field
+    someone is in. Playwright's fill focuses and selects the field, then types in a second
+    step, and the page's script may run in between (CI's run of the daily test above): the
+    stored "daisy" written into the focused field stood in front of the typed "Daisy", so the
+    start asked for "daisyDaisy", a name that had not played today, and a second daily game
+    began where "already played" was due. A person who clicks into the empty field as the
+    script arrives, and types, met the same. Here the script runs between the two steps; the
+    name is the one typed, and the start is refused as that name's second game today."""
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    name = {"fill": "wren", "click": "robin"}[way]
+    status, _ = server.call("POST", "/api/games", {"daily": True, "player": name})
+    assert status == 201  # this name has today's board (its game holds the slot from its start)
+    page.goto(server.url + "/rules")
+    page.evaluate("name => localStorage.setItem('bigboggle:name', name)", name)
+    hold_daily_script(page)
+    page.goto(server.url + "/daily")
+    field = page.locator("#player")
+    if way == "fill":
+        field.select_text()  # fill's first step: the field focused, its text selected
+    else:
+        field.click()
+    page.evaluate("window.releaseDailyScript()")
+    start = page.get_by_role("button", name="Start the clock")
+    expect(start).to_be_enabled()  # the script has run
+    typed = name.capitalize()
+    page.keyboard.insert_text(typed)  # fill's second step, or the person's keys
+    expect(field).to_have_value(typed)
+    with page.expect_response(starts) as started:
+        start.click()
+    assert started.value.status == 409
+    expect(page.locator("#daily-error")).to_contain_text("already played")
+    assert page.url == server.url + "/daily"
 
 
 def test_phone_width_and_keyboard_only(browser: object, server: LiveServer) -> None:

@@ -12,6 +12,7 @@
 import { api, el } from "./api.js";
 import { linkWordsToBoard } from "./board.js";
 import { applyFamilyFilter } from "./family.js";
+import { offerName, savedName } from "./savedname.js";
 
 const challengeKey = (code) => `bigboggle:challenge:${code}`;
 const challengeOf = (game) => `bigboggle:challenge-of:${game}`;
@@ -147,7 +148,7 @@ async function challengePage(root) {
   wireResults(root);
   const headers = proof(code);
   const nameField = document.getElementById("player");
-  if (nameField && !nameField.value) nameField.value = stored(code).name || localStorage.getItem("bigboggle:name") || "";
+  offerName(nameField, stored(code).name || savedName());
   // Wired before anything is fetched: a press meanwhile plays (it never reloads the page).
   const form = document.getElementById("play-form");
   if (form) form.addEventListener("submit", async (event) => {

@@ -1,5 +1,6 @@
 // Starting today's daily board under a name (each name counts once a day).
 import { showError } from "./roundform.js";
+import { offerName } from "./savedname.js";
 import { startGame } from "./startgame.js";
 
 const form = document.getElementById("daily-form");
@@ -8,9 +9,8 @@ if (form) {
   // takes the member's name whatever is sent.
   const nameField = document.getElementById("player");
   const button = document.getElementById("daily-start");
-  // The name last played under, unless one was typed before this script ran (a slow
-  // connection): that one is kept.
-  if (nameField && !nameField.value) nameField.value = localStorage.getItem("bigboggle:name") || "";
+  // The name last played under, offered only in a field nobody is in (see savedname.js).
+  offerName(nameField);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const errorNode = document.getElementById("daily-error");

@@ -1,6 +1,7 @@
 // Starting a solo game: the settings become POST /api/games (startgame.js); the game page takes over.
 import { api } from "./api.js";
 import { showError } from "./roundform.js";
+import { offerName, savedName } from "./savedname.js";
 import { startGame } from "./startgame.js";
 
 const form = document.getElementById("play-form");
@@ -20,8 +21,7 @@ if (current) {
     localStorage.removeItem("bigboggle:game");
   }
 }
-const savedName = localStorage.getItem("bigboggle:name");
-if (savedName && value("player") === "you") document.getElementById("player").value = savedName;
+offerName(document.getElementById("player"), savedName(), "you");
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();

@@ -12,6 +12,7 @@ import { clockAnnouncer, formatClock } from "./clock.js";
 import { addScoredWord } from "./feedback.js";
 import { lightTyping } from "./livepath.js";
 import { renderRound } from "./roundview.js";
+import { offerName } from "./savedname.js";
 import { playSound, soundToggle } from "./sounds.js";
 import { traceable } from "./trace.js";
 import { firstEntry, plural, verdictSentence, verdictSound, wordItem } from "./words.js";
@@ -566,7 +567,7 @@ $("join-form").addEventListener("submit", (event) => {
     $("name").focus();
   }
 });
-$("name").value = localStorage.getItem("bigboggle:name") || "";
+offerName($("name"));
 $("word-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const word = $("word").value;

@@ -1,10 +1,11 @@
 // Creating a room (the host is seated at once) or going to one by its code.
 import { api } from "./api.js";
 import { showError } from "./roundform.js";
+import { offerName } from "./savedname.js";
 
 const create = document.getElementById("create-room");
 const host = document.getElementById("host");
-host.value = localStorage.getItem("bigboggle:name") || "";
+offerName(host);
 create.addEventListener("submit", async (event) => {
   event.preventDefault();
   const errorNode = document.getElementById("create-error");
