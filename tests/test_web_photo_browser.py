@@ -95,7 +95,7 @@ def test_on_a_phone_and_with_a_file_that_is_no_photo(
     from playwright.sync_api import expect
 
     truth, path = photo_file(tmp_path, "classic", 4)
-    phone = open_page(**PHONE)
+    phone = open_page(**PHONE, has_touch=True, is_mobile=True)
     phone.goto(server.url + "/solve")
     phone.select_option("#rules", "classic")
     phone.locator("#photo-file").set_input_files(str(path))
@@ -105,12 +105,25 @@ def test_on_a_phone_and_with_a_file_that_is_no_photo(
     assert width <= PHONE["width"], width  # nothing wider than the phone
     axe_clean(phone, "the solver with a photo read, phone")
     shot(phone, "photo-read-phone")
+    # A correction by touch: the last cube tapped and typed over, as a player fixes a misreading.
+    last = phone.locator(".grid-cells input").last
+    box = last.bounding_box()
+    assert box is not None and box["width"] >= 44 and box["height"] >= 44  # a finger's target
+    last.tap()
+    expect(last).to_be_focused()
+    replacement = "E" if not truth.endswith("E") else "A"
+    phone.keyboard.press("Backspace")
+    phone.keyboard.type(replacement)
+    corrected = truth[: -2 if truth.endswith("Qu") else -1] + replacement
+    expect(phone.locator("#board")).to_have_value(corrected)
+    phone.get_by_role("button", name="Solve", exact=True).tap()
+    expect(phone.locator("#result-heading")).to_contain_text("words")
     text = tmp_path / "notes.jpg"
     text.write_text("not a photo")
     phone.locator("#photo-file").set_input_files(str(text))
     expect(phone.locator(".photo-status")).to_contain_text("could not be read")
     expect(phone.locator(".photo-status")).to_contain_text("not a photo")
-    expect(phone.locator("#board")).to_have_value(truth)  # the board read before is kept
+    expect(phone.locator("#board")).to_have_value(corrected)  # the board before is kept
 
 
 def test_a_cube_the_reader_doubts_is_marked_to_check_and_corrected(
