@@ -101,6 +101,13 @@ _BAR_LENGTH = 0.92
 _BAR_OFFSET = 0.2
 #: A bar is at least this many times as long as it is thick (blur rounds a short one off).
 _BAR_ASPECT = 1.3
+#: The face, for the letter's other pieces: its hull worn in by this fraction of the crop; used
+#: only when it covers this much of the crop (less: not found; more: its edge is not in the
+#: crop); a piece keeps at least this share of its pixels on it.
+_FACE_IN = 0.04
+_FACE_LEAST = 0.2
+_FACE_MOST = 0.85
+_ON_FACE = 0.6
 #: A piece that would put the letter's box's centre further than this from the crop's, moving
 #: it away by more than _AWAY (fractions of the crop), is not part of the letter.
 _OFF_CENTRE = 0.13
@@ -132,7 +139,39 @@ def normalize_cell(cell: np.ndarray) -> np.ndarray | None:
     kept = _letter_blobs(stats[1:count], inside[1:count], strength[1:count])
     if not kept or strength[kept[0] + 1] < _BLANK_CONTRAST:
         return None
+    face = _face(work)
+    if face is not None:
+        # The letter's other pieces lie on the face: a piece mostly beyond it is the face's own
+        # rounded edge, or a neighbour's side, seen where a slanted photo puts them near it.
+        on_face = np.bincount(labels.ravel(), weights=face.ravel(), minlength=count)
+        share = on_face / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+        kept = kept[:1] + [index for index in kept[1:] if share[index + 1] >= _ON_FACE]
     return _glyph(labels, stats, [index + 1 for index in kept])
+
+
+def _face(work: np.ndarray) -> np.ndarray | None:
+    """Where the cube's face is in ``work`` (1 = on it, a little in from its edge), or None if
+    it is not clear: the light region (Otsu's threshold) that covers most of the middle, its
+    convex hull (a rounded square, the letter in it), worn in from its edge by :data:`_FACE_IN`.
+    None when that is most of the crop (the face's edge not seen) or little of it."""
+    pixels = np.clip(work, 0, 255).astype(np.uint8)
+    _, light = cv2.threshold(pixels, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    count, labels = cv2.connectedComponents(light, connectivity=4)
+    middle = np.bincount(labels[_INNER_SLICE, _INNER_SLICE].ravel(), minlength=count)
+    middle[0] = 0
+    label = int(np.argmax(middle))
+    if middle[label] == 0:
+        return None
+    points = cv2.findNonZero((labels == label).astype(np.uint8))
+    hull = cv2.convexHull(points)
+    face = np.zeros_like(pixels)
+    cv2.fillConvexPoly(face, hull, 1)
+    inward = round(_FACE_IN * _WORK)
+    face = cv2.erode(face, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * inward + 1,) * 2))
+    share = float(face.mean())
+    if not _FACE_LEAST <= share <= _FACE_MOST:
+        return None
+    return face.astype(np.float64)
 
 
 def _prepared(cell: np.ndarray) -> np.ndarray | None:
