@@ -37,6 +37,8 @@ CONDITIONS: dict[str, dict[str, object]] = {
     "ordinary": {},
     "hard": {"blur": 2.0, "tilt": 0.2, "noise": 8.0, "quality": 60, "size": (800, 600)},
     "large photo": {"size": (4000, 3000), "pitch": 260},
+    "real tray": {"gap": 0.22, "sides": 0.18, "fill": 0.88},
+    "real tray in shadow": {"gap": 0.22, "sides": 0.18, "fill": 0.88, "shadow": 0.6},
 }
 
 
