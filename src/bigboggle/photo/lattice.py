@@ -104,6 +104,13 @@ def find_lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
             best is None or _rank(found, rows, cols) > _rank(best, rows, cols)
         ):
             best = found
+        if (
+            best is not None
+            and best.complete
+            and (best.rows, best.cols) == (rows, cols)
+            and best.outside == 0
+        ):
+            break  # every cube of the grid seen, nothing beyond: wearing cannot do better
     return best
 
 
