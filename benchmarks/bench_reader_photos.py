@@ -111,6 +111,8 @@ def from_index(index: Path, folder: Path) -> list[Labelled]:
             None if token == "?" else "" if token == "#" else token
             for token in re.findall(r"[A-Z][a-z]?|#|\?", board)
         ]
+        if len(faces) != side * side:
+            raise SystemExit(f"{index}: {name!r} lists {len(faces)} cubes, not {side}x{side}")
         found.append(Labelled(folder / name, side, faces=faces))
     return found
 

@@ -209,6 +209,37 @@ def test_the_grid_is_found_in_every_presets_photos(preset: str, options: dict[st
         assert error < bound * pitch, (seed, error, pitch)
 
 
+def test_blobs_on_top_of_one_another_are_no_lattice() -> None:
+    """Squares each inside a square ring (two blobs with one centre: a lattice step of zero
+    length, which made the numbering invert a singular matrix and the API answer 500): a
+    refusal, never another error."""
+    import cv2
+
+    picture = np.zeros((800, 800, 3), np.uint8)
+    for row in range(8):
+        for col in range(8):
+            x, y = 40 + col * 90, 40 + row * 90
+            cv2.rectangle(picture, (x, y), (x + 63, y + 63), (255, 255, 255), -1)
+            cv2.rectangle(picture, (x + 4, y + 4), (x + 59, y + 59), (0, 0, 0), -1)
+            cv2.rectangle(picture, (x + 7, y + 7), (x + 56, y + 56), (255, 255, 255), -1)
+    with pytest.raises(PhotoError):
+        read_board(picture, Rules.preset("big"))
+
+
+def test_a_tray_cut_short_is_not_named_as_the_rules_own_size() -> None:
+    """A Super Big Boggle tray with its bottom row cut off, read by Big Boggle's rules: refused,
+    and never as "the photo shows a 5x5 grid ... the rules are for a 5x5 board" (the window
+    cut to the rules' size was named as the tray's)."""
+    for seed in range(3):
+        _, photo = tray("superbig", seed, **REAL_TRAY)
+        bottom = int(photo.corners[:, 1].max())
+        pitch = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 6
+        cut = np.ascontiguousarray(photo.rgb[: bottom - int(0.7 * pitch)])
+        with pytest.raises(PhotoError) as refused:
+            read_board(cut, Rules.preset("big"))
+        assert "shows a 5x5" not in str(refused.value), seed
+
+
 def test_a_photo_that_cuts_off_cubes_is_refused_naming_the_edge() -> None:
     """Taken too close: the grid is found, but the letters of its outer cubes are outside the
     photo. Refused, naming where, rather than read as whatever the edge shows."""

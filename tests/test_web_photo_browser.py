@@ -118,6 +118,9 @@ def test_on_a_phone_and_with_a_file_that_is_no_photo(
     expect(phone.locator("#board")).to_have_value(corrected)
     phone.get_by_role("button", name="Solve", exact=True).tap()
     expect(phone.locator("#result-heading")).to_contain_text("words")
+    # The solved board's page: its photo control is wired when it shows (a file chosen before
+    # then would go unread).
+    expect(phone.get_by_text("Take a photo of the tray")).to_be_visible()
     text = tmp_path / "notes.jpg"
     text.write_text("not a photo")
     phone.locator("#photo-file").set_input_files(str(text))

@@ -1,13 +1,17 @@
 """Where the cubes are in a photo: the grid's four corners, and the photo warped square.
 
-The cubes' faces are light and the gaps between them, and the tray around them, are darker. The
+The cubes' faces are light and the walls between them, and the tray around them, are darker.
+First the cubes are found one by one (:mod:`bigboggle.photo.lattice`: each face a light blob,
+the lattice they sit on, the perspective fitted to it), in the light parts of the whole photo,
+then, for a tray partly in shadow, in what is light for where it is. A lattice of the rules'
+size gives the grid; one that is surely another size is refused, naming it. Failing that, the
 light part of the photo, its gaps between cubes closed, is one blob for the whole grid; of the
 blobs that do not run off the photo's edge (a white table does), the largest is the grid. Its
-outline, brought down to four corners, is the grid's outer edge in perspective; warping it to a
-square gives each cube the same square cell, in the order of the board's rows and columns
-(the top-left corner is the photo's top-left-most: a tray photographed turned by a quarter is
-read turned by a quarter, which is the same board for play).
-"""
+outline, brought down to four corners, is the grid's outer edge in perspective. A grid whose
+outer letters the photo cuts off is refused, naming the edge. Warping it to a square gives each
+cube the same square cell, in the order of the board's rows and columns (the top-left corner is
+the photo's top-left-most: a tray photographed turned by a quarter is read turned by a quarter,
+which is the same board for play)"""
 
 from __future__ import annotations
 
@@ -60,7 +64,8 @@ class Grid:
 
 def find_grid(rgb: np.ndarray, rows: int, cols: int) -> Grid:
     """The ``rows`` x ``cols`` grid of cubes in the photo ``rgb`` (H x W x 3 uint8).
-    :class:`PhotoError` if no grid-like light block is found."""
+    :class:`PhotoError` if no grid is found, the photo shows a tray of another size, or it cuts
+    off cubes of the grid."""
     height, width = rgb.shape[:2]
     scale = min(1.0, DETECT_SIDE / max(height, width))
     small = (
@@ -72,7 +77,12 @@ def find_grid(rgb: np.ndarray, rows: int, cols: int) -> Grid:
         if scale < 1
         else rgb
     )
-    quad = _grid_quad(small, rows, cols)
+    try:
+        quad = _grid_quad(small, rows, cols)
+    except (np.linalg.LinAlgError, cv2.error) as error:
+        # Defence in depth: a degenerate arrangement of blobs that no check above foresaw is
+        # a photo with no board to read, never an error of the server's.
+        raise PhotoError(f"no board found in the photo ({type(error).__name__})") from None
     corners = quad / scale
     _check_inside(corners, rows, cols, width, height)
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
@@ -133,7 +143,7 @@ def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
         if (lattice.rows, lattice.cols) == (rows, cols) and lattice.outside <= STRAY_CUBES:
             return lattice.corners()
         if other is None:
-            other = _other_shown(lattice)
+            other = _other_shown(lattice, rows, cols)
     if other is not None:
         raise PhotoError(_other_size(other, rows, cols))
     # Close the gaps between cubes (and the letters' holes): a kernel of about a third of a
@@ -192,16 +202,25 @@ def _lit_locally(gray: np.ndarray, coloured: np.ndarray, reach: float) -> np.nda
     return np.asarray(light)
 
 
-def _other_shown(lattice: Lattice) -> tuple[int, int] | None:
-    """The size of tray a lattice shows if it is surely not the rules' (every tray is square):
-    a square lattice of cubes beyond the rules' grid, or a complete square one smaller than
-    it; None when it may be the rules' grid with cubes missed (a shadow, glare)."""
-    if lattice.outside > STRAY_CUBES and lattice.span[0] == lattice.span[1]:
+def _other_shown(lattice: Lattice, rows: int, cols: int) -> tuple[int, int] | None:
+    """The size of tray a lattice shows if it is surely not the rules' ``rows`` x ``cols``
+    (every tray is square): a square lattice larger than the grid with most of its places
+    seen, or a complete square one smaller than it with nothing beyond; None when it may be
+    the rules' grid with cubes missed (a shadow, glare) or cut off, or strays beside it."""
+    span_rows, span_cols = lattice.span
+    if span_rows != span_cols or (span_rows, span_cols) == (rows, cols):
+        return None
+    seen = lattice.found + lattice.outside
+    if span_rows > rows and span_cols > cols and seen >= _MOSTLY_SEEN * span_rows * span_cols:
         return lattice.span
-    if lattice.complete and lattice.rows == lattice.cols:
-        return (lattice.rows, lattice.cols)
+    if lattice.outside == 0 and lattice.complete and span_rows < rows and span_cols < cols:
+        return lattice.span
     return None
 
+
+#: The share of a larger square lattice's places that must hold cubes seen for it to be named
+#: as the tray in the photo.
+_MOSTLY_SEEN = 0.8
 
 #: Half the side of the square, around each cube's centre (a fraction of the pitch), where its
 #: letter is: it must be in the photo.

@@ -36,11 +36,15 @@ _SIZE_SPREAD = 1.7
 #: Lattice steps: the second runs at least this angle (radians) off the first's line; a cube
 #: is a whole number of steps from another to within this fraction of a step.
 _ACROSS = np.radians(30)
+#: A step shorter than this (pixels) is no step: blob centres on top of one another.
+_SHORTEST_STEP = 2.0
 _STEP_TOLERANCE = 0.3
 #: At least this share of the grid's cubes found as blobs (of a grid no larger than Classic
 #: Boggle's), and at least this many.
 _FOUND_SHARE = 0.6
 _FOUND_LEAST = 4
+#: More cube-like blobs than this (or three times the grid's cubes) are not a tray.
+_MOST_CUBES = 150
 #: How far the mask is worn away from its edges in each try, a fraction of the largest pitch
 #: the grid can have in the photo (the photo's shorter side over the cubes across).
 _WEAR = (0.0, 0.05, 0.1, 0.16)
@@ -92,13 +96,15 @@ def find_lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
     is taken (:func:`_rank`)."""
     side = min(light.shape) / max(rows, cols)
     best: Lattice | None = None
-    filled = _filled(light, rows, cols)
+    inside: np.ndarray | None = None  # how far each pixel of the filled mask is from its edge
     for wear in _WEAR:
         radius = round(wear * side)
-        mask = light if wear == 0 else filled
-        if radius:
-            kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2)
-            mask = cv2.erode(filled, kernel)
+        if radius == 0:
+            mask = light
+        else:
+            if inside is None:
+                inside = cv2.distanceTransform(_filled(light, rows, cols), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+            mask = (inside > radius).astype(np.uint8) * 255
         found = _lattice(mask, rows, cols)
         if found is not None and (
             best is None or _rank(found, rows, cols) > _rank(best, rows, cols)
@@ -125,17 +131,18 @@ def _rank(lattice: Lattice, rows: int, cols: int) -> tuple[int, bool]:
 def _filled(light: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """``light`` with the holes in its blobs filled that are smaller than a cube (a letter is a
     hole in its cube's blob: worn away, a ring would break up; filled, the cube's core stays
-    whole). A larger hole (the tray, in a white table's blob) stays."""
-    contours, hierarchy = cv2.findContours(light, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    filled = light.copy()
-    if contours:
-        largest = light.size / (rows * cols)
-        holes = [
-            contour
-            for contour, links in zip(contours, hierarchy[0], strict=True)
-            if links[3] >= 0 and cv2.contourArea(contour) < largest
-        ]
-        cv2.drawContours(filled, holes, -1, 255, thickness=cv2.FILLED)
+    whole). A larger hole (the tray, in a white table's blob) stays. One labelling of the dark
+    parts finds the holes (those clear of the photo's edge), whatever their number."""
+    height, width = light.shape
+    dark = (light == 0).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=4)
+    left, top = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    right = left + stats[:, cv2.CC_STAT_WIDTH]
+    bottom = top + stats[:, cv2.CC_STAT_HEIGHT]
+    hole = (left > 0) & (top > 0) & (right < width) & (bottom < height)
+    hole &= stats[:, cv2.CC_STAT_AREA] < light.size / (rows * cols)
+    hole[0] = False  # the light pixels' label
+    filled: np.ndarray = np.where(hole[labels], 255, light).astype(np.uint8)
     return filled
 
 
@@ -230,6 +237,10 @@ def _cube_centres(light: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, 
     ]
     typical = sizes[int(np.argmax(np.array(company) + sizes / sizes.max() / 2))]
     keep = (sizes >= typical / _SIZE_SPREAD) & (sizes <= typical * _SIZE_SPREAD)
+    if np.count_nonzero(keep) > max(_MOST_CUBES, 3 * rows * cols):
+        # Far more cube-like blobs than any tray has: a tiled floor, a keyboard, a pattern (and
+        # the lattice's work grows with the square of their number).
+        return np.empty((0, 2)), np.empty(0, dtype=bool)
     return np.array(centres, dtype=np.float64)[keep], np.array(whole, dtype=bool)[keep]
 
 
@@ -269,19 +280,26 @@ def _steps(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     right, down = (first, second) if abs(first[0]) >= abs(second[0]) else (second, first)
     right = right if right[0] >= 0 else -right
     down = down if down[1] >= 0 else -down
+    lengths = float(np.linalg.norm(right)), float(np.linalg.norm(down))
+    if min(lengths) < _SHORTEST_STEP:
+        return None  # centres on top of one another (a blob in another's hole): no lattice
     area = float(right[0] * down[1] - right[1] * down[0])  # of the parallelogram they span
-    if abs(area) < 0.3 * np.linalg.norm(right) * np.linalg.norm(down):
+    if abs(area) < 0.3 * lengths[0] * lengths[1]:
         return None  # nearly parallel: no lattice
     return right, down
 
 
 def _number(centres: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray | None:
     """Each centre's whole (column, row) on the lattice, found step by step from the middle
-    cube (a perspective's changing pitch is followed locally), then shifted to start at 0; a
+    cube (each step from a cube already numbered, so a perspective's changing pitch is
+    followed within :data:`_STEP_TOLERANCE` of a step at each hop), then shifted to start at 0; a
     centre reached by no step, or two on one place, is dropped (row -1); None if fewer than
     half are numbered."""
     count = len(centres)
-    basis = np.linalg.inv(np.column_stack([right, down]))
+    try:
+        basis = np.linalg.inv(np.column_stack([right, down]))
+    except np.linalg.LinAlgError:
+        return None
     numbers = np.full((count, 2), -(10**6), dtype=np.int64)
     start = int(np.argmin(np.linalg.norm(centres - np.median(centres, axis=0), axis=1)))
     numbers[start] = (0, 0)
@@ -320,10 +338,14 @@ def _fit(
     numbered = numbers[:, 0] >= 0
     if numbered.sum() < _FOUND_LEAST:
         return None
-    fitted = numbered & whole if (numbered & whole).sum() >= _FOUND_LEAST else numbered
-    transform, _ = cv2.findHomography(
-        numbers[fitted].astype(np.float64) + 0.5, centres[fitted], cv2.RANSAC, 0.25 * pitch
-    )
+    transform = None
+    for fitted in (numbered & whole, numbered):  # the whole cubes if they are enough to fit
+        if fitted.sum() >= _FOUND_LEAST:
+            transform, _ = cv2.findHomography(
+                numbers[fitted].astype(np.float64) + 0.5, centres[fitted], cv2.RANSAC, 0.25 * pitch
+            )
+        if transform is not None:
+            break
     if transform is None:
         return None
     # The cubes that agree with it: a whole cube within a quarter of a pitch of its place, a
