@@ -103,7 +103,9 @@ def find_lattice(light: np.ndarray, rows: int, cols: int) -> Lattice | None:
             mask = light
         else:
             if inside is None:
-                inside = cv2.distanceTransform(_filled(light, rows, cols), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+                inside = cv2.distanceTransform(
+                    _filled(light, rows, cols), cv2.DIST_L2, cv2.DIST_MASK_PRECISE
+                )
             mask = (inside > radius).astype(np.uint8) * 255
         found = _lattice(mask, rows, cols)
         if found is not None and (
