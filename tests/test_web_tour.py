@@ -392,7 +392,10 @@ def test_tab_reaches_every_control_with_visible_focus(page: Any, server: LiveSer
     from playwright.sync_api import expect
 
     for path in ("/", "/play", f"/solve?board={FEW_WORDS}", "/score", "/rooms", "/daily"):
-        page.goto(server.url + path)
+        # Until the network is idle: a page's script may wait for a fetch before it builds its
+        # controls (the scorekeeper's, for the rules, then its grid and photo control), and the
+        # controls counted before then were fewer than Tab then met.
+        page.goto(server.url + path, wait_until="networkidle")
         expect(page.locator("main h1")).to_be_visible()
         wanted = page.evaluate(FOCUSABLE)
         reached: list[str] = []
