@@ -43,7 +43,9 @@ CONDITIONS: dict[str, dict[str, object]] = {
 
 
 def wilson(right: int, total: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of right / total."""
+    """The 95% Wilson score interval of right / total (all of [0, 1] when there is none)."""
+    if total == 0:
+        return 0.0, 1.0
     p = right / total
     centre = (p + z * z / (2 * total)) / (1 + z * z / total)
     half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)

@@ -41,6 +41,7 @@ from pathlib import Path  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench_reader import wilson  # noqa: E402  (beside this script)
 from bigboggle import Rules  # noqa: E402
 from bigboggle.errors import PhotoError  # noqa: E402
 from bigboggle.photo.classifier import Classifier  # noqa: E402
@@ -152,16 +153,6 @@ def score_boxes(
             (face, reading.cells[cell].face if distances[cell] < 0.6 * pitch else "(none)")
         )
     return pairs
-
-
-def wilson(right: int, total: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of right / total."""
-    if total == 0:
-        return 0.0, 1.0
-    p = right / total
-    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
-    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
-    return centre - half, centre + half
 
 
 def main() -> None:

@@ -125,18 +125,17 @@ def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
     side = min(height, width)
     # The pitches a grid may have in the photo: filling it, to a quarter of it.
     pitches = [fraction * side / max(rows, cols) for fraction in (0.5, 0.35, 0.25)]
-    masks = itertools.chain(
-        [light],
-        (
-            _lit_locally(gray, coloured, _REACH * fraction * side / max(rows, cols))
-            for fraction in _LATTICE_FRACTIONS
-        ),
-    )
+    reach = _REACH * side / max(rows, cols)
+    local: dict[float, np.ndarray] = {}
+
+    def lit_locally(fraction: float) -> np.ndarray:
+        """:func:`_lit_locally` at the pitch ``fraction`` stands for, made once, when needed."""
+        if fraction not in local:
+            local[fraction] = _lit_locally(gray, coloured, reach * fraction)
+        return local[fraction]
+
     other: tuple[int, int] | None = None
-    first_local: np.ndarray | None = None
-    for mask in masks:
-        if mask is not light and first_local is None:
-            first_local = mask
+    for mask in itertools.chain([light], map(lit_locally, _LATTICE_FRACTIONS)):
         lattice = find_lattice(mask, rows, cols)
         if lattice is None:
             continue
@@ -148,11 +147,7 @@ def _grid_quad(rgb: np.ndarray, rows: int, cols: int) -> np.ndarray:
         raise PhotoError(_other_size(other, rows, cols))
     # Close the gaps between cubes (and the letters' holes): a kernel of about a third of a
     # cube, whatever the grid's size in the photo (tried from large grids to small ones).
-    if first_local is None:
-        first_local = _lit_locally(
-            gray, coloured, _REACH * _LATTICE_FRACTIONS[0] * side / max(rows, cols)
-        )
-    for mask in (light, first_local):
+    for mask in (light, lit_locally(_LATTICE_FRACTIONS[0])):
         for pitch in pitches:
             size = max(3, int(pitch * 0.35) | 1)
             # Round, so that a tray turned in the photo is closed and opened alike in every
