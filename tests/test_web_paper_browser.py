@@ -4,7 +4,8 @@ loses a cube (typed, pasted, 4x4 to 6x6, two-letter faces, blanks, Backspace and
 Team field only with team play, and teams typed are never silently dropped; a tournament started
 from an empty scorekeeper has player rows and scores a round; team totals that add up on screen
 (a word two members found counts once, and says so); offensive missed words hidden; nothing
-spills sideways at phone width and the board stays in view while the lists are typed.
+spills sideways at phone width and the board stays in view while the lists are typed; the
+forms are wired and the grid sized as soon as the page has loaded (no request awaited first).
 Screenshots under ``test-artifacts/screenshots/``."""
 
 from __future__ import annotations
@@ -270,6 +271,34 @@ def test_the_team_field_only_with_team_play_and_never_silently_dropped(
     page.get_by_role("button", name="Score the round").click()
     expect(page.locator("#round-result table.ranking caption")).to_have_text("Teams, best first")
     no_sideways_scroll(page)
+
+
+@pytest.mark.parametrize("path", ["/score", "/solve"])
+def test_the_forms_are_wired_and_the_grid_sized_when_the_page_has_loaded(
+    open_page: Callable[..., Any], server: LiveServer, path: str
+) -> None:
+    """A click right after the page loads reaches the script, not a plain form submission.
+
+    The scorekeeper once awaited /api/rules before wiring its forms: in that gap "Start a
+    tournament" reloaded the page and lost what was typed. The rules' sizes are now on the
+    page itself; /api/rules is held here, and the page must not need it.
+    """
+    page = open_page(**DESKTOP)
+    page.route("**/api/rules*", lambda route: None)  # held, never answered
+    page.goto(server.url + path)
+    cells = "document.querySelectorAll('.grid-cells input').length"
+    assert page.evaluate(cells) == 25
+    page.select_option("#rules", "superbig")
+    assert page.evaluate(cells) == 36
+    if path == "/score":
+        prevented = page.evaluate(
+            """() => ["tournament-form", "round-form"].map((id) => {
+                 const event = new SubmitEvent("submit", { cancelable: true });
+                 document.getElementById(id).dispatchEvent(event);
+                 return event.defaultPrevented;
+               })"""
+        )
+        assert prevented == [True, True]
 
 
 def test_a_tournament_from_an_empty_scorekeeper_has_player_rows(

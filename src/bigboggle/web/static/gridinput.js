@@ -133,6 +133,16 @@ function finished(cell) {
   return { face: letters ? faceOf(letters) : "", star: cell.star, draft: null };
 }
 
+// The board size [rows, cols] of the game chosen in a rules menu: the page writes each
+// game's size on its option, so the grid is built at once (no request to wait for, during
+// which a click on an unwired form would submit it as a plain page load). [5, 5] when unsaid.
+export function chosenSize(select) {
+  const option = select.selectedOptions[0];
+  const rows = Number(option?.dataset.rows);
+  const cols = Number(option?.dataset.cols);
+  return rows > 0 && cols > 0 ? [rows, cols] : [5, 5];
+}
+
 export function mountGridEditor(container, textField, sizeFor, { onChange = () => {} } = {}) {
   container.hidden = false;
   const help = document.createElement("p");

@@ -1,15 +1,12 @@
 // The scorekeeper: score one paper round, or start a tournament with the chosen rules.
 import { api } from "./api.js";
 import { renderRound } from "./roundview.js";
+import { chosenSize } from "./gridinput.js";
 import { readableError, setupRoundForm, showError } from "./roundform.js";
 
 const teamBox = document.getElementById("team-play");
 const rulesField = document.getElementById("rules");
-const presets = (await api("GET", "/api/rules").catch(() => ({ presets: {} }))).presets;
-const round = setupRoundForm({
-  teamPlay: () => teamBox.checked,
-  sizeFor: () => (presets[rulesField.value] ? [presets[rulesField.value].rows, presets[rulesField.value].cols] : [5, 5]),
-});
+const round = setupRoundForm({ teamPlay: () => teamBox.checked, sizeFor: () => chosenSize(rulesField) });
 teamBox.addEventListener("change", round.showTeams);
 // Another game's board size, while the grid is still empty (a board typed in is never cut).
 rulesField.addEventListener("change", () => {

@@ -2,27 +2,14 @@
 import { api } from "./api.js";
 import { linkWordsToBoard } from "./board.js";
 import { applyFamilyFilter, showOffensive } from "./family.js";
-import { mountGridEditor } from "./gridinput.js";
+import { chosenSize, mountGridEditor } from "./gridinput.js";
 import { mountPhotoReader } from "./photo.js";
 
 const form = document.getElementById("solve-form");
 const boardField = document.getElementById("board");
 const rulesField = document.getElementById("rules");
 
-async function presetSizes() {
-  try {
-    return (await api("GET", "/api/rules")).presets;
-  } catch {
-    return {};
-  }
-}
-
-const presets = await presetSizes();
-const sizeFor = () => {
-  const preset = presets[rulesField.value];
-  return preset ? [preset.rows, preset.cols] : [5, 5];
-};
-const editor = mountGridEditor(document.getElementById("grid-editor"), boardField, sizeFor);
+const editor = mountGridEditor(document.getElementById("grid-editor"), boardField, () => chosenSize(rulesField));
 const photoReader = document.getElementById("photo-reader"); // absent: the server reads none
 if (photoReader) mountPhotoReader(photoReader, { boardField, rulesField, editor });
 rulesField.addEventListener("change", () => {
