@@ -17,6 +17,9 @@ import pytest
 # Keep the tests' prepared dictionaries out of the user's cache, and anything written to the
 # user's data directory (the default database, the terminal's files) out of theirs: one
 # directory each per test process, so that two xdist workers never share one either.
+
+# This process's own scratch folders (each xdist worker and the controller make theirs),
+# removed when the run ends: left behind, a few hundred piled up in /tmp a day.
 os.environ["BIGBOGGLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="bigboggle-test-cache-")
 os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="bigboggle-test-data-")
 
@@ -25,6 +28,7 @@ from bigboggle.names import name_key
 from bigboggle.services.store import AccountRow, Store
 
 pytest_plugins = ["browser_support"]
+SCRATCH_FOLDERS = (os.environ["BIGBOGGLE_CACHE_DIR"], os.environ["XDG_DATA_HOME"])
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORE = implementation.name()
@@ -42,6 +46,12 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         # (and a snapshot named after it) is the same on a machine without the compiled core.
         ids = ["once"] if once else None
         metafunc.parametrize("solver_core", cores, indirect=True, ids=ids)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove this process's scratch folders."""
+    for folder in SCRATCH_FOLDERS:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import atexit
 import math
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from live_server import LiveServer
 pytestmark = pytest.mark.once
 
 _folder = Path(tempfile.mkdtemp(prefix="bigboggle-fuzz-"))
+atexit.register(shutil.rmtree, _folder, ignore_errors=True)
 _db = f"sqlite:///{_folder / 'fuzz.sqlite3'}"
 app = create_app(_db)
 OPERATIONS = sum(
