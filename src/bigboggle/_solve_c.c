@@ -14,10 +14,12 @@
  * step of the walk touches one cache line: ENABLE2K's 389k nodes take 6.2 MB, cached on disk
  * by cache.py.
  *
- * Words found on one board are de-duplicated with per-word "stamps": an array holding, for
- * each word, the number of the board on which it was last seen, so no clearing is needed
- * between boards. Calls that keep the GIL use arrays owned by the trie; score_batch releases
- * the GIL and allocates its own, so several threads can score batches at once.
+ * Words found on one board are de-duplicated. The score walks keep one bit a word (Marks),
+ * cleared through the list of the words marked when the board is done; the solve walk keeps
+ * per-word "stamps" (the number of the board on which a word was last seen, so no clearing is
+ * needed) beside the slot of each word's entry. Calls that keep the GIL use the arrays owned
+ * by the trie; score_batch releases the GIL and allocates its own, so several threads can
+ * score batches at once.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -36,6 +38,20 @@
 #define MAX_FACE_TOKENS 3
 #define BATCH_CHUNK 2048
 
+/* The index of the lowest set bit of x (x != 0). */
+#if defined(__GNUC__) || defined(__clang__)
+#define lowest_bit(x) ((int)__builtin_ctzll(x))
+#else
+static inline int lowest_bit(uint64_t x) {
+    int i = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        i++;
+    }
+    return i;
+}
+#endif
+
 static inline uint32_t popcount_portable(uint32_t x) {
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
@@ -53,6 +69,43 @@ typedef struct {
     uint32_t letters; /* letters in that word (Qu counts two), 0 if none */
 } Node;
 
+/* The words a score walk has found on the board it is walking: one bit a word (and one more
+ * for "found through the challenge cell"), with the list of the words marked, by which the
+ * bits are cleared when the board is done. ENABLE2K's 173k words take 21 KB of bits, which
+ * stay in the nearest caches; a stamp a word took 700 KB, and each first find was a miss. */
+typedef struct {
+    uint64_t *seen, *through;
+    uint32_t *marked; /* room for every word: a board can hold no more */
+    uint32_t count;
+} Marks;
+
+static int marks_alloc(Marks *m, uint32_t n_words) {
+    size_t blocks = (size_t)n_words / 64 + 1;
+    m->seen = PyMem_RawCalloc(blocks, sizeof(uint64_t));
+    m->through = PyMem_RawCalloc(blocks, sizeof(uint64_t));
+    m->marked = PyMem_RawMalloc(((size_t)n_words + 1) * sizeof(uint32_t));
+    m->count = 0;
+    return m->seen && m->through && m->marked ? 0 : -1;
+}
+
+static void marks_free(Marks *m) {
+    PyMem_RawFree(m->seen);
+    PyMem_RawFree(m->through);
+    PyMem_RawFree(m->marked);
+    m->seen = m->through = NULL;
+    m->marked = NULL;
+}
+
+/* Every bit set back to 0, ready for the next board. */
+static inline void marks_clear(Marks *m) {
+    for (uint32_t i = 0; i < m->count; i++) {
+        uint32_t word = m->marked[i];
+        m->seen[word >> 6] = 0;
+        m->through[word >> 6] = 0;
+    }
+    m->count = 0;
+}
+
 typedef struct {
     PyObject_HEAD
     uint32_t n_nodes;
@@ -63,6 +116,7 @@ typedef struct {
     uint32_t *seen_through;
     int32_t *slot;
     uint32_t stamp;
+    Marks marks; /* the score walks' */
     /* score_alternatives only, made on its first call: the faces that spell each word. */
     uint32_t *faces_of;
 } PackedTrie;
@@ -104,6 +158,7 @@ static void trie_free_arrays(PackedTrie *t) {
     PyMem_RawFree(t->seen_through);
     PyMem_RawFree(t->slot);
     PyMem_RawFree(t->faces_of);
+    marks_free(&t->marks);
     t->nodes = NULL;
     t->seen = t->seen_through = NULL;
     t->slot = NULL;
@@ -125,7 +180,8 @@ static int trie_alloc_arrays(PackedTrie *t, uint32_t n_nodes, uint32_t n_words) 
     t->slot = PyMem_RawMalloc(words * sizeof(int32_t));
     t->faces_of = NULL;
     t->stamp = 0;
-    if (!t->nodes || !t->seen || !t->seen_through || !t->slot) {
+    int marks = marks_alloc(&t->marks, n_words);
+    if (!t->nodes || !t->seen || !t->seen_through || !t->slot || marks < 0) {
         trie_free_arrays(t);
         PyErr_NoMemory();
         return -1;
@@ -729,6 +785,7 @@ typedef struct {
     uint32_t *seen, *seen_through;
     int32_t *slot;
     uint32_t stamp;
+    Marks *marks; /* score walks: the words found on this board */
     const BoardSpec *board;
     Shape shape;
     /* Per board: the non-blank neighbours of each cell, ... */
@@ -745,6 +802,10 @@ typedef struct {
     uint8_t nfast[MAX_CELLS], nslow[MAX_CELLS];
     uint8_t fast[MAX_CELLS][8], slow[MAX_CELLS][8];
     uint32_t fast_bit[MAX_CELLS][8];
+    /* Boards of up to 64 cells, score walks: for each cell and token, the neighbours (one bit
+     * a cell) whose one-token face is that token. A node's live tokens then lead straight to
+     * the cells to walk, with no test of a neighbour that cannot follow. */
+    uint64_t cells_by_token[64][NTOKENS];
     uint8_t used[MAX_CELLS]; /* boards over 64 cells; smaller ones keep a bitmask in a register */
     uint8_t path[MAX_CELLS];
     int challenge;
@@ -783,18 +844,21 @@ static int store_path(Walk *w, int len) {
 /* A word found in score mode: its points the first time on this board, and the challenge
  * bonus the first time a path through the challenge cell spells it. */
 static inline void record_score(Walk *w, uint32_t word, uint32_t letters, int through) {
-    const uint32_t stamp = w->stamp;
-    if (w->seen[word] != stamp) {
-        w->seen[word] = stamp;
+    Marks *m = w->marks;
+    const uint64_t bit = (uint64_t)1 << (word & 63);
+    uint64_t *seen = &m->seen[word >> 6];
+    if (!(*seen & bit)) {
+        *seen |= bit;
+        m->marked[m->count++] = word;
         int32_t p = w->points_by_letters[letters];
         w->total += p;
         w->count += p > 0;
         if (through && p) {
-            w->seen_through[word] = stamp;
+            m->through[word >> 6] |= bit;
             w->total += w->bonus;
         }
-    } else if (through && w->seen_through[word] != stamp && w->points_by_letters[letters]) {
-        w->seen_through[word] = stamp;
+    } else if (through && !(m->through[word >> 6] & bit) && w->points_by_letters[letters]) {
+        m->through[word >> 6] |= bit;
         w->total += w->bonus;
     }
 }
@@ -1047,6 +1111,7 @@ static void walk_use_trie_state(Walk *w, PackedTrie *t) {
     w->seen_through = t->seen_through;
     w->slot = t->slot;
     w->stamp = t->stamp;
+    w->marks = &t->marks;
 }
 
 /* The order of the results: highest score first, then by word id (alphabetical). Returns an
@@ -1290,9 +1355,10 @@ static PyObject *score_boards(PackedTrie *t, Py_ssize_t n, PyObject *points_obj,
     long long *counts = PyMem_RawMalloc(sizeof(long long) * BATCH_CHUNK);
     Walk w;
     walk_init(&w, t, points, npoints, bonus);
-    w.seen = PyMem_RawCalloc(t->n_words ? t->n_words : 1, sizeof(uint32_t));
-    w.seen_through = PyMem_RawCalloc(t->n_words ? t->n_words : 1, sizeof(uint32_t));
-    if (!result || !specs || !totals || !counts || !w.seen || !w.seen_through) {
+    Marks marks;
+    int marked = marks_alloc(&marks, t->n_words);
+    w.marks = &marks;
+    if (!result || !specs || !totals || !counts || marked < 0) {
         if (result) PyErr_NoMemory();
         Py_CLEAR(result);
         goto done;
@@ -1327,8 +1393,7 @@ done:
     PyMem_RawFree(specs);
     PyMem_RawFree(totals);
     PyMem_RawFree(counts);
-    PyMem_RawFree(w.seen);
-    PyMem_RawFree(w.seen_through);
+    marks_free(&marks);
     return result;
 }
 
