@@ -802,10 +802,11 @@ typedef struct {
     uint8_t nfast[MAX_CELLS], nslow[MAX_CELLS];
     uint8_t fast[MAX_CELLS][8], slow[MAX_CELLS][8];
     uint32_t fast_bit[MAX_CELLS][8];
-    /* Boards of up to 64 cells, score walks: for each cell and token, the neighbours (one bit
+    /* Boards of up to 64 cells: for each cell and token, the neighbours (one bit
      * a cell) whose one-token face is that token. A node's live tokens then lead straight to
      * the cells to walk, with no test of a neighbour that cannot follow. */
     uint64_t cells_by_token[64][NTOKENS];
+    uint64_t slow_cells[64]; /* ... and those whose face is longer than a token */
     uint8_t used[MAX_CELLS]; /* boards over 64 cells; smaller ones keep a bitmask in a register */
     uint8_t path[MAX_CELLS];
     int challenge;

@@ -12,7 +12,8 @@
  *     the neighbours to walk come from the node's tokens (cells_by_token), not from testing
  *     each neighbour: 1.45x the speed of the neighbour loop on 5x5 boards;
  *   - score, wide: scores only, on boards of 65-144 cells, with a byte per used cell;
- *   - paths: words and one path each (solve), on any board, with a byte per used cell.
+ *   - paths: words and one path each (solve), on boards of 65-144 cells, with a byte per used
+ *     cell (smaller boards: _paths_narrow, below, with a bitmask).
  */
 
 #ifndef WALK_FROM_BODY
@@ -54,6 +55,39 @@ WALK_TARGET static inline uint32_t WALK_STEP(const Node *nodes, uint32_t mask, u
 #undef FROM_PATHS
 #undef FROM_WIDE
 #undef WALK_FROM_BODY
+
+/* Every path from a cell whose letters led to node `index`, words with one path each, on a
+ * board of up to 64 cells: the neighbours to walk come from the node's tokens, as in the
+ * narrow score walk, and are walked in ascending cell order, which is the order of nb (the
+ * order the paths walk on larger boards and the reference core take), so the path reported
+ * for a word is the same. `used` holds the cells of the path so far, `depth` their number. */
+WALK_TARGET static void WALK_CAT(WALK_BOARD, _paths_narrow)(Walk *w, uint32_t index, int cell,
+                                                            uint64_t used, int depth) {
+    const Node node = w->nodes[index];
+    used |= (uint64_t)1 << cell;
+    w->path[depth] = (uint8_t)cell;
+    if (node.word >= 0)
+        record(w, (uint32_t)node.word, node.letters, depth + 1, (used & w->challenge_bit) != 0);
+    const uint32_t mask = node.mask;
+    const uint32_t live = mask & w->near[cell];
+    if (!live) return;
+    uint64_t cells = w->slow_cells[cell];
+    for (uint32_t tokens = live; tokens; tokens &= tokens - 1)
+        cells |= w->cells_by_token[cell][lowest_bit(tokens)];
+    const BoardSpec *b = w->board;
+    for (cells &= ~used; cells; cells &= cells - 1) {
+        const int n = lowest_bit(cells);
+        const uint32_t bit = w->bit[n];
+        uint32_t child;
+        if (bit) {
+            child = node.first + WALK_POPCOUNT(mask & (bit - 1));
+        } else {
+            child = WALK_STEP(w->nodes, mask, node.first, b->tok[n], b->ntok[n]);
+            if (child == UINT32_MAX) continue;
+        }
+        WALK_CAT(WALK_BOARD, _paths_narrow)(w, child, n, used, depth + 1);
+    }
+}
 
 /* The neighbours of every cell of a rows x cols board, unless the Walk holds them already. */
 static void WALK_CAT(WALK_BOARD, _shape)(Shape *s, int rows, int cols) {
@@ -110,23 +144,29 @@ WALK_TARGET static void WALK_BOARD(Walk *w, const BoardSpec *b) {
         w->nslow[cell] = (uint8_t)nslow;
         w->near[cell] = near;
     }
-    const int narrow = ncells <= 64 && !w->with_paths;
+    const int narrow = ncells <= 64; /* the used cells fit a bitmask */
     w->challenge_bit = narrow && b->challenge >= 0 ? (uint64_t)1 << b->challenge : 0;
     if (narrow) {
         memset(w->cells_by_token, 0, (size_t)ncells * sizeof(w->cells_by_token[0]));
-        for (int cell = 0; cell < ncells; cell++)
+        for (int cell = 0; cell < ncells; cell++) {
             for (int i = 0; i < w->nfast[cell]; i++) {
                 const int n = w->fast[cell][i];
                 w->cells_by_token[cell][b->tok[n][0]] |= (uint64_t)1 << n;
             }
+            uint64_t slow = 0;
+            for (int i = 0; i < w->nslow[cell]; i++) slow |= (uint64_t)1 << w->slow[cell][i];
+            w->slow_cells[cell] = slow;
+        }
+    } else {
+        memset(w->used, 0, (size_t)ncells);
     }
-    if (!narrow) memset(w->used, 0, (size_t)ncells);
     for (int start = 0; start < ncells; start++) {
         if (!b->ntok[start]) continue;
         uint32_t index =
             WALK_STEP(nodes, nodes[0].mask, nodes[0].first, b->tok[start], b->ntok[start]);
         if (index == UINT32_MAX) continue;
-        if (w->with_paths) WALK_CAT(WALK_BOARD, _paths)(w, index, start, 0);
+        if (w->with_paths && narrow) WALK_CAT(WALK_BOARD, _paths_narrow)(w, index, start, 0, 0);
+        else if (w->with_paths) WALK_CAT(WALK_BOARD, _paths)(w, index, start, 0);
         else if (narrow) WALK_CAT(WALK_BOARD, _score_narrow)(w, index, start, 0);
         else WALK_CAT(WALK_BOARD, _score_wide)(w, index, start, 0);
     }
