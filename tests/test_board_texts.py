@@ -199,10 +199,15 @@ def test_written_boards_are_what_they_say() -> None:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=texts)
 def test_every_path_gives_board_parse_s_cells_or_its_error(text: str) -> None:
-    expected = outcome(lambda: cells(Board.parse(text)))
+    # The yardstick is board.py's own parser: Board.parse itself takes the compiled parser's
+    # cells when it accepts a text, and must give the same board, faces and error.
+    expected = outcome(lambda: cells(Board._from_notation(text)))
     own = compiled_parse(text)
     if own is not None:  # accepted by the compiled parser: exactly Board.parse's cells
         assert expected == ("value", own)
+    assert outcome(lambda: cells(Board.parse(text))) == expected
+    if expected[0] == "value":
+        assert Board.parse(text).cell_faces == Board._from_notation(text).cell_faces
     want_score = outcome(lambda: score(text, WORDS, RULES))
     assert (want_score[0] == "value") == (expected[0] == "value")
     want_tally = outcome(lambda: tally_many([Board.parse(text)], WORDS, RULES)[0])
@@ -231,6 +236,8 @@ def test_the_compiled_parser_reads_every_common_spelling(
     for board, text in pairs:
         if implementation.compiled_available():
             assert compiled_parse(text) == cells(board), text
+        parsed = Board.parse(text)
+        assert parsed == board and parsed.cell_faces == board.cell_faces, text
     items = [data.draw(st.sampled_from([text, board])) for board, text in pairs]
     expected = [score(board, WORDS, RULES) for board, _ in pairs]
     lines = b"\n".join(str(board).encode() for board, _ in pairs)

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from . import implementation
 from .errors import BoardError, SearchBudgetExceeded, quoted
 from .limits import MAX_BOARD_TEXT, MAX_QUOTED
 
@@ -51,6 +52,14 @@ class SearchBudget:
     total; :meth:`Board.path_for` takes from it as it goes."""
 
     left: int
+
+
+class _FaceOfLetters(dict[str, str]):
+    """A cell's lowercase letters -> its canonical face, each worked out once."""
+
+    def __missing__(self, letters: str) -> str:
+        face = self[letters] = canonical_face(letters)
+        return face
 
 
 def canonical_face(text: str) -> str:
@@ -124,12 +133,29 @@ class Board:
     _letters: tuple[str, ...]
     _challenge: int | None
     _neighbours: tuple[tuple[int, ...], ...]
-    _letter_counts: dict[str, int]
+    _letter_counts: dict[str, int] | None  # worked out by the first path_for that needs it
     _total_letters: int
 
     def __init__(self, text: str) -> None:
+        # The compiled core reads the common notation in a microsecond or two, giving exactly
+        # the cells this module's parser gives (a property test holds them to it); it declines
+        # anything else, bad texts included, which the parser below then reads or refuses.
+        cells = implementation.core().parse_text(text)
+        if cells is not None:
+            letters, rows, cols, challenge = cells
+            self._init_letters(letters, rows, cols, None if challenge < 0 else challenge)
+            return
+        faces, challenge_index = _parse(text)
+        self._init(faces, challenge_index)
+
+    @classmethod
+    def _from_notation(cls, text: str) -> Board:
+        """The board this module's own parser reads from ``text``, never the compiled one's:
+        the yardstick the compiled parser is tested against."""
+        board = cls.__new__(cls)
         rows, challenge = _parse(text)
-        self._init(rows, challenge)
+        board._init(rows, challenge)
+        return board
 
     @classmethod
     def parse(cls, text: str) -> Board:
@@ -188,14 +214,31 @@ class Board:
                 f"board has {width} column{'s' if width != 1 else ''}; "
                 f"a board has {MIN_SIDE}-{MAX_SIDE} columns"
             )
-        self._rows = height
-        self._cols = width
-        self._faces = tuple(face for row in rows for face in row)
-        self._letters = tuple(face.lower() for face in self._faces)
+        faces = tuple(face for row in rows for face in row)
+        self._set(faces, tuple(face.lower() for face in faces), height, width, challenge)
+
+    def _init_letters(
+        self, letters: tuple[str, ...], rows: int, cols: int, challenge: int | None
+    ) -> None:
+        """A board from checked cells: each cell's lowercase letters, row-major."""
+        self._set(tuple(map(_FACE_OF_LETTERS.__getitem__, letters)), letters, rows, cols, challenge)
+
+    def _set(
+        self,
+        faces: tuple[str, ...],
+        letters: tuple[str, ...],
+        rows: int,
+        cols: int,
+        challenge: int | None,
+    ) -> None:
+        self._rows = rows
+        self._cols = cols
+        self._faces = faces
+        self._letters = letters
         self._challenge = challenge
-        self._letter_counts = dict(Counter("".join(self._letters)))
-        self._total_letters = sum(map(len, self._letters))
-        self._neighbours = adjacency(height, width)
+        self._letter_counts = None
+        self._total_letters = 0
+        self._neighbours = adjacency(rows, cols)
 
     # -- shape and cells ---------------------------------------------------------------------
 
@@ -329,6 +372,10 @@ class Board:
     def _could_hold(self, target: str) -> bool:
         """Whether the board has at least as many of each letter as ``target`` needs."""
         available = self._letter_counts
+        if available is None:
+            every = "".join(self._letters)
+            self._total_letters = len(every)
+            available = self._letter_counts = dict(Counter(every))
         if len(target) > self._total_letters:
             return False
         return all(target.count(letter) <= available.get(letter, 0) for letter in set(target))
@@ -432,6 +479,10 @@ def _error_at(
             f"{place} of the board (near {quoted(row_text[max(0, offset - half) : offset + half])})"
         )
     return BoardError(f"{what} at {where}{why}")
+
+
+#: Lowercase letters -> canonical face, as the compiled parser's cells are turned into faces.
+_FACE_OF_LETTERS = _FaceOfLetters()
 
 
 def _parse(text: str) -> tuple[list[list[str]], int | None]:
