@@ -243,8 +243,16 @@ WALK_TARGET static void FROM_NAME(Walk *w, uint32_t index, int cell, FROM_PARAMS
             uint64_t cells = w->cells_by_token[cell][token] & ~used;
             if (!cells) continue;
             const uint32_t child = node.first + WALK_POPCOUNT(mask & ((1u << token) - 1));
+            /* A child with nowhere to go from a cell (half of all visits) is not called:
+             * its word, if any, is recorded here. */
+            const Node *next = &w->nodes[child];
             do {
-                FROM_NAME(w, child, lowest_bit(cells), used);
+                const int n = lowest_bit(cells);
+                if (next->mask & w->near[n])
+                    FROM_NAME(w, child, n, used);
+                else if (next->word >= 0)
+                    record_score(w, (uint32_t)next->word, next->letters,
+                                 ((used | (uint64_t)1 << n) & w->challenge_bit) != 0);
                 cells &= cells - 1;
             } while (cells);
         }
