@@ -48,10 +48,28 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("solver_core", cores, indirect=True, ids=ids)
 
 
+#: The runs whose workers this process (xdist's controller) started: see lock_folder.
+_RUNS_STARTED: set[str] = set()
+
+
+def lock_folder(run: str) -> Path:
+    """The folder of the locks the workers of xdist run ``run`` share (machine_share)."""
+    return Path(tempfile.gettempdir()) / f"bigboggle-test-locks-{run}"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """(xdist's controller, as it starts a worker.) Note the run, whose lock folder the
+    controller removes once every worker is done with it."""
+    _RUNS_STARTED.add(node.workerinput["testrunuid"])
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Remove this process's scratch folders."""
+    """Remove this process's scratch folders, and (in xdist's controller) the run's locks."""
     for folder in SCRATCH_FOLDERS:
         shutil.rmtree(folder, ignore_errors=True)
+    for run in _RUNS_STARTED:
+        shutil.rmtree(lock_folder(run), ignore_errors=True)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -87,7 +105,7 @@ def machine_share(request: pytest.FixtureRequest) -> Iterator[None]:
     if run is None:
         yield
         return
-    folder = Path(tempfile.gettempdir()) / f"bigboggle-test-locks-{run}"
+    folder = lock_folder(run)
     folder.mkdir(exist_ok=True)
     alone = request.node.get_closest_marker("alone") is not None
     with open(folder / "gate", "a") as gate, open(folder / "machine", "a") as machine:

@@ -111,9 +111,9 @@ typedef struct {
     uint32_t n_nodes;
     uint32_t n_words;
     Node *nodes;
-    /* De-duplication state for calls that hold the GIL. */
+    /* De-duplication state for calls that hold the GIL: the solve walk's and the
+     * alternatives walk's stamps, ... */
     uint32_t *seen;
-    uint32_t *seen_through;
     int32_t *slot;
     uint32_t stamp;
     Marks marks; /* the score walks' */
@@ -155,12 +155,11 @@ static void nodes_free(Node *nodes) {
 static void trie_free_arrays(PackedTrie *t) {
     nodes_free(t->nodes);
     PyMem_RawFree(t->seen);
-    PyMem_RawFree(t->seen_through);
     PyMem_RawFree(t->slot);
     PyMem_RawFree(t->faces_of);
     marks_free(&t->marks);
     t->nodes = NULL;
-    t->seen = t->seen_through = NULL;
+    t->seen = NULL;
     t->slot = NULL;
     t->faces_of = NULL;
 }
@@ -176,12 +175,11 @@ static int trie_alloc_arrays(PackedTrie *t, uint32_t n_nodes, uint32_t n_words) 
     t->n_words = n_words;
     t->nodes = nodes_alloc(nodes);
     t->seen = PyMem_RawCalloc(words, sizeof(uint32_t));
-    t->seen_through = PyMem_RawCalloc(words, sizeof(uint32_t));
     t->slot = PyMem_RawMalloc(words * sizeof(int32_t));
     t->faces_of = NULL;
     t->stamp = 0;
     int marks = marks_alloc(&t->marks, n_words);
-    if (!t->nodes || !t->seen || !t->seen_through || !t->slot || marks < 0) {
+    if (!t->nodes || !t->seen || !t->slot || marks < 0) {
         trie_free_arrays(t);
         PyErr_NoMemory();
         return -1;
@@ -782,7 +780,7 @@ typedef struct {
     uint32_t n_words;
     const int32_t *points;
     int npoints, bonus;
-    uint32_t *seen, *seen_through;
+    uint32_t *seen; /* solve walks: stamps (score walks have marks instead) */
     int32_t *slot;
     uint32_t stamp;
     Marks *marks; /* score walks: the words found on this board */
@@ -913,7 +911,6 @@ static inline void record(Walk *w, uint32_t word, uint32_t letters, int len, int
 static void next_stamp(Walk *w) {
     if (++w->stamp == 0) {
         memset(w->seen, 0, w->n_words * sizeof(uint32_t));
-        memset(w->seen_through, 0, w->n_words * sizeof(uint32_t));
         w->stamp = 1;
     }
 }
@@ -1109,7 +1106,6 @@ static void walk_init(Walk *w, PackedTrie *t, const int32_t *points, int npoints
 
 static void walk_use_trie_state(Walk *w, PackedTrie *t) {
     w->seen = t->seen;
-    w->seen_through = t->seen_through;
     w->slot = t->slot;
     w->stamp = t->stamp;
     w->marks = &t->marks;
@@ -1527,7 +1523,6 @@ static PyObject *score_alternatives(PyObject *Py_UNUSED(module), PyObject *args)
     walk_board_portable_shape(&shape, rows, cols);
     if (++t->stamp == 0) { /* as next_stamp: every stamp the trie's calls share starts afresh */
         memset(t->seen, 0, t->n_words * sizeof(uint32_t));
-        memset(t->seen_through, 0, t->n_words * sizeof(uint32_t));
         t->stamp = 1;
     }
     a.nodes = t->nodes;

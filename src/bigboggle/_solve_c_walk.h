@@ -118,7 +118,7 @@ WALK_TARGET static void WALK_BOARD(Walk *w, const BoardSpec *b) {
     w->count = 0;
     w->nfound = 0;
     w->paths_len = 0;
-    next_stamp(w);
+    if (w->with_paths) next_stamp(w); /* score walks keep marks, and have no stamps */
     WALK_CAT(WALK_BOARD, _shape)(&w->shape, b->rows, b->cols);
     const int ncells = b->ncells;
     /* The board's own tables: the shape's neighbours less the blanks. */
