@@ -183,7 +183,7 @@ def test_the_profile_and_leaderboards_in_both_themes_and_widths(
 
     page.get_by_role("link", name="All time").focus()
     page.keyboard.press("Enter")
-    expect(page).to_have_url(f"{seeded.url}/leaderboard?rules=big&period=all")
+    page.wait_for_url(f"{seeded.url}/leaderboard?rules=big&period=all")  # and its load
     expect(page.locator("#leaderboard tbody tr")).to_have_count(5)
     expect(page.locator("#board-rule")).to_contain_text("by rating on 5x5 boards")
     looker.look("leaderboard-all")
@@ -191,7 +191,7 @@ def test_the_profile_and_leaderboards_in_both_themes_and_widths(
     page.select_option("#period", "week")
     page.select_option("#rules", "superbig")
     page.get_by_role("button", name="Show").press("Enter")
-    expect(page).to_have_url(f"{seeded.url}/leaderboard?rules=superbig&period=week")
+    page.wait_for_url(f"{seeded.url}/leaderboard?rules=superbig&period=week")
     expect(page.locator("#board-heading")).to_contain_text("Super Big Boggle")
     assert not looker.problems, "\n".join(looker.problems)
 

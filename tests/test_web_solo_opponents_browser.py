@@ -51,7 +51,9 @@ def test_the_play_form_starts_a_game_against_three_opponents_with_hints(
     tab.check("#hints")
     axe_clean(tab, "/play with opponents and hints chosen")
     tab.click("#start-button")
-    expect(tab).to_have_url(re.compile(r"/games/"), timeout=30000)  # three lists made first
+    # Three lists are made first. Wait for the game page's load, not only its address: its
+    # script wires the word form, and an Enter before that submits the form as a page load.
+    tab.wait_for_url(re.compile(r"/games/"), timeout=30000)
     seats = tab.locator("#opponent-counts li")
     expect(seats).to_have_count(3)
     expect(seats.first).to_contain_text("Expert bot")
