@@ -940,6 +940,11 @@ typedef struct {
     uint8_t used[MAX_CELLS];
     uint32_t bit[MAX_CELLS];  /* the token bit of a one-token face; 0 for others and the cell */
     uint32_t near[MAX_CELLS]; /* the tokens the cell's neighbours begin with */
+    /* Boards of up to 64 cells, as the Walk's: each cell's neighbours by one-token face and
+     * those with longer faces (the varying cell in neither), and the varying cell's bit
+     * where it is a neighbour. */
+    uint64_t cells_by_token[64][NTOKENS];
+    uint64_t slow_cells[64], vary_near[64];
 } AltWalk;
 
 /* A word reached by a path that took face `alt` at the varying cell (-1: missed it). */

@@ -8,7 +8,9 @@
  * cell are the same whatever its face, so they are walked once; at the cell the walk branches
  * into each face's subtree, carrying which face it took. Each word keeps a mask of the faces
  * that spell it (or "any face", for a path that misses the cell); the totals come from the
- * masks. On ENABLE2K boards this costs a few plain walks for all 26 letters.
+ * masks. On ENABLE2K boards this costs a few plain walks for all 26 letters. On boards of up
+ * to 64 cells (_alt_narrow) the neighbours to walk come from each node's tokens, as in the
+ * score walks.
  */
 
 /* Every path from a cell whose letters led to node `index`; `alt` is the face the path took at
@@ -45,6 +47,38 @@ WALK_TARGET static void WALK_CAT(WALK_BOARD, _alt_from)(AltWalk *a, uint32_t ind
     a->used[cell] = 0;
 }
 
+/* _alt_from on a board of up to 64 cells: the neighbours to walk come from the node's tokens
+ * (as in the score walks), `used` holds the cells of the path so far. */
+WALK_TARGET static void WALK_CAT(WALK_BOARD, _alt_narrow)(AltWalk *a, uint32_t index, int cell,
+                                                          int alt, uint64_t used) {
+    const Node node = a->nodes[index];
+    if (node.word >= 0) alt_record(a, (uint32_t)node.word, node.letters, alt);
+    const uint32_t mask = node.mask;
+    const uint32_t live = mask & a->near[cell];
+    if (!live) return; /* no neighbour's face begins with a child's token */
+    used |= (uint64_t)1 << cell;
+    if (a->vary_near[cell] & ~used) {
+        for (int f = 0; f < a->nfaces; f++) {
+            uint32_t child = WALK_STEP(a->nodes, mask, node.first, a->face_tok[f], a->face_ntok[f]);
+            if (child != UINT32_MAX) WALK_CAT(WALK_BOARD, _alt_narrow)(a, child, a->cell, f, used);
+        }
+    }
+    for (uint32_t tokens = live; tokens; tokens &= tokens - 1) {
+        const int token = lowest_bit(tokens);
+        uint64_t cells = a->cells_by_token[cell][token] & ~used;
+        if (!cells) continue;
+        const uint32_t child = node.first + WALK_POPCOUNT(mask & ((1u << token) - 1));
+        for (; cells; cells &= cells - 1)
+            WALK_CAT(WALK_BOARD, _alt_narrow)(a, child, lowest_bit(cells), alt, used);
+    }
+    const BoardSpec *b = a->board;
+    for (uint64_t cells = a->slow_cells[cell] & ~used; cells; cells &= cells - 1) {
+        const int n = lowest_bit(cells);
+        uint32_t child = WALK_STEP(a->nodes, mask, node.first, b->tok[n], b->ntok[n]);
+        if (child != UINT32_MAX) WALK_CAT(WALK_BOARD, _alt_narrow)(a, child, n, alt, used);
+    }
+}
+
 /* Every path of the board, the varying cell taking each face in turn. */
 WALK_TARGET static void WALK_CAT(WALK_BOARD, _alternatives)(AltWalk *a) {
     const Node *nodes = a->nodes;
@@ -66,17 +100,36 @@ WALK_TARGET static void WALK_CAT(WALK_BOARD, _alternatives)(AltWalk *a) {
         }
         a->near[cell] = near;
     }
+    const int narrow = b->ncells <= 64;
+    if (narrow) {
+        memset(a->cells_by_token, 0, (size_t)b->ncells * sizeof(a->cells_by_token[0]));
+        for (int cell = 0; cell < b->ncells; cell++) {
+            uint64_t slow = 0, vary = 0;
+            for (int i = 0; i < a->shape->nnb[cell]; i++) {
+                const int n = a->shape->nb[cell][i];
+                if (n == a->cell) vary = (uint64_t)1 << n;
+                else if (a->bit[n]) a->cells_by_token[cell][b->tok[n][0]] |= (uint64_t)1 << n;
+                else if (b->ntok[n]) slow |= (uint64_t)1 << n;
+            }
+            a->slow_cells[cell] = slow;
+            a->vary_near[cell] = vary;
+        }
+    }
     for (int start = 0; start < b->ncells; start++) {
         if (start == a->cell) {
             for (int f = 0; f < a->nfaces; f++) {
                 uint32_t index = WALK_STEP(nodes, nodes[0].mask, nodes[0].first, a->face_tok[f],
                                            a->face_ntok[f]);
-                if (index != UINT32_MAX) WALK_CAT(WALK_BOARD, _alt_from)(a, index, start, f);
+                if (index == UINT32_MAX) continue;
+                if (narrow) WALK_CAT(WALK_BOARD, _alt_narrow)(a, index, start, f, 0);
+                else WALK_CAT(WALK_BOARD, _alt_from)(a, index, start, f);
             }
             continue;
         }
         uint32_t index =
             WALK_STEP(nodes, nodes[0].mask, nodes[0].first, b->tok[start], b->ntok[start]);
-        if (index != UINT32_MAX) WALK_CAT(WALK_BOARD, _alt_from)(a, index, start, -1);
+        if (index == UINT32_MAX) continue;
+        if (narrow) WALK_CAT(WALK_BOARD, _alt_narrow)(a, index, start, -1, 0);
+        else WALK_CAT(WALK_BOARD, _alt_from)(a, index, start, -1);
     }
 }
