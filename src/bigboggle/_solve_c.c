@@ -915,6 +915,25 @@ static void next_stamp(Walk *w) {
     }
 }
 
+/* For a board of up to 64 cells (its shape's neighbours in `shape`): each cell's non-blank
+ * neighbours as cell bitmasks, by_token[cell][t] those whose face is the one token t and
+ * longer[cell] those whose face is longer, leaving out cell `skip` (-1: none). The narrow
+ * walks take the neighbours to walk from these and a node's tokens. */
+static void neighbours_by_token(uint64_t (*by_token)[NTOKENS], uint64_t *longer,
+                                const BoardSpec *b, const Shape *shape, int skip) {
+    memset(by_token, 0, (size_t)b->ncells * sizeof(by_token[0]));
+    for (int cell = 0; cell < b->ncells; cell++) {
+        uint64_t slow = 0;
+        for (int i = 0; i < shape->nnb[cell]; i++) {
+            const int n = shape->nb[cell][i];
+            if (n == skip || !b->ntok[n]) continue;
+            if (b->ntok[n] == 1) by_token[cell][b->tok[n][0]] |= (uint64_t)1 << n;
+            else slow |= (uint64_t)1 << n;
+        }
+        longer[cell] = slow;
+    }
+}
+
 /* score_alternatives' walk (_solve_c_alternatives.h): one board with the faces of one cell
  * varying, up to MAX_ALTERNATIVES of them. */
 #define MAX_ALTERNATIVES 31

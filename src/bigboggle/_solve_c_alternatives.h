@@ -102,17 +102,11 @@ WALK_TARGET static void WALK_CAT(WALK_BOARD, _alternatives)(AltWalk *a) {
     }
     const int narrow = b->ncells <= 64;
     if (narrow) {
-        memset(a->cells_by_token, 0, (size_t)b->ncells * sizeof(a->cells_by_token[0]));
+        neighbours_by_token(a->cells_by_token, a->slow_cells, b, a->shape, a->cell);
         for (int cell = 0; cell < b->ncells; cell++) {
-            uint64_t slow = 0, vary = 0;
-            for (int i = 0; i < a->shape->nnb[cell]; i++) {
-                const int n = a->shape->nb[cell][i];
-                if (n == a->cell) vary = (uint64_t)1 << n;
-                else if (a->bit[n]) a->cells_by_token[cell][b->tok[n][0]] |= (uint64_t)1 << n;
-                else if (b->ntok[n]) slow |= (uint64_t)1 << n;
-            }
-            a->slow_cells[cell] = slow;
-            a->vary_near[cell] = vary;
+            a->vary_near[cell] = 0;
+            for (int i = 0; i < a->shape->nnb[cell]; i++)
+                if (a->shape->nb[cell][i] == a->cell) a->vary_near[cell] = (uint64_t)1 << a->cell;
         }
     }
     for (int start = 0; start < b->ncells; start++) {

@@ -147,16 +147,7 @@ WALK_TARGET static void WALK_BOARD(Walk *w, const BoardSpec *b) {
     const int narrow = ncells <= 64; /* the used cells fit a bitmask */
     w->challenge_bit = narrow && b->challenge >= 0 ? (uint64_t)1 << b->challenge : 0;
     if (narrow) {
-        memset(w->cells_by_token, 0, (size_t)ncells * sizeof(w->cells_by_token[0]));
-        for (int cell = 0; cell < ncells; cell++) {
-            for (int i = 0; i < w->nfast[cell]; i++) {
-                const int n = w->fast[cell][i];
-                w->cells_by_token[cell][b->tok[n][0]] |= (uint64_t)1 << n;
-            }
-            uint64_t slow = 0;
-            for (int i = 0; i < w->nslow[cell]; i++) slow |= (uint64_t)1 << w->slow[cell][i];
-            w->slow_cells[cell] = slow;
-        }
+        neighbours_by_token(w->cells_by_token, w->slow_cells, b, &w->shape, -1);
     } else {
         memset(w->used, 0, (size_t)ncells);
     }
